@@ -1,0 +1,38 @@
+/// Simulated time: an integer count of nanoseconds.
+///
+/// The model never uses a floating-point clock, so two events at "the same
+/// time" compare equal (MODEL.md section 1).
+public typealias SimTime = Int64
+
+/// Nanoseconds per unit of time.
+public enum Nanos {
+    public static let perSecond: Int64 = 1_000_000_000
+    public static let perMillisecond: Int64 = 1_000_000
+    public static let perMicrosecond: Int64 = 1_000
+}
+
+extension SimTime {
+    /// This time in milliseconds.
+    @inlinable public var milliseconds: Double { Double(self) / 1e6 }
+    /// This time in seconds.
+    @inlinable public var seconds: Double { Double(self) / 1e9 }
+}
+
+/// Rounds a non-negative ratio `numerator / denominator` to the nearest
+/// integer, halves up: `floor(n/d + 1/2)`, computed exactly.
+@inlinable
+public func roundHalfUp(_ numerator: Int128, _ denominator: Int128) -> Int128 {
+    precondition(denominator > 0)
+    let twice = 2 * numerator + denominator
+    let d2 = 2 * denominator
+    // floor division (numerator may be negative for signed durations)
+    var q = twice / d2
+    if twice % d2 != 0 && (twice < 0) { q -= 1 }
+    return q
+}
+
+/// Rounds a floating-point value half up to an integer number of nanoseconds.
+@inlinable
+public func roundHalfUp(_ x: Double) -> SimTime {
+    SimTime((x + 0.5).rounded(.down))
+}
