@@ -1,0 +1,237 @@
+import Foundation
+
+/// The figures of one scored run that the regression gate compares.
+public struct BaselineMetrics: Sendable, Codable, Hashable {
+    /// Error magnitude, rms, points.
+    public var errorRms: Double
+    /// Error magnitude, 95th percentile, points.
+    public var errorP95: Double
+    /// Error magnitude, maximum, points.
+    public var errorMax: Double
+    /// Signed along-track mean, points (+ overshoot, − lateness).
+    public var alongTrackMean: Double
+    /// Cross-track rms, points.
+    public var crossTrackRms: Double
+    /// Jitter (rms change of the error vector), points.
+    public var jitter: Double
+    /// Photon-time error, rms, points.
+    public var photonRms: Double
+    /// Photon-time error, 95th percentile, points.
+    public var photonP95: Double
+
+    /// The metric names, in the order they are compared and reported.
+    public static let names = ["errorRms", "errorP95", "errorMax", "alongTrackMean",
+                               "crossTrackRms", "jitter", "photonRms", "photonP95"]
+
+    /// Metrics from their values.
+    public init(errorRms: Double, errorP95: Double, errorMax: Double, alongTrackMean: Double,
+                crossTrackRms: Double, jitter: Double, photonRms: Double, photonP95: Double) {
+        self.errorRms = errorRms
+        self.errorP95 = errorP95
+        self.errorMax = errorMax
+        self.alongTrackMean = alongTrackMean
+        self.crossTrackRms = crossTrackRms
+        self.jitter = jitter
+        self.photonRms = photonRms
+        self.photonP95 = photonP95
+    }
+
+    /// The metrics of a score, rounded to 1e-6 points so that a stored
+    /// baseline does not churn in its last digits.
+    public init(_ s: PredictionScore) {
+        func r(_ x: Double) -> Double { x.isFinite ? (x * 1e6).rounded() / 1e6 : 0 }
+        self.init(errorRms: r(s.errorPx.rms), errorP95: r(s.errorPx.p95), errorMax: r(s.errorPx.max),
+                  alongTrackMean: r(s.alongTrackMeanPx), crossTrackRms: r(s.crossTrackRmsPx),
+                  jitter: r(s.jitterPx), photonRms: r(s.photonErrorPx.rms), photonP95: r(s.photonErrorPx.p95))
+    }
+
+    /// The value of the metric called `name` (one of ``names``).
+    public func value(_ name: String) -> Double? {
+        switch name {
+        case "errorRms": return errorRms
+        case "errorP95": return errorP95
+        case "errorMax": return errorMax
+        case "alongTrackMean": return alongTrackMean
+        case "crossTrackRms": return crossTrackRms
+        case "jitter": return jitter
+        case "photonRms": return photonRms
+        case "photonP95": return photonP95
+        default: return nil
+        }
+    }
+}
+
+/// One corpus item scored with one predictor at one horizon.
+public struct BaselineEntry: Sendable, Codable, Hashable {
+    /// The corpus item (a trajectory name).
+    public var item: String
+    /// The predictor's name (``PredictorConfiguration/name``).
+    public var predictor: String
+    /// The prediction horizon, milliseconds.
+    public var horizonMs: Double
+    /// The figures.
+    public var metrics: BaselineMetrics
+
+    /// An entry from its parts.
+    public init(item: String, predictor: String, horizonMs: Double, metrics: BaselineMetrics) {
+        self.item = item
+        self.predictor = predictor
+        self.horizonMs = horizonMs
+        self.metrics = metrics
+    }
+
+    /// What identifies the entry across runs.
+    var key: EntryKey { EntryKey(item: item, predictor: predictor, horizonMs: horizonMs) }
+}
+
+/// The identity of a baseline entry, ordered by item, predictor, horizon.
+struct EntryKey: Hashable, Comparable {
+    var item: String
+    var predictor: String
+    var horizonMs: Double
+    static func < (a: EntryKey, b: EntryKey) -> Bool {
+        (a.item, a.predictor, a.horizonMs) < (b.item, b.predictor, b.horizonMs)
+    }
+}
+
+/// A stored set of prediction scores: what `latsim regress` compares a new
+/// run against.
+public struct PredictionBaseline: Sendable, Codable, Hashable {
+    /// The file format's version.
+    public static let currentVersion = 1
+    /// This baseline's format version.
+    public var version: Int
+    /// The scored runs.
+    public var entries: [BaselineEntry]
+
+    /// A baseline of these entries, in the current format.
+    public init(version: Int = PredictionBaseline.currentVersion, entries: [BaselineEntry]) {
+        self.version = version
+        self.entries = entries
+    }
+
+    /// Deterministic JSON: entries sorted by item, predictor and horizon,
+    /// keys sorted, two-space indentation, `.` decimals, a final newline.
+    public func encodedJSON() throws -> Data {
+        var sorted = self
+        sorted.entries.sort { $0.key < $1.key }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(sorted)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads a baseline written by ``encodedJSON()``.
+    public static func decode(_ data: Data) throws -> PredictionBaseline {
+        try JSONDecoder().decode(PredictionBaseline.self, from: data)
+    }
+}
+
+/// One metric of one entry that moved beyond the tolerance, or an entry
+/// present on one side only.
+public struct MetricChange: Sendable, Hashable, CustomStringConvertible {
+    /// The corpus item.
+    public var item: String
+    /// The predictor's name.
+    public var predictor: String
+    /// The horizon, milliseconds.
+    public var horizonMs: Double
+    /// The metric's name (``BaselineMetrics/names``), or `"entry"` when the
+    /// whole entry is missing on one side.
+    public var metric: String
+    /// The baseline's value; nil when the entry is new.
+    public var old: Double?
+    /// The current value; nil when the entry disappeared.
+    public var new: Double?
+    /// `(new − old) / |old|` in percent; nil when either side is missing or
+    /// the old value is 0.
+    public var changePercent: Double?
+    /// True when the change makes things worse (or an entry disappeared).
+    public var isRegression: Bool
+
+    /// A change from its parts.
+    public init(item: String, predictor: String, horizonMs: Double, metric: String,
+                old: Double?, new: Double?, changePercent: Double?, isRegression: Bool) {
+        self.item = item
+        self.predictor = predictor
+        self.horizonMs = horizonMs
+        self.metric = metric
+        self.old = old
+        self.new = new
+        self.changePercent = changePercent
+        self.isRegression = isRegression
+    }
+
+    /// One line: `item predictor@4ms metric: old -> new (+12.5%) REGRESSION`,
+    /// or `item predictor@4ms: missing from the current run REGRESSION` /
+    /// `...: new entry` for an entry on one side only.
+    public var description: String {
+        let head = "\(item) \(predictor)@\(formatNumber(horizonMs))ms"
+        if metric == "entry" {
+            return head + (isRegression ? ": missing from the current run REGRESSION" : ": new entry")
+        }
+        func f(_ x: Double?) -> String { x.map { formatNumber($0) } ?? "missing" }
+        let pct = changePercent.map { ($0 >= 0 ? " (+" : " (") + formatNumber($0, places: 2) + "%)" } ?? ""
+        return "\(head) \(metric): \(f(old)) -> \(f(new))\(pct)\(isRegression ? " REGRESSION" : "")"
+    }
+}
+
+/// Compares a current run with a baseline, metric by metric.
+///
+/// A metric changed when `|new − old|` exceeds
+/// `max(tolerancePercent% of |old|, absoluteFloor)`; the floor keeps metrics
+/// near zero from flapping. Worse means larger for every magnitude metric;
+/// for the signed along-track mean it means a larger `|value|` (further
+/// towards overshoot or lateness); a sign flip at the same distance from 0
+/// is a change but not a regression. An entry of the baseline missing from
+/// the current run is a regression (coverage was lost); a new entry is
+/// reported as a change that is not one.
+///
+/// Returns the changes sorted by item, predictor, horizon and metric order;
+/// with `includeUnchanged`, every compared metric is returned.
+public func compareBaselines(baseline: PredictionBaseline, current: PredictionBaseline,
+                             tolerancePercent: Double, absoluteFloor: Double = 0.01,
+                             includeUnchanged: Bool = false) -> [MetricChange] {
+    var old: [EntryKey: BaselineMetrics] = [:]
+    for e in baseline.entries { old[e.key] = e.metrics }
+    var new: [EntryKey: BaselineMetrics] = [:]
+    for e in current.entries { new[e.key] = e.metrics }
+    var changes: [MetricChange] = []
+    for key in Set(old.keys).union(new.keys).sorted() {
+        switch (old[key], new[key]) {
+        case let (o?, n?):
+            for name in BaselineMetrics.names {
+                let a = o.value(name)!, b = n.value(name)!
+                let threshold = Swift.max(Swift.abs(a) * tolerancePercent / 100, absoluteFloor)
+                let changed = Swift.abs(b - a) > threshold
+                let worse = name == "alongTrackMean" ? Swift.abs(b) - Swift.abs(a) > threshold : b - a > threshold
+                guard changed || includeUnchanged else { continue }
+                changes.append(MetricChange(item: key.item, predictor: key.predictor, horizonMs: key.horizonMs,
+                                            metric: name, old: a, new: b,
+                                            changePercent: a != 0 ? (b - a) / Swift.abs(a) * 100 : nil,
+                                            isRegression: worse))
+            }
+        case (_?, nil):
+            changes.append(MetricChange(item: key.item, predictor: key.predictor, horizonMs: key.horizonMs,
+                                        metric: "entry", old: nil, new: nil, changePercent: nil, isRegression: true))
+        case (nil, _?):
+            changes.append(MetricChange(item: key.item, predictor: key.predictor, horizonMs: key.horizonMs,
+                                        metric: "entry", old: nil, new: nil, changePercent: nil, isRegression: false))
+        case (nil, nil):
+            break
+        }
+    }
+    return changes
+}
+
+/// POSIX formatting for the change lines: up to `places` decimals, no
+/// trailing zeros.
+func formatNumber(_ x: Double, places: Int = 6) -> String {
+    var s = String(format: "%.\(places)f", locale: nil, x)
+    if s.contains(".") {
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+    }
+    return s == "-0" ? "0" : s
+}

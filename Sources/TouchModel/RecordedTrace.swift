@@ -1,0 +1,116 @@
+import SimKernel
+
+/// One recorded stroke: strictly increasing times from 0 and the finger's
+/// positions then, in points.
+struct TraceStroke: Sendable {
+    var times: [SimTime]
+    var positions: [TouchPoint]
+
+    /// Builds a stroke from time-ordered samples. Samples sharing a
+    /// timestamp are merged by keeping the last one (a later report at the
+    /// same clock reading supersedes the earlier); the stroke is re-based to
+    /// start at 0. Throws when times go backwards or fewer than two distinct
+    /// times remain.
+    init(source: String, samples: [TouchSample]) throws(TouchInputError) {
+        var times: [SimTime] = []
+        var positions: [TouchPoint] = []
+        times.reserveCapacity(samples.count)
+        positions.reserveCapacity(samples.count)
+        for (i, s) in samples.enumerated() {
+            guard s.position.x.isFinite, s.position.y.isFinite else {
+                throw TouchInputError(file: source, message: "sample \(i + 1) has a non-finite position \(s.position) — expected finite coordinates")
+            }
+            if let last = times.last {
+                if s.time < last {
+                    throw TouchInputError(file: source, message: "sample \(i + 1) goes back in time (\(s.time) ns after \(last) ns) — expected times in increasing order")
+                }
+                if s.time == last { positions[positions.count - 1] = s.position; continue }
+            }
+            times.append(s.time)
+            positions.append(s.position)
+        }
+        guard times.count >= 2 else {
+            throw TouchInputError(file: source, message: "the stroke has \(times.count) distinct timestamp\(times.count == 1 ? "" : "s") — expected at least 2")
+        }
+        let t0 = times[0]
+        self.times = times.map { $0 - t0 }
+        self.positions = positions
+    }
+
+    /// The stroke's length in time.
+    var duration: SimTime { times[times.count - 1] }
+}
+
+/// Recorded strokes played one after another, with the finger up for `gap`
+/// between them. The trace starts at t = 0 with the first stroke's first
+/// point; the finger is up before it and after the last point.
+///
+/// Between two recorded points the position is interpolated linearly and
+/// the velocity is that segment's slope (piecewise constant). Linear
+/// interpolation never invents motion the recording does not contain; the
+/// cost is a velocity that jumps at each recorded point, which is what a
+/// predictor fed the raw points would see anyway.
+struct RecordedTrace: Sendable {
+    let times: [SimTime]
+    let positions: [TouchPoint]
+    /// True at the last point of each stroke.
+    let isStrokeEnd: [Bool]
+    let strokeCount: Int
+
+    init(strokes: [TraceStroke], gap: SimTime) {
+        var times: [SimTime] = [], positions: [TouchPoint] = [], ends: [Bool] = []
+        var offset: SimTime = 0
+        for (k, stroke) in strokes.enumerated() {
+            if k > 0 { offset = times[times.count - 1] + gap }
+            for i in stroke.times.indices {
+                // a zero gap would repeat a time: keep the new stroke a
+                // nanosecond later so that times stay strictly increasing
+                let t = stroke.times[i] + offset + (k > 0 && gap == 0 ? 1 : 0)
+                times.append(t)
+                positions.append(stroke.positions[i])
+                ends.append(i == stroke.times.count - 1)
+            }
+        }
+        self.times = times
+        self.positions = positions
+        self.isStrokeEnd = ends
+        self.strokeCount = strokes.count
+    }
+
+    /// From the first point to the last.
+    var duration: SimTime { times[times.count - 1] }
+
+    /// The index of the last point at or before `t` (`t` within the trace).
+    func index(atOrBefore t: SimTime) -> Int {
+        var lo = 0, hi = times.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if times[mid] <= t { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    func state(at t: SimTime) -> FingerState {
+        let last = times.count - 1
+        if t < times[0] { return FingerState(position: positions[0], velocity: .zero, isDown: false) }
+        if t > times[last] { return FingerState(position: positions[last], velocity: .zero, isDown: false) }
+        let i = index(atOrBefore: t)
+        if i == last || isStrokeEnd[i] {
+            if t == times[i] {
+                // the stroke's last point: still down, moving as it arrived
+                let v = slope(i - 1)
+                return FingerState(position: positions[i], velocity: v, isDown: true)
+            }
+            return FingerState(position: positions[i], velocity: .zero, isDown: false)
+        }
+        let v = slope(i)
+        let dt = Double(t - times[i]) / 1e9
+        return FingerState(position: positions[i] + v * dt, velocity: v, isDown: true)
+    }
+
+    /// Velocity of the segment from point `i` to point `i + 1`, points/s.
+    @inline(__always)
+    func slope(_ i: Int) -> TouchPoint {
+        (positions[i + 1] - positions[i]) / (Double(times[i + 1] - times[i]) / 1e9)
+    }
+}

@@ -1,0 +1,110 @@
+import SimKernel
+
+/// Human point-to-point strokes.
+///
+/// Time is cut into fixed stroke periods of ``period``. Stroke k touches down
+/// at `k * period` at a random point, then moves through 2 to 4 segments
+/// between random targets, each a minimum-jerk movement (Flash and Hogan,
+/// "The coordination of arm movements", J. Neuroscience 1985: the smooth
+/// bell-shaped speed profile of unconstrained human reaching), stopping
+/// briefly at each target. With ``TrajectoryParameters/strokeLiftOff`` the
+/// finger then lifts off and stays up for a pause drawn uniformly in
+/// 100–300 ms until the next period begins; without it (the default) the
+/// last segment of stroke k ends where stroke k+1 begins, so the finger stays
+/// down and keeps moving for the whole run.
+///
+/// Each segment's length is `speed` times its duration, so the mean speed
+/// while the finger is down is `speed` (a little less when a target had to
+/// be pulled back inside the screen). Everything about stroke k comes from
+/// `SeededRandom(seed:stream:)` with a stream derived from k, so a state is
+/// computed in O(1) from t alone.
+struct StrokeMotion: Sendable {
+    /// Length of one stroke period (touch-down to next touch-down).
+    static let period: SimTime = 1_500 * Nanos.perMillisecond
+    /// Bounds of the finger-up pause at the end of each period.
+    static let pauseRange: ClosedRange<Double> = 0.100...0.300
+    /// Bounds of the number of segments per stroke.
+    static let segmentRange: ClosedRange<Int> = 2...4
+
+    let p: TrajectoryParameters
+    let margin: Double
+
+    init(_ p: TrajectoryParameters) {
+        self.p = p
+        margin = 0.05 * p.shortSide
+    }
+
+    /// Minimum-jerk progress along a segment: s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ and its
+    /// derivative with respect to τ, for τ in [0, 1].
+    @inline(__always)
+    static func minimumJerk(_ tau: Double) -> (s: Double, ds: Double) {
+        let t2 = tau * tau, t3 = t2 * tau
+        let s = t3 * (10 + tau * (-15 + 6 * tau))
+        let ds = t2 * (30 + tau * (-60 + 30 * tau))
+        return (s, ds)
+    }
+
+    func state(at t: SimTime) -> FingerState {
+        let period = StrokeMotion.period
+        var k = t / period
+        var local = t - k * period
+        if local < 0 { k -= 1; local += period }
+        let u = Double(local) / 1e9
+        var rng = SeededRandom(seed: p.seed, stream: StreamTag.strokeBase &+ UInt64(bitPattern: k))
+        let pr = StrokeMotion.pauseRange
+        let drawnPause = pr.lowerBound + (pr.upperBound - pr.lowerBound) * rng.nextUnit()
+        let pause = p.strokeLiftOff ? drawnPause : 0
+        let moving = Double(period) / 1e9 - pause
+        let sr = StrokeMotion.segmentRange
+        let n = sr.lowerBound + Int(rng.next() % UInt64(sr.count))
+        // weights of the segment durations: drawn once to normalise, then
+        // replayed from a copy of the generator while walking the segments
+        let weightSource = rng
+        var weightSum = 0.0
+        for _ in 0..<n { weightSum += 0.7 + 0.6 * rng.nextUnit() }
+        var replay = weightSource
+        var from = TouchPoint(x: margin + (p.widthPoints - 2 * margin) * rng.nextUnit(),
+                              y: margin + (p.heightPoints - 2 * margin) * rng.nextUnit())
+        if !p.strokeLiftOff { from = touchDown(stroke: k) }
+        var start = 0.0
+        for i in 0..<n {
+            let d = moving * (0.7 + 0.6 * replay.nextUnit()) / weightSum
+            var to = target(from: from, distance: p.speed * d, rng: &rng)
+            if !p.strokeLiftOff && i == n - 1 { to = touchDown(stroke: k + 1) }
+            if u < start + d {
+                let (s, ds) = StrokeMotion.minimumJerk((u - start) / d)
+                let delta = to - from
+                return FingerState(position: from + delta * s, velocity: delta * (ds / d), isDown: true)
+            }
+            start += d
+            from = to
+        }
+        return FingerState(position: from, velocity: .zero, isDown: false)
+    }
+
+    /// Where stroke k starts when strokes chain without lift-off: a point
+    /// drawn from its own stream, so stroke k-1 can end there.
+    func touchDown(stroke k: Int64) -> TouchPoint {
+        var r = SeededRandom(seed: p.seed, stream: StreamTag.strokeBase &+ 0x5EED_0000_0000 &+ UInt64(bitPattern: k))
+        return TouchPoint(x: margin + (p.widthPoints - 2 * margin) * r.nextUnit(),
+                          y: margin + (p.heightPoints - 2 * margin) * r.nextUnit())
+    }
+
+    /// A target `distance` away from `from` in a random direction that stays
+    /// inside the screen margins; after 8 unlucky directions, the last one
+    /// is clamped to the margins.
+    func target(from: TouchPoint, distance: Double, rng: inout SeededRandom) -> TouchPoint {
+        var candidate = from
+        for _ in 0..<8 {
+            let a = 2 * Double.pi * rng.nextUnit()
+            candidate = from + TouchPoint(x: cosine(a), y: sine(a)) * distance
+            if inside(candidate) { return candidate }
+        }
+        return TouchPoint(x: Swift.min(Swift.max(candidate.x, margin), p.widthPoints - margin),
+                          y: Swift.min(Swift.max(candidate.y, margin), p.heightPoints - margin))
+    }
+
+    func inside(_ q: TouchPoint) -> Bool {
+        q.x >= margin && q.x <= p.widthPoints - margin && q.y >= margin && q.y <= p.heightPoints - margin
+    }
+}

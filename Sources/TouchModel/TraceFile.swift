@@ -1,0 +1,222 @@
+import Foundation
+import SimKernel
+
+/// Reading recorded traces from disk: the $1 gesture-log XML and CSV.
+///
+/// Both formats are scanned by hand, byte by byte, so that every complaint
+/// can name the line it is about.
+///
+/// - Gesture log (Wobbrock, Wilson and Li, "$1 Unistroke Recognizer", UIST
+///   2007): `<Point X="69" Y="228" T="1363112" />` elements, X and Y in
+///   pixels (taken as points), T in milliseconds. Other elements and all
+///   other attributes are ignored.
+/// - CSV: a header line `t_ms,x,y` or `t_ms,x,y,force`, then one row per
+///   sample with the same number of columns. Blank lines and lines starting
+///   with `#` are ignored. The force column is checked but not used.
+///
+/// Times must not go backwards; points sharing a timestamp are merged by
+/// keeping the last one; a file needs at least two distinct timestamps.
+enum TraceFile {
+    /// A parsed point and the line it came from.
+    struct RawPoint {
+        var line: Int
+        var time: SimTime
+        var position: TouchPoint
+    }
+
+    /// Loads one `.xml` or `.csv` file as a stroke.
+    static func load(_ path: String) throws(TouchInputError) -> TraceStroke {
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard ext == "xml" || ext == "csv" else {
+            throw TouchInputError(file: path, message: "unknown trace format '.\(ext)' — expected a .xml gesture log or a .csv file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TouchInputError(file: path, message: "the file cannot be read — expected a readable trace file")
+        }
+        let bytes = [UInt8](data)
+        return ext == "xml" ? try parseGestureLog(bytes, file: path) : try parseCSV(bytes, file: path)
+    }
+
+    /// The trace files under `directory`, recursively, sorted by path.
+    static func traceFiles(under directory: String) throws(TouchInputError) -> [String] {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+              let walker = fm.enumerator(atPath: directory) else {
+            throw TouchInputError(file: directory, message: "not a readable directory — expected a directory of .xml/.csv traces")
+        }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let ext = (relative as NSString).pathExtension.lowercased()
+            guard ext == "xml" || ext == "csv" else { continue }
+            let full = (directory as NSString).appendingPathComponent(relative)
+            var sub: ObjCBool = false
+            if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue { found.append(full) }
+        }
+        return found.sorted()
+    }
+
+    // MARK: gesture log
+
+    static func parseGestureLog(_ b: [UInt8], file: String) throws(TouchInputError) -> TraceStroke {
+        var points: [RawPoint] = []
+        var i = 0, line = 1
+        let n = b.count
+        func fail(_ at: Int, _ message: String) -> TouchInputError {
+            TouchInputError(file: file, line: at, message: message)
+        }
+        /// Advances `i` past `terminator`, counting lines; false when absent.
+        func skip(past terminator: [UInt8]) -> Bool {
+            while i < n {
+                if b[i] == 0x0A { line += 1 }
+                if b[i] == terminator[0], i + terminator.count <= n,
+                   Array(b[i..<(i + terminator.count)]) == terminator {
+                    i += terminator.count
+                    return true
+                }
+                i += 1
+            }
+            return false
+        }
+        while i < n {
+            if b[i] == 0x0A { line += 1; i += 1; continue }
+            guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+            let tagLine = line
+            if i + 3 < n, b[i + 1] == UInt8(ascii: "!"), b[i + 2] == UInt8(ascii: "-"), b[i + 3] == UInt8(ascii: "-") {
+                i += 4
+                guard skip(past: Array("-->".utf8)) else { throw fail(tagLine, "a comment is never closed — expected '-->'") }
+                continue
+            }
+            if i + 1 < n, [UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "/")].contains(b[i + 1]) {
+                i += 1
+                guard skip(past: [UInt8(ascii: ">")]) else { throw fail(tagLine, "a tag is never closed — expected '>'") }
+                continue
+            }
+            i += 1
+            let nameStart = i
+            while i < n, isNameByte(b[i]) { i += 1 }
+            let name = String(decoding: b[nameStart..<i], as: UTF8.self)
+            var attributes: [(String, String)] = []
+            attributeLoop: while true {
+                while i < n, isSpace(b[i]) { if b[i] == 0x0A { line += 1 }; i += 1 }
+                guard i < n else { throw fail(tagLine, "the <\(name)> tag is never closed — expected '>' or '/>'") }
+                if b[i] == UInt8(ascii: ">") { i += 1; break attributeLoop }
+                if b[i] == UInt8(ascii: "/"), i + 1 < n, b[i + 1] == UInt8(ascii: ">") { i += 2; break attributeLoop }
+                let attrStart = i
+                while i < n, isNameByte(b[i]) { i += 1 }
+                let attr = String(decoding: b[attrStart..<i], as: UTF8.self)
+                while i < n, isSpace(b[i]) { if b[i] == 0x0A { line += 1 }; i += 1 }
+                guard !attr.isEmpty, i < n, b[i] == UInt8(ascii: "=") else {
+                    throw fail(line, "malformed attribute in <\(name)> — expected name=\"value\"")
+                }
+                i += 1
+                while i < n, isSpace(b[i]) { if b[i] == 0x0A { line += 1 }; i += 1 }
+                guard i < n, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
+                    throw fail(line, "the value of \(attr) in <\(name)> is not quoted — expected \(attr)=\"value\"")
+                }
+                let quote = b[i]
+                i += 1
+                let valueStart = i
+                while i < n, b[i] != quote { if b[i] == 0x0A { line += 1 }; i += 1 }
+                guard i < n else { throw fail(tagLine, "the value of \(attr) in <\(name)> is never closed — expected a closing quote") }
+                attributes.append((attr, String(decoding: b[valueStart..<i], as: UTF8.self)))
+                i += 1
+            }
+            guard name == "Point" else { continue }
+            func number(_ key: String, _ unit: String) throws(TouchInputError) -> Double {
+                guard let text = attributes.first(where: { $0.0 == key })?.1 else {
+                    throw fail(tagLine, "<Point> has no \(key) attribute — expected X, Y (pixels) and T (milliseconds)")
+                }
+                guard let v = parseNumber(text) else {
+                    throw fail(tagLine, "\(key)=\"\(text)\" is not a number — expected \(unit)")
+                }
+                return v
+            }
+            let x = try number("X", "a decimal number of pixels")
+            let y = try number("Y", "a decimal number of pixels")
+            let t = try number("T", "a decimal number of milliseconds")
+            points.append(RawPoint(line: tagLine, time: roundHalfUp(t * 1e6), position: TouchPoint(x: x, y: y)))
+        }
+        let lastLine = b.last == 0x0A ? line - 1 : line
+        return try stroke(points, file: file, endLine: lastLine, what: "<Point> elements")
+    }
+
+    // MARK: CSV
+
+    static func parseCSV(_ b: [UInt8], file: String) throws(TouchInputError) -> TraceStroke {
+        let text = String(decoding: b, as: UTF8.self)
+        var points: [RawPoint] = []
+        var columns = 0
+        var lineNumber = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var lineText = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if lineNumber == 1, lineText.first == "\u{FEFF}" { lineText = lineText.dropFirst() }
+            let trimmed = lineText.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            if columns == 0 {
+                let header = fields.map { $0.lowercased() }
+                guard header == ["t_ms", "x", "y"] || header == ["t_ms", "x", "y", "force"] else {
+                    throw TouchInputError(file: file, line: lineNumber, message: "the header is '\(trimmed)' — expected 't_ms,x,y' or 't_ms,x,y,force'")
+                }
+                columns = header.count
+                continue
+            }
+            guard fields.count == columns else {
+                throw TouchInputError(file: file, line: lineNumber, message: "the row '\(trimmed)' has \(fields.count) column\(fields.count == 1 ? "" : "s") — expected \(columns), as in the header")
+            }
+            var values: [Double] = []
+            for (k, f) in fields.enumerated() {
+                guard let v = parseNumber(f) else {
+                    let names = ["t_ms", "x", "y", "force"]
+                    throw TouchInputError(file: file, line: lineNumber, message: "\(names[k]) '\(f)' is not a number — expected a decimal number")
+                }
+                values.append(v)
+            }
+            points.append(RawPoint(line: lineNumber, time: roundHalfUp(values[0] * 1e6),
+                                   position: TouchPoint(x: values[1], y: values[2])))
+        }
+        guard columns > 0 else {
+            throw TouchInputError(file: file, line: Swift.max(1, lineNumber), message: "the file has no header — expected 't_ms,x,y' or 't_ms,x,y,force' on the first line")
+        }
+        return try stroke(points, file: file, endLine: lineNumber, what: "rows")
+    }
+
+    // MARK: shared checks
+
+    /// Checks the order of the points and builds the stroke.
+    static func stroke(_ points: [RawPoint], file: String, endLine: Int, what: String) throws(TouchInputError) -> TraceStroke {
+        var distinct = 0
+        for (k, p) in points.enumerated() {
+            if k == 0 { distinct = 1; continue }
+            let previous = points[k - 1]
+            if p.time < previous.time {
+                throw TouchInputError(file: file, line: p.line, message: "time goes backwards (\(formatDecimal(p.time.milliseconds, places: 6)) ms after \(formatDecimal(previous.time.milliseconds, places: 6)) ms on line \(previous.line)) — expected times in increasing order")
+            }
+            if p.time > previous.time { distinct += 1 }
+        }
+        guard distinct >= 2 else {
+            throw TouchInputError(file: file, line: points.last?.line ?? endLine, message: "the stroke is empty: \(points.count) \(what) with \(distinct) distinct timestamp\(distinct == 1 ? "" : "s") — expected at least 2 distinct timestamps")
+        }
+        return try TraceStroke(source: file, samples: points.map { TouchSample(time: $0.time, position: $0.position) })
+    }
+
+    /// A finite decimal number (`12`, `-3.5`, `1e3`); nil otherwise.
+    static func parseNumber(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ isNumberByte($0) }), let v = Double(text), v.isFinite else { return nil }
+        return v
+    }
+
+    @inline(__always) static func isNumberByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+            || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+    }
+}
+
+@inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+@inline(__always) private func isNameByte(_ c: UInt8) -> Bool {
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+        || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ":") || c == UInt8(ascii: ".") || c >= 0x80
+}

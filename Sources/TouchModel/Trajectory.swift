@@ -1,0 +1,126 @@
+import Foundation
+import SimKernel
+
+/// The finger's true motion over time: a synthetic generator or a recorded
+/// trace (MODEL.md section 5).
+///
+/// ``state(at:)`` is a pure function of the instant: it may be called at
+/// sample instants, predicted timestamps and photon times in any order, from
+/// any thread. Synthetic kinds are O(1) per call and hold no memory that
+/// grows with time (the k-th stroke is rebuilt from a generator seeded with
+/// `(seed, k)`); traces are O(log n).
+public struct Trajectory: Sendable {
+    /// The kinds of synthetic motion ``make(_:parameters:)`` knows by name.
+    public static let syntheticKinds: [String] = ["line", "circle", "strokes", "flick", "random"]
+
+    /// The motion behind a trajectory (a closed set, dispatched by a switch).
+    enum Motion: Sendable {
+        case line(LineMotion)
+        case circle(CircleMotion)
+        case strokes(StrokeMotion)
+        case flick(FlickMotion)
+        case random(RandomMotion)
+        case trace(RecordedTrace)
+    }
+
+    let motion: Motion
+
+    /// A short name for reports: the synthetic kind, or the trace path as given.
+    public var name: String
+
+    init(name: String, motion: Motion) {
+        self.name = name
+        self.motion = motion
+    }
+
+    /// Builds a trajectory from its specification: a synthetic kind
+    /// (``syntheticKinds``), a `.xml` ($1 gesture log) or `.csv` trace file, or
+    /// a directory of such files played one after another.
+    public static func make(_ spec: String, parameters: TrajectoryParameters) throws(TouchInputError) -> Trajectory {
+        try parameters.validate()
+        switch spec {
+        case "line": return Trajectory(name: spec, motion: .line(LineMotion(parameters)))
+        case "circle": return Trajectory(name: spec, motion: .circle(CircleMotion(parameters)))
+        case "strokes": return Trajectory(name: spec, motion: .strokes(StrokeMotion(parameters)))
+        case "flick": return Trajectory(name: spec, motion: .flick(FlickMotion(parameters)))
+        case "random": return Trajectory(name: spec, motion: .random(RandomMotion(parameters)))
+        default: break
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory) else {
+            throw TouchInputError(message: "unknown trajectory '\(spec)' — expected one of \(syntheticKinds.joined(separator: ", ")), or the path of an existing .xml/.csv trace file or of a directory of them")
+        }
+        if isDirectory.boolValue {
+            return try loadDirectory(spec, parameters: parameters, skipBad: false).trajectory
+        }
+        let stroke = try TraceFile.load(spec)
+        return Trajectory(name: spec, motion: .trace(RecordedTrace(strokes: [stroke], gap: parameters.traceGap)))
+    }
+
+    /// Loads every `.xml` and `.csv` file under `path` (recursively, sorted by
+    /// path) as one trace, each file one stroke, separated by
+    /// `parameters.traceGap` with the finger up.
+    ///
+    /// With `skipBad` a malformed file is left out and its error returned in
+    /// `skipped`; without it the first malformed file throws. A directory
+    /// with no usable file throws either way.
+    public static func loadDirectory(_ path: String, parameters: TrajectoryParameters,
+                                     skipBad: Bool) throws(TouchInputError) -> (trajectory: Trajectory, skipped: [TouchInputError]) {
+        try parameters.validate()
+        let files = try TraceFile.traceFiles(under: path)
+        var strokes: [TraceStroke] = []
+        var skipped: [TouchInputError] = []
+        for file in files {
+            do {
+                strokes.append(try TraceFile.load(file))
+            } catch {
+                if !skipBad { throw error }
+                skipped.append(error)
+            }
+        }
+        guard !strokes.isEmpty else {
+            throw TouchInputError(file: path, message: "no usable trace in this directory (\(files.count) .xml/.csv files, \(skipped.count) malformed) — expected at least one readable .xml or .csv trace")
+        }
+        let trace = RecordedTrace(strokes: strokes, gap: parameters.traceGap)
+        return (Trajectory(name: path, motion: .trace(trace)), skipped)
+    }
+
+    /// A trajectory from samples already in memory, one array per stroke
+    /// (times in ns, relative to the stroke's own start), played one after
+    /// another with `gap` between them. Each stroke needs two distinct times.
+    public static func trace(name: String, strokes: [[TouchSample]],
+                             gap: SimTime = 200 * Nanos.perMillisecond) throws(TouchInputError) -> Trajectory {
+        var built: [TraceStroke] = []
+        for (i, samples) in strokes.enumerated() {
+            built.append(try TraceStroke(source: "\(name) stroke \(i + 1)", samples: samples))
+        }
+        guard !built.isEmpty else { throw TouchInputError(message: "trace '\(name)' has no stroke — expected at least one") }
+        return Trajectory(name: name, motion: .trace(RecordedTrace(strokes: built, gap: gap)))
+    }
+
+    /// The true finger state at `t` (any instant, in any order).
+    public func state(at t: SimTime) -> FingerState {
+        switch motion {
+        case .line(let m): return m.state(at: t)
+        case .circle(let m): return m.state(at: t)
+        case .strokes(let m): return m.state(at: t)
+        case .flick(let m): return m.state(at: t)
+        case .random(let m): return m.state(at: t)
+        case .trace(let m): return m.state(at: t)
+        }
+    }
+
+    /// The length of a recorded trace (from its first to its last point,
+    /// gaps included); nil for synthetic motion, which never ends.
+    public var duration: SimTime? {
+        if case .trace(let m) = motion { return m.duration }
+        return nil
+    }
+
+    /// The number of strokes of a recorded trace (files of a directory); nil
+    /// for synthetic motion.
+    public var strokeCount: Int? {
+        if case .trace(let m) = motion { return m.strokeCount }
+        return nil
+    }
+}

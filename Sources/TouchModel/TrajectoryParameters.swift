@@ -1,0 +1,54 @@
+import SimKernel
+
+/// What a trajectory generator needs to know about the screen and the finger.
+public struct TrajectoryParameters: Sendable, Hashable {
+    /// The finger's typical speed, points per second. Each synthetic kind
+    /// documents how it uses it (the `line` and `circle` move at exactly this
+    /// speed; `strokes` and `random` average about this speed).
+    public var speed: Double
+    /// Screen width, points.
+    public var widthPoints: Double
+    /// Screen height, points.
+    public var heightPoints: Double
+    /// Points per millimetre (for reports; generators work in points).
+    public var pointsPerMM: Double
+    /// The seed of every random choice a generator makes.
+    public var seed: UInt64
+    /// The finger-up gap between consecutive files of a trace directory.
+    public var traceGap: SimTime
+    /// Whether `strokes` lifts the finger between strokes (100–300 ms up,
+    /// then a touch-down elsewhere). Off, the strokes chain into one long
+    /// touch, the talk's finger "down and moving" (MODEL.md section 5).
+    public var strokeLiftOff: Bool
+
+    /// Parameters with the defaults of a 768 x 1024 point iPad held by a
+    /// finger moving at 600 points per second.
+    public init(speed: Double = 600, widthPoints: Double = 768, heightPoints: Double = 1024,
+                pointsPerMM: Double = 6.4, seed: UInt64 = 1,
+                traceGap: SimTime = 200 * Nanos.perMillisecond, strokeLiftOff: Bool = false) {
+        self.speed = speed
+        self.widthPoints = widthPoints
+        self.heightPoints = heightPoints
+        self.pointsPerMM = pointsPerMM
+        self.seed = seed
+        self.traceGap = traceGap
+        self.strokeLiftOff = strokeLiftOff
+    }
+
+    /// The shorter side of the screen, points.
+    var shortSide: Double { Swift.min(widthPoints, heightPoints) }
+
+    /// Throws when a value cannot describe a screen or a motion.
+    func validate() throws(TouchInputError) {
+        func check(_ ok: Bool, _ what: String, _ v: Double) throws(TouchInputError) {
+            if !ok { throw TouchInputError(message: "\(what) is \(formatDecimal(v, places: 6)) — expected a finite number greater than 0") }
+        }
+        try check(speed.isFinite && speed > 0, "the finger speed", speed)
+        try check(widthPoints.isFinite && widthPoints > 0, "the screen width", widthPoints)
+        try check(heightPoints.isFinite && heightPoints > 0, "the screen height", heightPoints)
+        try check(pointsPerMM.isFinite && pointsPerMM > 0, "pointsPerMM", pointsPerMM)
+        if traceGap < 0 {
+            throw TouchInputError(message: "the trace gap is \(traceGap) ns — expected 0 or more")
+        }
+    }
+}
