@@ -1,0 +1,87 @@
+import SimKernel
+import TouchModel
+
+/// The app's main thread: a delivery runs the touch handler (`app.handler`);
+/// it commits `app.commits` evenly spaced transactions, the last at the
+/// handler's end, each holding the newest sample it used and, with
+/// prediction on, the predicted position.
+extension PipelineRun {
+    /// Runs the touch handler on the samples in `waiting`.
+    mutating func startHandler(_ now: SimTime) {
+        appBusy = true
+        measurements.handlerRuns += 1
+        handlerRun += 1
+        handlerRunRendered = false
+        handlerStart = now
+        handlerDuration = configuration.handler.draw(&rng)
+        let newest = waiting.last!
+        newestUsed = newest
+        // what the app draws: every coalesced touch, or only the main touch
+        if configuration.touches == .coalesced {
+            for s in waiting { drawnWaiting.append(DrawnSample(time: s.time, y: s.position.y)) }
+            drawnTotal += Int64(waiting.count)
+        } else {
+            drawnWaiting.append(DrawnSample(time: newest.time, y: newest.position.y))
+            drawnTotal += 1
+        }
+        drawnPosition = newest.position
+        horizonApplied = 0
+        if predictor != nil { predict(newest) }
+        log?.handlers.append(.init(start: now, end: now + handlerDuration, run: handlerRun, mainTouch: newest.index))
+        scheduleCommit(1)
+    }
+
+    /// Touch prediction (MODEL.md section 6): the predictor sees every
+    /// sample delivered so far, never a later one.
+    mutating func predict(_ newest: Sample) {
+        for s in waiting {
+            if s.strokeBegan {
+                predictor!.reset()
+                measurements.prediction.strokeBegan()
+            }
+            predictor!.observe(TouchSample(time: s.time, position: s.position))
+        }
+        let h = configuration.horizon
+        if let p = predictor!.predict(horizon: h) {
+            drawnPosition = p
+            horizonApplied = h
+            measurements.prediction.recordPrediction(predicted: p, truth: trajectory.state(at: newest.time + h))
+        }
+    }
+
+    /// Commit `i` of `n` at `start + i * handler / n`, rounded half up.
+    mutating func scheduleCommit(_ i: Int) {
+        let n = Int64(configuration.commits)
+        let at = handlerStart + Int64(roundHalfUp(Int128(handlerDuration) * Int128(i), Int128(n)))
+        queue.schedule(at: at, kind: PipelineEvent.commit.rawValue, payload: Int64(i))
+    }
+
+    /// The app commits a transaction.
+    mutating func appCommit(_ now: SimTime, index: Int) {
+        let n = configuration.commits
+        let commit = Commit(seq: commitSeq, time: now, newest: newestUsed!, drawnTotal: drawnTotal,
+                            drawn: drawnPosition, horizon: horizonApplied, handlerRun: handlerRun,
+                            isLastOfRun: index == n, earlierOfRunRendered: handlerRunRendered)
+        commitSeq += 1
+        log?.commits.append(.init(time: now, seq: commit.seq, mainTouch: commit.newest.index))
+        if configuration.rendering == .metal {
+            let gpu = configuration.appGPU.draw(&rng)
+            if configuration.metalDirect {
+                submitMetalDirect(commit, gpu: gpu, now: now)
+            } else {
+                // through Core Animation: the Metal job joins the GPU queue
+                // now; the render-server frame of this commit runs after it
+                enqueueGPU(GPUJob(duration: gpu, frame: nil, commitSeq: commit.seq), now: now)
+                commitToRenderServer(commit, now: now)
+            }
+        } else {
+            commitToRenderServer(commit, now: now)
+        }
+        if index < n {
+            scheduleCommit(index + 1)
+        } else {
+            appBusy = false
+            requestPerScanDelivery(now)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import DequeModule
+import Foundation
+import SimKernel
+import TouchModel
+
+/// One simulation of the frame pipeline: the stages of MODEL.md section 2
+/// driven by one event queue.
+///
+/// The hot path is value types and a closed `enum` of events dispatched by a
+/// `switch`: no closures, no existentials, and no allocation per event once
+/// the queues have reached their working size.
+public struct PipelineRun {
+    public let configuration: PipelineConfiguration
+    let trajectory: Trajectory
+    var rng: SeededRandom
+    var noiseRNG: SeededRandom
+    var queue = EventQueue(capacity: 16)
+    let end: SimTime
+
+    // Clocks
+    let vsyncClock: PeriodicClock
+    let framePeriodNanos: Double
+    let displayHz: Double
+    let rowOffset: SimTime?
+    var latchTicker: Ticker
+    var wakeTicker: Ticker
+    var frameStartTicker: Ticker
+
+    // Multi-Touch digitizer
+    var scanTicker: Ticker
+    var fingerWasDown = false
+
+    // UIKit event delivery
+    var waiting = Deque<Sample>()
+    var deliveryScheduled = false
+    var nextSampleToDeliver: Int64 = -1
+    var samplesDelivered = 0
+
+    // App main thread
+    var appBusy = false
+    var handlerStart: SimTime = 0
+    var handlerDuration: SimTime = 0
+    var handlerRun: Int64 = -1
+    var handlerRunRendered = false
+    var newestUsed: Sample?
+    var drawnTotal: Int64 = 0
+    var drawnPosition = TouchPoint(x: 0, y: 0)
+    var horizonApplied: SimTime = 0
+    var commitSeq: Int64 = 0
+    var predictor: BuiltinPredictor?
+
+    // Core Animation render server
+    var pendingCommit: Commit?
+    var preparing: Frame?
+    var nextFrameID: Int64 = 0
+
+    // GPU
+    var gpuQueue = Deque<GPUJob>()
+    var gpuRunning: GPUJob?
+    var bufferWaiters = Deque<GPUJob>()
+
+    // Display
+    var buffers: BufferPool
+    var presentQueue = Deque<Frame>()
+    var front: Frame?
+    var lastLatchedSeq: Int64 = -1
+    var shownNewest: Int64 = -1
+    var shownDrawn: Int64 = 0
+    var drawnWaiting = Deque<DrawnSample>()
+
+    // Results
+    public internal(set) var measurements = Measurements()
+    public internal(set) var invariants = InvariantChecks()
+    public internal(set) var eventsByKind = [Int](repeating: 0, count: 8)
+    /// The frame log, kept only when a trace or a diagram asks for it.
+    public let log: FrameLog?
+
+    /// Prepares a run. The trajectory is made from `input.trajectory`.
+    public init(configuration c: PipelineConfiguration, keepLog: Bool = false) throws(ScenarioError) {
+        let t: Trajectory
+        do { t = try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters) } catch {
+            throw ScenarioError(keyPath: "input.trajectory", value: c.trajectory, message: error.description)
+        }
+        self.init(configuration: c, trajectory: t, keepLog: keepLog)
+    }
+
+    /// Prepares a run with a given finger trajectory.
+    public init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool = false) {
+        configuration = c
+        self.trajectory = trajectory
+        rng = SeededRandom(seed: c.seed)
+        noiseRNG = SeededRandom(seed: c.seed, stream: 1)
+        end = c.duration
+        vsyncClock = c.vsyncClock
+        framePeriodNanos = vsyncClock.periodNanos
+        displayHz = c.displayHz.doubleValue
+        switch c.row {
+        case .fraction(let f): rowOffset = f.scaledRounded(by: c.framePeriod)
+        case .touch: rowOffset = nil
+        }
+        latchTicker = vsyncClock.ticks(from: 0)
+        wakeTicker = vsyncClock.ticks(from: 0)
+        frameStartTicker = vsyncClock.ticks(from: 0)
+        scanTicker = c.scanClock.ticks(from: 0)
+        buffers = BufferPool(policy: c.buffering, releaseFrames: c.tripleReleaseFrames)
+        predictor = c.predictorConfiguration.map { BuiltinPredictor($0) }
+        log = keepLog ? FrameLog() : nil
+        invariants.policyMaximum = buffers.policyMaximum
+    }
+
+    /// Runs to the configured duration and returns the result.
+    public mutating func run() -> RunResult {
+        let start = DispatchTime.now().uptimeNanoseconds
+        scheduleFirstEvents()
+        let events = loop()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        finish()
+        return RunResult(configuration: configuration, measurements: measurements, invariants: invariants,
+                         eventsByKind: eventsByKind, events: events, wallSeconds: wall,
+                         tripleBufferedTime: buffers.tripleBufferedTime(until: end),
+                         frameLog: log, trajectoryName: trajectory.name)
+    }
+
+    mutating func scheduleFirstEvents() {
+        queue.schedule(at: latchTicker.time, kind: PipelineEvent.latch.rawValue)
+        queue.schedule(at: wakeTicker.time, kind: PipelineEvent.renderServerWake.rawValue)
+        if configuration.delivery == .coalesced {
+            queue.schedule(at: frameStartTicker.time + configuration.dispatchDelay, kind: PipelineEvent.delivery.rawValue)
+        }
+        scheduleNextSample()
+    }
+
+    /// The event loop: every event with time < duration, in order.
+    mutating func loop() -> Int {
+        var events = 0
+        while let e = queue.pop(), e.time < end {
+            events &+= 1
+            let now = e.time
+            switch e.kind {
+            case PipelineEvent.gpuDone.rawValue: gpuDone(now)
+            case PipelineEvent.prepareDone.rawValue: prepareDone(now)
+            case PipelineEvent.latch.rawValue: vsyncLatch(now)
+            case PipelineEvent.commit.rawValue: appCommit(now, index: Int(e.payload))
+            case PipelineEvent.sampleReady.rawValue: sampleReady(now, window: e.payload)
+            case PipelineEvent.renderServerWake.rawValue: renderServerWake(now)
+            case PipelineEvent.delivery.rawValue: frameStart(now)
+            default: preconditionFailure("unknown event kind \(e.kind)")
+            }
+            eventsByKind[Int(e.kind)] &+= 1
+        }
+        return events
+    }
+
+    /// Final bookkeeping: every sample made was delivered or still waits.
+    mutating func finish() {
+        invariants.samplesLost = measurements.samples - samplesDelivered - waiting.count
+    }
+
+    /// True when the render server may start work outside a vsync now.
+    @inline(__always)
+    func lowLatencyNow(_ now: SimTime) -> Bool {
+        configuration.renderServer == .lowLatency && !configuration.animations.isActive(at: now)
+    }
+
+    /// The photon instant of a sample drawn in a frame latched at `latch`.
+    @inline(__always)
+    func photonTime(latch: SimTime, y: Double) -> SimTime {
+        let row = rowOffset ?? roundHalfUp(y / configuration.heightPoints * framePeriodNanos)
+        return latch + row + configuration.panelResponse
+    }
+}

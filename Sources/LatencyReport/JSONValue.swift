@@ -1,0 +1,78 @@
+import SimKernel
+
+/// A JSON value with ordered object keys, written deterministically: the
+/// same value gives the same bytes on every run (POSIX numbers, no
+/// locale, keys in the order given).
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    /// A number written with at most `places` decimals.
+    case number(Double, places: Int)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    /// A number with 6 decimals (ms and frames), or null when absent.
+    public static func ms(_ x: Double?) -> JSONValue { x.map { .number($0, places: 6) } ?? .null }
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool { a.text() == b.text() }
+
+    /// The JSON text; `indent` spaces per level (0 = one line).
+    public func text(indent: Int = 2) -> String {
+        var out = ""
+        write(into: &out, indent: indent, level: 0)
+        return out
+    }
+
+    func write(into out: inout String, indent: Int, level: Int) {
+        let nl = indent > 0 ? "\n" : ""
+        let pad = String(repeating: " ", count: indent * (level + 1))
+        let closePad = String(repeating: " ", count: indent * level)
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .number(let x, let places): out += x.isFinite ? formatDecimal(x, places: places) : "null"
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[" + nl
+            for (i, v) in items.enumerated() {
+                out += pad
+                v.write(into: &out, indent: indent, level: level + 1)
+                out += (i + 1 < items.count ? "," : "") + nl
+            }
+            out += closePad + "]"
+        case .object(let fields):
+            if fields.isEmpty { out += "{}"; return }
+            out += "{" + nl
+            for (i, (k, v)) in fields.enumerated() {
+                out += pad
+                JSONValue.quote(k, into: &out)
+                out += indent > 0 ? ": " : ":"
+                v.write(into: &out, indent: indent, level: level + 1)
+                out += (i + 1 < fields.count ? "," : "") + nl
+            }
+            out += closePad + "}"
+        }
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        out += "\""
+    }
+}
+
+import Foundation

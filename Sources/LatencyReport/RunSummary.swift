@@ -1,0 +1,75 @@
+import FramePipeline
+import SimKernel
+import TouchModel
+
+/// The summary JSON of MODEL.md section 11, one object per run.
+public enum RunSummary {
+    /// Which engine figures to include: wall-clock ones differ run to run.
+    public enum Timing: Sendable { case include, omit }
+
+    public static func json(_ r: RunResult, scenario: String, timing: Timing = .include) -> JSONValue {
+        let m = r.measurements
+        let e = r.events
+        var engine: [(String, JSONValue)] = [("events", .int(e))]
+        if timing == .include {
+            engine += [
+                ("wallSeconds", .number(r.wallSeconds, places: 6)),
+                ("eventsPerSecond", .number(r.eventsPerSecond.rounded(), places: 0)),
+                ("realTimeFactor", .number(r.realTimeFactor, places: 1)),
+            ]
+        } else {
+            engine += [("wallSeconds", .null), ("eventsPerSecond", .null), ("realTimeFactor", .null)]
+        }
+        engine.append(("eventsByKind", .object(PipelineEvent.allCases.map { ($0.name, .int(r.eventsByKind[Int($0.rawValue)])) })))
+        return .object([
+            ("scenario", .string(scenario)),
+            ("seed", .int(Int(r.configuration.seed))),
+            ("simulatedSeconds", .number(r.simulatedSeconds, places: 9)),
+            ("latency", .object([
+                ("touchToPhotonMs", stats(m.touchToPhotonMs)),
+                ("pipelineFrames", stats(m.pipelineFrames)),
+                ("effectiveMs", stats(m.effectiveMs)),
+                ("effectiveFrames", stats(m.effectiveFrames)),
+                ("perSampleMs", stats(m.perSampleMs)),
+                ("framesMeasured", .int(m.pipelineFrames.count)),
+            ])),
+            ("display", .object([
+                ("framesPresented", .int(m.framesPresented)),
+                ("repeatedFrames", .int(m.repeatedFrames)),
+                ("droppedFrames", .int(m.droppedFrames)),
+                ("hitchTimeRatioMsPerS", .number(r.hitchTimeRatioMsPerS, places: 6)),
+                ("tripleBufferedFraction", .number(r.tripleBufferedFraction, places: 6)),
+                ("hitches", .int(m.hitches)),
+            ])),
+            ("work", .object([
+                ("deliveries", .int(m.deliveries)),
+                ("handlerRuns", .int(m.handlerRuns)),
+                ("wastedUpdates", .int(m.wastedUpdates)),
+                ("samples", .int(m.samples)),
+            ])),
+            ("prediction", prediction(r)),
+            ("input", .object([("trajectory", .string(r.trajectoryName))])),
+            ("engine", .object(engine)),
+        ])
+    }
+
+    /// `{"mean", "p50", "p90", "p99", "max"}` or null when nothing was measured.
+    public static func stats(_ s: StreamingStats) -> JSONValue {
+        guard s.count > 0 else { return .null }
+        return .object([
+            ("mean", .ms(s.mean)), ("p50", .ms(s.percentile(50))), ("p90", .ms(s.percentile(90))),
+            ("p99", .ms(s.percentile(99))), ("max", .ms(s.max)),
+        ])
+    }
+
+    static func prediction(_ r: RunResult) -> JSONValue {
+        guard let score = r.predictionScore else { return .null }
+        var fields: [(String, JSONValue)] = [
+            ("predictor", .string(r.configuration.predictor.rawValue)),
+            ("smoothing", .string(r.configuration.smoothing.rawValue)),
+            ("horizonMs", .ms(Double(r.configuration.horizon) / 1e6)),
+        ]
+        fields += PredictionJSON.fields(score)
+        return .object(fields)
+    }
+}

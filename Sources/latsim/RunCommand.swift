@@ -1,0 +1,88 @@
+import ArgumentParser
+import FramePipeline
+import Foundation
+import LatencyReport
+import SimKernel
+
+/// Options shared by the commands that run scenarios.
+struct RunOptions: ParsableArguments {
+    @Option(help: "Simulated time per run, e.g. 10s, 600frames (default: the scenario's, else 10s).")
+    var duration: String?
+    @Option(help: "Random seed (an unsigned integer; default: the scenario's, else 1).")
+    var seed: UInt64?
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a configuration key, e.g. --set app.handler=uniform(2ms,6ms). Repeatable; `latsim keys` lists them.", valueName: "PATH=VALUE"))
+    var overrides: [String] = []
+
+    func configuration(for scenario: Scenario) throws -> PipelineConfiguration {
+        try scenario.configuration(overrides: overrides, duration: duration, seed: seed)
+    }
+}
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenarios and print their latency.",
+        discussion: """
+        Prints a table: touch-to-photon p50/p99 in ms, pipeline frames (the talk's \
+        diagram convention), frames presented, repeated frames and the time spent \
+        triple buffered. --json writes the summary JSON (MODEL.md section 11).
+
+        Examples:
+          latsim run ios8 ios9-low-latency
+          latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
+          latsim run my-scenario.yaml --json result.json
+        """
+    )
+
+    @Argument(help: "Built-in scenario names or YAML files.") var scenarios: [String]
+    @OptionGroup var options: RunOptions
+    @Option(help: ArgumentHelp("Write the summary JSON to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
+    var json: String?
+    @Flag(help: "Leave the wall-clock engine figures out of the JSON (null), so the same seed gives byte-identical files.")
+    var stable = false
+
+    func validate() throws {
+        if scenarios.isEmpty { throw ValidationError("name at least one scenario (`latsim list` shows them)") }
+    }
+
+    func run() throws {
+        try CLI.guarded {
+            // resolve every input before running anything: nothing half-done on bad input
+            var jobs: [(Scenario, PipelineConfiguration)] = []
+            for name in scenarios {
+                let s = try Scenario.named(name)
+                jobs.append((s, try options.configuration(for: s)))
+            }
+            var results: [(String, RunResult)] = []
+            for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c))) }
+            if let json {
+                let docs = results.map { RunSummary.json($0.1, scenario: $0.0, timing: stable ? .omit : .include) }
+                let doc = docs.count == 1 ? docs[0] : .array(docs)
+                try CLI.write(doc.text() + "\n", to: json)
+                if json == "-" { return }
+            }
+            CLI.say(RunTable.render(results))
+        }
+    }
+}
+
+/// The readable table of `latsim run`.
+enum RunTable {
+    static func render(_ results: [(String, RunResult)]) -> String {
+        var t = TextTable(header: ["scenario", "t2p p50 ms", "t2p p99 ms", "frames p50", "frames max", "effective p50",
+                                   "presented", "repeated", "dropped", "triple %"],
+                          rightAligned: Set(1...9))
+        for (name, r) in results {
+            let m = r.measurements
+            func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
+            t.rows.append([
+                name, f(m.touchToPhotonMs.percentile(50), 3), f(m.touchToPhotonMs.percentile(99), 3),
+                f(m.pipelineFrames.percentile(50), 3), f(m.pipelineFrames.count > 0 ? m.pipelineFrames.max : nil, 3),
+                f(m.effectiveFrames.percentile(50), 3),
+                String(m.framesPresented), String(m.repeatedFrames), String(m.droppedFrames),
+                f(r.tripleBufferedFraction * 100, 1),
+            ])
+        }
+        return t.render()
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import FramePipeline
+import Foundation
+import LatencyReport
+import SimKernel
+
+struct TableCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "table",
+        abstract: "Reproduce the talk's latency table (MODEL.md section 9).",
+        discussion: """
+        Runs each scenario the talk discusses with fixed durations that fit in a frame \
+        and prints our pipeline-frames value beside the talk's figure. "every frame" \
+        shows the range over every displayed frame: one value means all frames agree.
+        Exit status 1 if any row disagrees with the talk.
+        """
+    )
+
+    @Option(help: "Simulated time per scenario.") var duration: String = "10s"
+    @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout).", valueName: "PATH")) var json: String?
+
+    func run() throws {
+        let rows = try CLI.guarded { try TalkTableRun.run(duration: duration) }
+        if let json {
+            let doc = JSONValue.array(rows.map(\.json))
+            try CLI.guarded { try CLI.write(doc.text() + "\n", to: json) }
+            if json == "-" { if !rows.allSatisfy(\.agrees) { throw ExitCode(1) }; return }
+        }
+        var t = TextTable(header: ["scenario", "talk says", "talk", "simulated", "every frame", "effective", "t2p p50 ms", ""],
+                          rightAligned: [2, 3, 4, 5, 6])
+        for r in rows {
+            t.rows.append([r.row.scenario, r.row.label, formatDecimal(r.row.talkFrames, places: 2),
+                           formatDecimal(r.compared, places: 3), r.range, formatDecimal(r.effectiveFrames, places: 3),
+                           formatDecimal(r.touchToPhotonMsP50, places: 3), r.agrees ? "ok" : "DIFFERS"])
+        }
+        CLI.say(t.render())
+        if !rows.allSatisfy(\.agrees) { throw ExitCode(1) }
+    }
+}
