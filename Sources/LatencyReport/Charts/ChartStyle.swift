@@ -1,0 +1,48 @@
+/// The look shared by every latsim chart: colours, fonts, grid and the
+/// title block, so that charts placed side by side read as one set.
+public enum ChartStyle {
+    /// Series colours, in order: the Okabe-Ito colour-blind-safe palette
+    /// (without its yellow, which is unreadable on white).
+    public static let series: [UInt32] = [
+        0x0072B2, // blue
+        0xD55E00, // vermillion
+        0x009E73, // bluish green
+        0xE69F00, // orange
+        0xCC79A7, // reddish purple
+        0x56B4E9, // sky blue
+        0x555555, // dark grey
+    ]
+
+    /// The colour of series `index` (the palette repeats).
+    public static func color(_ index: Int) -> UInt32 {
+        series[((index % series.count) + series.count) % series.count]
+    }
+
+    /// Display-buffer colours for pipeline diagrams, after the talk's
+    /// slides: green, blue, then orange for the third buffer.
+    public static let buffers: [UInt32] = [0x3FA34D, 0x3B78C2, 0xF08A24, 0x9A5BC6]
+
+    /// Text and axis colour.
+    public static let ink: UInt32 = 0x222222
+    /// Grid and reference-line colour.
+    public static let rule: UInt32 = 0xCCCCCC
+
+    /// The common `set` commands: title (bold, with an optional smaller
+    /// subtitle line), grid, axis styling and key box.
+    static func common(title: String, subtitle: String?) -> String {
+        var heading = "{/:Bold*1.25 \(GnuplotText.escapeEnhanced(title))}"
+        if let subtitle, !subtitle.isEmpty {
+            heading += "\\n{/*0.95 \(GnuplotText.escapeEnhanced(subtitle))}"
+        }
+        return """
+        set encoding utf8
+        set title "\(heading)" textcolor \(GnuplotText.rgb(ink)) offset 0,-0.3
+        set border 3 lc \(GnuplotText.rgb(0x666666)) lw 1
+        set tics nomirror out scale 0.6 textcolor \(GnuplotText.rgb(ink))
+        set grid back lc \(GnuplotText.rgb(rule)) lw 1 dt 1
+        set key opaque box lc \(GnuplotText.rgb(0xDDDDDD)) samplen 2.5 spacing 1.2 width 1
+        set style fill solid 1.0 noborder
+
+        """
+    }
+}

@@ -1,0 +1,104 @@
+/// Cumulative distributions of a latency, several series on one chart, drawn
+/// as step lines, with the median and the 99th percentile marked.
+///
+/// ```swift
+/// let chart = LatencyCDFChart(series: [
+///     (name: "ios8", points: [(valueMs: 58.1, fraction: 0.25), (valueMs: 66.7, fraction: 1)]),
+///     (name: "ios9", points: [(valueMs: 41.6, fraction: 0.5), (valueMs: 50.0, fraction: 1)]),
+/// ], framePeriodMs: 1000.0 / 60)
+/// ```
+public struct LatencyCDFChart: GnuplotChart {
+    /// One distribution.
+    public struct Series: Sendable, Equatable {
+        /// The legend name (e.g. the scenario).
+        public var name: String
+        /// `(value, fraction of samples <= value)`, ascending in value.
+        public var points: [(valueMs: Double, fraction: Double)]
+
+        /// A series from its name and points.
+        public init(name: String, points: [(valueMs: Double, fraction: Double)]) {
+            self.name = name
+            self.points = points
+        }
+
+        /// Series compare by name and every point.
+        public static func == (a: Series, b: Series) -> Bool {
+            a.name == b.name && a.points.count == b.points.count
+                && zip(a.points, b.points).allSatisfy { $0.valueMs == $1.valueMs && $0.fraction == $1.fraction }
+        }
+    }
+
+    /// The distributions, in legend order.
+    public var series: [Series]
+    /// The x axis label, with its unit.
+    public var xLabel: String
+    /// The chart title.
+    public var title: String
+    /// A smaller line under the title.
+    public var subtitle: String?
+    /// When set, faint vertical lines mark whole display frames (1, 2, ...)
+    /// so that milliseconds can be read as frames.
+    public var framePeriodMs: Double?
+
+    /// A chart of `series`.
+    public init(series: [(name: String, points: [(valueMs: Double, fraction: Double)])],
+                xLabel: String = "touch-to-photon latency (ms)",
+                title: String = "Touch-to-photon latency distribution",
+                subtitle: String? = nil,
+                framePeriodMs: Double? = nil) {
+        self.series = series.map { Series(name: $0.name, points: $0.points) }
+        self.xLabel = xLabel
+        self.title = title
+        self.subtitle = subtitle
+        self.framePeriodMs = framePeriodMs
+    }
+
+    /// The gnuplot script.
+    public var script: ChartScript {
+        var tables: [ChartTable] = []
+        for (i, s) in series.enumerated() {
+            var table = ChartTable(name: "cdf\(i)", columns: ["latency_ms", "fraction"])
+            let sorted = s.points.sorted { $0.valueMs < $1.valueMs }
+            // Start the step at zero so the curve rises from the axis.
+            if let first = sorted.first { table.append([.number(first.valueMs), 0]) }
+            for p in sorted { table.append([.number(p.valueMs), .number(p.fraction)]) }
+            tables.append(table)
+        }
+        let values = series.flatMap { $0.points.map(\.valueMs) }
+        let lo = values.min() ?? 0, hi = values.max() ?? 1
+        let pad = max((hi - lo) * 0.05, 0.5)
+        let xmin = max(0, lo - pad), xmax = hi + pad
+
+        var setup = ChartStyle.common(title: title, subtitle: subtitle)
+        setup += """
+        set xlabel \(GnuplotText.enhanced(xLabel))
+        set ylabel "fraction of frames at or below"
+        set xrange [\(GnuplotText.number(xmin)):\(GnuplotText.number(xmax))]
+        set yrange [0:1.02]
+        set ytics 0,0.1,1
+        set key bottom right
+        set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc \(GnuplotText.rgb(0x8A8F98)) dt (8,6) lw 1.3
+        set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc \(GnuplotText.rgb(0x8A8F98)) dt (8,6) lw 1.3
+        set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc \(GnuplotText.rgb(0x777777)) font ",10"
+        set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc \(GnuplotText.rgb(0x777777)) font ",10"
+
+        """
+        if let period = framePeriodMs, period > 0 {
+            var k = (xmin / period).rounded(.up)
+            if k < 1 { k = 1 }
+            while k * period <= xmax {
+                let x = GnuplotText.number(k * period)
+                setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0xB9C4D0)) lw 1.5\n"
+                setup += "set label \"\(Int(k)) frame\(k == 1 ? "" : "s")\" at first \(x), graph 1 offset 0.4,-1 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
+                k += 1
+            }
+        }
+        var parts: [String] = []
+        for (i, s) in series.enumerated() {
+            parts.append("$cdf\(i) using 1:2 with steps lw 2.5 lc \(GnuplotText.rgb(ChartStyle.color(i))) title \(GnuplotText.enhanced(s.name))")
+        }
+        if parts.isEmpty { parts.append("NaN notitle") }
+        let plot = "plot " + parts.joined(separator: ", \\\n     ")
+        return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
+    }
+}

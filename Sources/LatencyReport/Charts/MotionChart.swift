@@ -1,0 +1,99 @@
+/// The finger's true path against the path(s) an app drew, in screen points
+/// with equal scales on both axes and y growing downwards as on screen.
+///
+/// ```swift
+/// let chart = MotionChart(
+///     truePath: [(x: 100, y: 500), (x: 300, y: 420), (x: 500, y: 500)],
+///     drawn: [(name: "ios8 (main touches)", path: [(x: 100, y: 500), (x: 260, y: 430)])])
+/// ```
+public struct MotionChart: GnuplotChart {
+    /// A point on screen, in points.
+    public typealias Point = (x: Double, y: Double)
+
+    /// The finger's true path.
+    public var truePath: [Point]
+    /// Drawn paths, in legend order.
+    public var drawn: [(name: String, path: [Point])]
+    /// The chart title.
+    public var title: String
+    /// A smaller line under the title.
+    public var subtitle: String?
+
+    /// A chart of `truePath` and the `drawn` paths.
+    public init(truePath: [(x: Double, y: Double)], drawn: [(name: String, path: [(x: Double, y: Double)])],
+                title: String = "Finger path vs drawn path", subtitle: String? = nil) {
+        self.truePath = truePath
+        self.drawn = drawn
+        self.title = title
+        self.subtitle = subtitle
+    }
+
+    /// Width over height of the plot area at 1200x700 with the key below;
+    /// the ranges are widened to this shape so that equal scales fill it.
+    static let plotAspect = 2.15
+
+    /// Straight-line distance from the end of `path` to the finger's last
+    /// position, in points (nil when either is empty).
+    func lag(_ path: [Point]) -> Double? {
+        guard let end = path.last, let finger = truePath.last else { return nil }
+        return ((end.x - finger.x) * (end.x - finger.x) + (end.y - finger.y) * (end.y - finger.y)).squareRoot()
+    }
+
+    /// The gnuplot script.
+    public var script: ChartScript {
+        var finger = ChartTable(name: "finger", columns: ["x_pt", "y_pt"])
+        for p in truePath { finger.append([.number(p.x), .number(p.y)]) }
+        var tables = [finger]
+        for (i, d) in drawn.enumerated() {
+            var table = ChartTable(name: "drawn\(i)", columns: ["x_pt", "y_pt"])
+            for p in d.path { table.append([.number(p.x), .number(p.y)]) }
+            tables.append(table)
+        }
+        let all = truePath + drawn.flatMap(\.path)
+        let xs = all.map(\.x), ys = all.map(\.y)
+        var xmin = xs.min() ?? 0, xmax = xs.max() ?? 1, ymin = ys.min() ?? 0, ymax = ys.max() ?? 1
+        let pad = max(max(xmax - xmin, ymax - ymin) * 0.06, 5)
+        xmin -= pad; xmax += pad; ymin -= pad; ymax += pad
+        // Widen the shorter side about its centre so the equal-scale plot
+        // fills the image instead of floating in white space.
+        let width = xmax - xmin, height = ymax - ymin
+        if width < height * Self.plotAspect {
+            let grow = (height * Self.plotAspect - width) / 2
+            xmin -= grow; xmax += grow
+        } else {
+            let grow = (width / Self.plotAspect - height) / 2
+            ymin -= grow; ymax += grow
+        }
+
+        var setup = ChartStyle.common(title: title, subtitle: subtitle)
+        setup += """
+        set size ratio -1
+        set xlabel "x (points)"
+        set ylabel "y (points, downwards as on screen)"
+        set xrange [\(GnuplotText.number(xmin)):\(GnuplotText.number(xmax))]
+        set yrange [\(GnuplotText.number(ymax)):\(GnuplotText.number(ymin))]
+        set key at screen 0.5, screen 0.012 center bottom horizontal noopaque nobox spacing 1.2 width 2
+        set bmargin 7
+        set border 3 lc \(GnuplotText.rgb(0x666666))
+
+        """
+        var parts = ["$finger using 1:2 with lines lw 9 lc \(GnuplotText.rgb(0xC8C8C8)) title \"finger (true path)\""]
+        // Earlier series are drawn wider so that overlapping paths stay visible.
+        let widths = [4.5, 2.8, 1.8, 1.2]
+        for (i, d) in drawn.enumerated() {
+            let color = GnuplotText.rgb(ChartStyle.color(i))
+            var name = d.name
+            if let lag = lag(d.path) { name += ": ends \(GnuplotText.number(lag.rounded())) pt behind" }
+            parts.append("$drawn\(i) using 1:2 with lines lw \(GnuplotText.number(widths[min(i, widths.count - 1)])) lc \(color) title \(GnuplotText.enhanced(name))")
+            if d.path.last != nil {
+                parts.append("$drawn\(i) using 1:2 every ::\(d.path.count - 1)::\(d.path.count - 1) with points pt 7 ps 2.2 lc \(color) notitle")
+            }
+        }
+        if let last = truePath.last {
+            parts.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 3 lw 2.5 lc \(GnuplotText.rgb(0x333333)) notitle")
+            setup += "set label \"finger now\" at first \(GnuplotText.number(last.x)), first \(GnuplotText.number(last.y)) offset 2,0 left tc \(GnuplotText.rgb(0x333333)) font \",11\"\n"
+        }
+        let plot = "plot " + parts.joined(separator: ", \\\n     ")
+        return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
+    }
+}

@@ -1,0 +1,160 @@
+/// Latency and frame rate as one parameter varies: p50 and p99 latency on
+/// the left axis, frame rate on the right, one colour per series (a second
+/// swept dimension, or a scenario), with optional vertical annotations.
+///
+/// ```swift
+/// let chart = SweepChart(
+///     series: [(name: "adaptive", points: [
+///         (x: 4, p50Ms: 50, p99Ms: 58, fps: 60),
+///         (x: 12, p50Ms: 55, p99Ms: 70, fps: 60),
+///         (x: 20, p50Ms: 70, p99Ms: 83, fps: 58),
+///     ])],
+///     xLabel: "GPU render time (ms)",
+///     annotations: [.init(x: 11.1, label: "adaptive buffering goes triple")])
+/// ```
+public struct SweepChart: GnuplotChart {
+    /// One measured point of a sweep.
+    public struct Point: Sendable, Equatable {
+        /// The parameter's value.
+        public var x: Double
+        /// Median latency (ms).
+        public var p50Ms: Double
+        /// 99th percentile latency (ms).
+        public var p99Ms: Double
+        /// Frames presented per second, if measured.
+        public var fps: Double?
+
+        /// A point from its values.
+        public init(x: Double, p50Ms: Double, p99Ms: Double, fps: Double? = nil) {
+            self.x = x
+            self.p50Ms = p50Ms
+            self.p99Ms = p99Ms
+            self.fps = fps
+        }
+    }
+
+    /// One line family (same colour).
+    public struct Series: Sendable, Equatable {
+        /// The legend name.
+        public var name: String
+        /// The points, in any order (drawn sorted by x).
+        public var points: [Point]
+
+        /// A series from its name and points.
+        public init(name: String, points: [Point]) {
+            self.name = name
+            self.points = points
+        }
+    }
+
+    /// A vertical dashed line with a label, marking a notable parameter value.
+    public struct Annotation: Sendable, Equatable {
+        /// Where the line is drawn, in the parameter's units.
+        public var x: Double
+        /// The text beside the line.
+        public var label: String
+
+        /// An annotation at `x`.
+        public init(x: Double, label: String) {
+            self.x = x
+            self.label = label
+        }
+    }
+
+    /// The series.
+    public var series: [Series]
+    /// The parameter's name with its unit, e.g. "GPU render time (ms)".
+    public var xLabel: String
+    /// The left axis label.
+    public var latencyLabel: String
+    /// The chart title.
+    public var title: String
+    /// A smaller line under the title.
+    public var subtitle: String?
+    /// Vertical markers.
+    public var annotations: [Annotation]
+
+    /// A chart of `series` against the swept parameter.
+    public init(series: [(name: String, points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)])],
+                xLabel: String,
+                latencyLabel: String = "touch-to-photon latency (ms)",
+                title: String = "Latency and frame rate across a sweep",
+                subtitle: String? = nil,
+                annotations: [Annotation] = []) {
+        self.series = series.map { s in
+            Series(name: s.name, points: s.points.map { Point(x: $0.x, p50Ms: $0.p50Ms, p99Ms: $0.p99Ms, fps: $0.fps) })
+        }
+        self.xLabel = xLabel
+        self.latencyLabel = latencyLabel
+        self.title = title
+        self.subtitle = subtitle
+        self.annotations = annotations
+    }
+
+    /// The gnuplot script.
+    public var script: ChartScript {
+        var tables: [ChartTable] = []
+        for (i, s) in series.enumerated() {
+            var table = ChartTable(name: "sweep\(i)", columns: ["x", "p50_ms", "p99_ms", "fps"])
+            for p in s.points.sorted(by: { $0.x < $1.x }) {
+                table.append([.number(p.x), .number(p.p50Ms), .number(p.p99Ms), .number(p.fps ?? .nan)])
+            }
+            tables.append(table)
+        }
+        let points = series.flatMap(\.points)
+        let xs = points.map(\.x) + annotations.map(\.x)
+        let xmin = xs.min() ?? 0, xmax = xs.max() ?? 1
+        let xpad = max((xmax - xmin) * 0.04, 0.5)
+        let latencyTop = (points.map { max($0.p50Ms, $0.p99Ms) }.max() ?? 1) * 1.25
+        let fpsValues = points.compactMap(\.fps)
+        let hasFPS = !fpsValues.isEmpty
+
+        var setup = ChartStyle.common(title: title, subtitle: subtitle)
+        setup += """
+        set xlabel \(GnuplotText.enhanced(xLabel))
+        set ylabel \(GnuplotText.enhanced(latencyLabel))
+        set xrange [\(GnuplotText.number(xmin - xpad)):\(GnuplotText.number(xmax + xpad))]
+        set yrange [0:\(GnuplotText.number(latencyTop))]
+        set rmargin at screen 0.75
+        set key at screen 0.825, graph 1 left top vertical Left reverse noopaque nobox spacing 1.35 samplen 3
+
+
+        """
+        if hasFPS {
+            let fpsTop = (fpsValues.max() ?? 60) * 1.25
+            setup += """
+            set y2label "frame rate (fps, dotted lines)"
+            set y2range [0:\(GnuplotText.number(fpsTop))]
+            set y2tics nomirror out scale 0.6
+            set border 11 lc \(GnuplotText.rgb(0x666666))
+
+            """
+        }
+        for a in annotations {
+            let x = GnuplotText.number(a.x)
+            setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0x444444)) lw 1.5 dt (8,5)\n"
+            setup += "set label \(GnuplotText.enhanced(a.label)) at first \(x), graph 0.97 offset 0.6,0 left front tc \(GnuplotText.rgb(0x333333)) font \",11\"\n"
+        }
+
+        var parts: [String] = []
+        let ink = GnuplotText.rgb(0x333333)
+        parts.append("keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc \(ink) title \"p50 latency\"")
+        parts.append("keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(ink) title \"p99 latency\"")
+        if hasFPS {
+            parts.append("keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(ink) title \"fps (right axis)\"")
+        }
+        parts.append("keyentry with lines lc rgb \"white\" title \" \"")
+        for (i, s) in series.enumerated() {
+            let c = GnuplotText.rgb(ChartStyle.color(i))
+            parts.append("keyentry with lines lw 6 lc \(c) title \(GnuplotText.enhanced(s.name))")
+            parts.append("$sweep\(i) using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc \(c) notitle")
+            parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(c) notitle")
+            if hasFPS {
+                parts.append("$sweep\(i) using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(c) notitle")
+            }
+        }
+        if series.isEmpty { parts = ["NaN notitle"] }
+        let plot = "plot " + parts.joined(separator: ", \\\n     ")
+        return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
+    }
+}

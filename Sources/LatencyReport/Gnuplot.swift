@@ -1,0 +1,154 @@
+import Foundation
+
+/// Renders ``ChartScript``s with the system's gnuplot.
+///
+/// For a chart named `basename` in `directory`, ``render(_:directory:basename:formats:)``
+/// always writes
+/// - `basename.gp`: a self-contained script (data inline as datablocks, the
+///   terminal and output lines included), so `gnuplot basename.gp` run in
+///   `directory` re-renders the images without latsim;
+/// - `basename.dat`: the same data as plain columns for other tools;
+///
+/// and then, if gnuplot is available, runs it to produce `basename.png` and
+/// `basename.svg`. gnuplot writes to temporary names that are renamed into
+/// place only when it succeeds, so a failed or interrupted render never
+/// leaves a half-written image. Without gnuplot the script and data are
+/// still written and ``ChartOutput/hint`` tells the user how to render them.
+public struct Gnuplot: Sendable {
+    /// The gnuplot executable, or `nil` when gnuplot is not installed.
+    public let executable: URL?
+
+    /// A driver for the given executable; `nil` writes scripts and data only.
+    public init(executable: URL?) {
+        self.executable = executable
+    }
+
+    /// A driver for the gnuplot found by ``locate()``.
+    public static func system() -> Gnuplot {
+        Gnuplot(executable: locate())
+    }
+
+    /// Finds an executable named `gnuplot` in the directories of `PATH`,
+    /// then in the usual Homebrew and system locations.
+    public static func locate() -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        var directories = path.split(separator: ":").map(String.init)
+        directories += ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"]
+        for directory in directories where !directory.isEmpty {
+            let candidate = URL(fileURLWithPath: directory).appendingPathComponent("gnuplot")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    /// The hint given when gnuplot is missing.
+    public static func notFoundHint(basename: String, directory: URL) -> String {
+        "gnuplot not found: install it (apt-get install gnuplot-nox, or brew install gnuplot) "
+            + "and run `gnuplot \(basename).gp` in \(directory.path) to render"
+    }
+
+    /// Writes `basename.gp` and `basename.dat` into `directory` (created if
+    /// needed) and, when gnuplot is available, renders one image per format.
+    ///
+    /// - Throws: ``GnuplotError`` with gnuplot's own error text when it
+    ///   fails; file-system errors from writing the outputs.
+    public func render(
+        _ chart: ChartScript,
+        directory: URL,
+        basename: String,
+        formats: [ChartFormat] = [.png, .svg]
+    ) throws -> ChartOutput {
+        precondition(!basename.isEmpty && !basename.contains("/"), "basename is a plain file name")
+        var seen = Set<ChartFormat>()
+        let formats = formats.filter { seen.insert($0).inserted }
+        let scriptURL = directory.appendingPathComponent(basename + ".gp")
+        let dataURL = directory.appendingPathComponent(basename + ".dat")
+        try AtomicFile.write(GnuplotScriptWriter.script(for: chart, basename: basename, formats: formats), to: scriptURL)
+        try AtomicFile.write(chart.dataText, to: dataURL)
+
+        guard let executable else {
+            return ChartOutput(script: scriptURL, data: dataURL, images: [], rendered: false,
+                               hint: Self.notFoundHint(basename: basename, directory: directory), warnings: "")
+        }
+
+        // gnuplot writes `<temporary>.png` etc.; they are renamed on success.
+        let temporaryBase = ".\(basename).\(UUID().uuidString).tmp"
+        let temporaries = formats.map { directory.appendingPathComponent("\(temporaryBase).\($0.fileExtension)") }
+        let finals = formats.map { directory.appendingPathComponent("\(basename).\($0.fileExtension)") }
+        defer { for url in temporaries { try? FileManager.default.removeItem(at: url) } }
+
+        let result = try GnuplotProcess.run(
+            executable: executable,
+            arguments: ["-e", "outbase=\(GnuplotText.plain(temporaryBase))", scriptURL.lastPathComponent],
+            directory: directory)
+        guard result.status == 0 else {
+            throw GnuplotError.failed(script: scriptURL, status: result.status, stderr: result.stderr)
+        }
+        for (temporary, final) in zip(temporaries, finals) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? Int) ?? 0
+            guard size > 0 else {
+                throw GnuplotError.missingImage(script: scriptURL, image: final, stderr: result.stderr)
+            }
+            try AtomicFile.rename(temporary, to: final)
+        }
+        return ChartOutput(script: scriptURL, data: dataURL, images: finals, rendered: true, hint: nil,
+                           warnings: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Renders a chart value; see ``render(_:directory:basename:formats:)``.
+    public func render(
+        _ chart: some GnuplotChart,
+        directory: URL,
+        basename: String,
+        formats: [ChartFormat] = [.png, .svg]
+    ) throws -> ChartOutput {
+        try render(chart.script, directory: directory, basename: basename, formats: formats)
+    }
+}
+
+/// A chart that can be expressed as a gnuplot script.
+public protocol GnuplotChart: Sendable {
+    /// The chart's data, styling and plot command.
+    var script: ChartScript { get }
+}
+
+/// Assembles the `.gp` file's text.
+enum GnuplotScriptWriter {
+    /// The full script: header comment, datablocks, chart setup, then for
+    /// each format its terminal, output and plot lines.
+    ///
+    /// The output names derive from the variable `outbase`, which defaults to
+    /// `basename`; the driver overrides it with `-e` to render to temporary
+    /// names first.
+    static func script(for chart: ChartScript, basename: String, formats: [ChartFormat]) -> String {
+        var out = """
+        # \(GnuplotText.comment(chart.title))
+        # Generated by latsim. Re-render from this directory with:
+        #   gnuplot \(basename).gp
+        # which writes \(formats.map { "\(basename).\($0.fileExtension)" }.joined(separator: " and ")). \
+        The same data, as plain columns: \(basename).dat
+        if (!exists("outbase")) outbase = \(GnuplotText.plain(basename))
+
+        """
+        for table in chart.tables {
+            out += "\n" + table.header.split(separator: "\n").map { $0 + "\n" }.joined()
+            out += "$\(table.name) << EOD\n"
+            out += table.body
+            out += "EOD\n"
+        }
+        out += "\n# chart\n"
+        out += chart.setup
+        if !out.hasSuffix("\n") { out += "\n" }
+        let plot = chart.plot.hasSuffix("\n") ? chart.plot : chart.plot + "\n"
+        for format in formats {
+            out += "\n# \(format.rawValue.uppercased())\n"
+            out += format.terminalCommands + "\n"
+            out += "set output outbase.\".\(format.fileExtension)\"\n"
+            out += plot
+            out += "set output\n"
+        }
+        return out
+    }
+}

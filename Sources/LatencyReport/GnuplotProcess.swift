@@ -1,0 +1,63 @@
+import Foundation
+
+/// Runs gnuplot as a child process with its three standard streams on pipes.
+///
+/// Standard input is closed at once (the script is passed as a file, so
+/// gnuplot never waits for a terminal). Standard output and standard error
+/// are drained on two threads until end of file, so neither pipe can fill up
+/// and block gnuplot while this side waits for the other one.
+enum GnuplotProcess {
+    /// What a finished run printed and how it exited.
+    struct Result: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Collects a pipe's bytes on a background queue.
+    private final class Drain: @unchecked Sendable {
+        private var bytes = Data()
+        private let lock = NSLock()
+
+        func start(_ handle: FileHandle, group: DispatchGroup) {
+            DispatchQueue.global().async(group: group) {
+                let data = handle.readDataToEndOfFile()
+                self.lock.lock()
+                self.bytes = data
+                self.lock.unlock()
+            }
+        }
+
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// Runs `executable` with `arguments` in `directory` and waits for it.
+    static func run(executable: URL, arguments: [String], directory: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw GnuplotError.launchFailed(executable: executable, reason: "\(error)")
+        }
+        try? input.fileHandleForWriting.close()
+
+        let group = DispatchGroup()
+        let out = Drain(), err = Drain()
+        out.start(output.fileHandleForReading, group: group)
+        err.start(errors.fileHandleForReading, group: group)
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: out.text, stderr: err.text)
+    }
+}
