@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// The command line as a user meets it: output, JSON, and every class of
+/// bad input (exit status 2, one clear paragraph on stderr, nothing written).
+@Suite struct CLITests {
+    @Test func tableReproducesTheTalkAndExitsZero() throws {
+        let o = try Latsim.run(["table", "--duration", "2s"])
+        #expect(o.status == 0, "\(o.stderr)")
+        #expect(o.stdout.contains("ios9-coalescing-120hz"))
+        #expect(!o.stdout.contains("DIFFERS"))
+        let j = try Latsim.run(["table", "--duration", "2s", "--json", "-"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 8)
+        let prediction = try #require(rows.first { $0["scenario"] as? String == "ios9-prediction" })
+        #expect(prediction["effectiveFrames"] as? Double == 1.5)
+        #expect(Set(rows[0].keys).isSuperset(of: ["scenario", "label", "talkFrames", "pipelineFrames", "effectiveFrames", "touchToPhotonMsP50"]))
+    }
+
+    @Test func runWritesTheSummaryJSONWithTheSpecKeys() throws {
+        let o = try Latsim.run(["run", "ios9-coalescing-120hz", "--duration", "2s", "--json", "-"])
+        #expect(o.status == 0)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
+        #expect(doc["scenario"] as? String == "ios9-coalescing-120hz")
+        let latency = try #require(doc["latency"] as? [String: Any])
+        let frames = try #require(latency["pipelineFrames"] as? [String: Double])
+        #expect(frames["p50"] == 2.5 && frames["mean"] == 2.5)
+        let engine = try #require(doc["engine"] as? [String: Any])
+        let byKind = try #require(engine["eventsByKind"] as? [String: Int])
+        #expect(engine["realTimeFactor"] is Double)
+        #expect(engine["events"] as? Int == byKind.values.reduce(0, +))
+        #expect(byKind["latch"] == 120 && byKind["sampleReady"] == 239)
+        for key in ["display", "work", "prediction", "simulatedSeconds", "seed"] { #expect(doc.keys.contains(key)) }
+    }
+
+    @Test func theSameSeedGivesByteIdenticalJSON() throws {
+        let args = ["run", "ios9-coalescing-120hz", "ios8-complex", "--duration", "3s", "--seed", "7", "--stable", "--json", "-",
+                    "--set", "app.handler=normal(4ms,1ms)", "--set", "gpu.render=lognormal(4ms,0.4)"]
+        let a = try Latsim.run(args), b = try Latsim.run(args)
+        #expect(a.status == 0 && !a.stdout.isEmpty)
+        #expect(a.stdout == b.stdout)
+        let c = try Latsim.run(args.map { $0 == "7" ? "8" : $0 })
+        #expect(c.stdout != a.stdout)
+    }
+
+    @Test func listAndShowPrintTheBuiltins() throws {
+        let l = try Latsim.run(["list"])
+        #expect(l.status == 0)
+        for name in ["ios8", "ios8-complex", "ios9-metal-sync", "promotion-pencil", "slow-app"] { #expect(l.stdout.contains(name)) }
+        let s = try Latsim.run(["scenario", "show", "ios8-complex"])
+        #expect(s.stdout.contains("prepare: 9ms"))
+        // a shown scenario, saved and edited, runs
+        let dir = try Latsim.temporaryDirectory()
+        let file = dir.appendingPathComponent("mine.yaml")
+        try s.stdout.replacingOccurrences(of: "render: 12ms", with: "render: 4ms").write(to: file, atomically: true, encoding: .utf8)
+        let r = try Latsim.run(["run", file.path, "--duration", "1s", "--json", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"p50\": 4"))
+    }
+
+    /// Every class of bad input: exit 2, the file/key/value named, no stack trace.
+    @Test(arguments: [
+        (["run", "ios8", "--set", "app.handlr=4ms"], ["app.handlr", "did you mean 'app.handler'"]),
+        (["run", "ios8", "--set", "app.handler=-4ms"], ["app.handler", "-4ms", "negative"]),
+        (["run", "ios8", "--set", "device.scanHz=0"], ["device.scanHz", "'0'", "above zero"]),
+        (["run", "ios8", "--set", "device.displayHz=-60"], ["device.displayHz", "above zero"]),
+        (["run", "ios8", "--set", "device.sampleInstant=1.5"], ["device.sampleInstant", "1.5", "0...1"]),
+        (["run", "ios8", "--set", "app.commits=0"], ["app.commits", ">= 1"]),
+        (["run", "ios8", "--set", "os.buffering=quadruple"], ["os.buffering", "quadruple", "double, triple or adaptive"]),
+        (["run", "ios8", "--set", "app.handler=uniform(2ms)"], ["app.handler", "uniform(2ms,6ms)"]),
+        (["run", "ios8", "--set", "nonsense"], ["PATH=VALUE"]),
+        (["run", "ios9-lowlatency"], ["ios9-lowlatency", "did you mean 'ios9-low-latency'", "promotion-pencil"]),
+        (["run", "missing.yaml"], ["missing.yaml", "no such file"]),
+        (["run", "ios8", "--duration=-1s"], ["duration", "-1s"]),
+        (["run", "ios8", "--set", "input.trajectory=nowhere/trace.csv"], ["input.trajectory", "nowhere/trace.csv"]),
+    ] as [([String], [String])])
+    func badInputExitsTwoWithAClearMessage(args: [String], words: [String]) throws {
+        let o = try Latsim.run(args)
+        #expect(o.status == 2, "\(args): status \(o.status), stderr \(o.stderr)")
+        #expect(o.stdout.isEmpty)
+        #expect(o.stderr.hasPrefix("latsim: error: "))
+        for w in words { #expect(o.stderr.contains(w), "\(args): '\(w)' not in \(o.stderr)") }
+        #expect(!o.stderr.contains("Fatal error") && !o.stderr.contains("Stack dump"))
+        #expect(o.stderr.split(separator: "\n").count <= 2)
+    }
+
+    @Test func badScenarioFilesNameTheFileTheKeyAndTheLine() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let cases: [(String, [String])] = [
+            ("os:\n  renderServer: vsync\napp:\n  handlr: 4ms\n", ["bad.yaml:4:3", "app.handlr", "did you mean 'app.handler'"]),
+            ("app:\n  handler: [4ms\n  commits: 2\n", ["bad.yaml:", "malformed YAML"]),
+            ("gpu:\n  render: -2ms\n", ["bad.yaml:2:3", "gpu.render", "-2ms"]),
+            ("device:\n  scanHz: fast\n", ["bad.yaml:2:3", "device.scanHz", "'fast'", "Hz"]),
+            ("just a string\n", ["bad.yaml", "mapping"]),
+        ]
+        for (yaml, words) in cases {
+            let file = dir.appendingPathComponent("bad.yaml")
+            try yaml.write(to: file, atomically: true, encoding: .utf8)
+            let out = dir.appendingPathComponent("out.json")
+            let o = try Latsim.run(["run", "bad.yaml", "--json", out.path], in: dir)
+            #expect(o.status == 2, "\(yaml)")
+            for w in words { #expect(o.stderr.contains(w), "'\(w)' not in \(o.stderr)") }
+            #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is written on bad input")
+        }
+    }
+}
