@@ -15,7 +15,7 @@ extension PipelineRun {
         handlerStart = now
         handlerDuration = configuration.handler.draw(&rng)
         let newest = waiting.last!
-        newestUsed = newest
+        newestUsed = ShownSample(index: newest.index, time: newest.time, windowStart: newest.windowStart, y: newest.position.y)
         // what the app draws: every coalesced touch, or only the main touch
         if configuration.touches == .coalesced {
             for s in waiting { drawnWaiting.append(DrawnSample(time: s.time, y: s.position.y)) }
@@ -45,21 +45,22 @@ extension PipelineRun {
         if let p = predictor!.predict(horizon: h) {
             drawnPosition = p
             horizonApplied = h
-            measurements.prediction.recordPrediction(predicted: p, truth: trajectory.state(at: newest.time + h))
+            measurements.prediction.recordPrediction(predicted: p, truth: finger.state(at: newest.time + h))
         }
     }
 
     /// Commit `i` of `n` at `start + i * handler / n`, rounded half up.
     mutating func scheduleCommit(_ i: Int) {
         let n = Int64(configuration.commits)
-        let at = handlerStart + Int64(roundHalfUp(Int128(handlerDuration) * Int128(i), Int128(n)))
+        let at = n == 1 ? handlerStart + handlerDuration
+            : handlerStart + Int64(roundHalfUp(Int128(handlerDuration) * Int128(i), Int128(n)))
         queue.schedule(at: at, kind: PipelineEvent.commit.rawValue, payload: Int64(i))
     }
 
     /// The app commits a transaction.
     mutating func appCommit(_ now: SimTime, index: Int) {
         let n = configuration.commits
-        let commit = Commit(seq: commitSeq, time: now, newest: newestUsed!, drawnTotal: drawnTotal,
+        let commit = Commit(seq: commitSeq, newest: newestUsed, drawnTotal: drawnTotal,
                             drawn: drawnPosition, horizon: horizonApplied, handlerRun: handlerRun,
                             isLastOfRun: index == n, earlierOfRunRendered: handlerRunRendered)
         commitSeq += 1
@@ -71,7 +72,8 @@ extension PipelineRun {
             } else {
                 // through Core Animation: the Metal job joins the GPU queue
                 // now; the render-server frame of this commit runs after it
-                enqueueGPU(GPUJob(duration: gpu, frame: nil, commitSeq: commit.seq), now: now)
+                let job = Frame(id: -1, commit: commit, path: .metalWithCoreAnimation, buffer: -1)
+                enqueueGPU(GPUJob(duration: gpu, frame: job), now: now)
                 commitToRenderServer(commit, now: now)
             }
         } else {

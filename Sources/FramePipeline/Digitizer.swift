@@ -17,9 +17,15 @@ extension PipelineRun {
     mutating func sampleReady(_ now: SimTime, window: Int64) {
         let w0 = scanTicker.time
         let w1 = scanTicker.advance()
-        let si = configuration.sampleInstant
-        let instant = w0 + Int64(roundHalfUp(Int128(si.numerator) * Int128(w1 - w0), Int128(si.denominator)))
-        let finger = trajectory.state(at: instant)
+        let width = w1 - w0
+        if width != sampleOffsetWidth {
+            // a window is one of two widths (the period rounded down or up)
+            let si = configuration.sampleInstant
+            sampleOffset = Int64(roundHalfUp(Int128(si.numerator) * Int128(width), Int128(si.denominator)))
+            sampleOffsetWidth = width
+        }
+        let instant = w0 + sampleOffset
+        let finger = finger.state(at: instant)
         if finger.isDown {
             var position = finger.position
             if configuration.noise.sigma > 0 || configuration.noise.quantum > 0 {

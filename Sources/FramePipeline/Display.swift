@@ -43,15 +43,15 @@ extension PipelineRun {
         let measured = s.index > shownNewest
         if measured {
             shownNewest = s.index
-            let photon = photonTime(latch: now, y: s.position.y)
+            let photon = photonTime(latch: now, y: s.y)
             let ttp = Double(photon - s.time) / 1e6
             let frames = Double(now - s.windowStart) * displayHz / 1e9 + 1.0
             measurements.touchToPhotonMs.record(ttp)
             measurements.pipelineFrames.record(frames)
-            measurements.effectiveMs.record(ttp - Double(c.horizon) / 1e6)
-            measurements.effectiveFrames.record(frames - Double(c.horizon) * displayHz / 1e9)
             if predictor != nil {
-                measurements.prediction.recordPhoton(drawn: c.drawn, truth: trajectory.state(at: photon).position)
+                measurements.effectiveMs.record(ttp - Double(c.horizon) / 1e6)
+                measurements.effectiveFrames.record(frames - Double(c.horizon) * displayHz / 1e9)
+                measurements.prediction.recordPhoton(drawn: c.drawn, truth: finger.state(at: photon).position)
             }
         }
         while shownDrawn < c.drawnTotal, let d = drawnWaiting.popFirst() {

@@ -14,9 +14,9 @@ extension PipelineRun {
 
     mutating func startGPU(_ job: GPUJob, now: SimTime) {
         gpuRunning = job
-        log?.gpuJobs.append(.init(start: now, end: now + job.duration, frame: job.frame?.id ?? -1,
-                                  commitSeq: job.commitSeq, metal: job.frame?.path == .metal || job.frame == nil,
-                                  buffer: job.frame?.buffer ?? -1))
+        log?.gpuJobs.append(.init(start: now, end: now + job.duration, frame: job.frame.id,
+                                  commitSeq: job.frame.commit.seq, metal: job.frame.path != .renderServer,
+                                  buffer: job.frame.buffer))
         queue.schedule(at: now + job.duration, kind: PipelineEvent.gpuDone.rawValue)
     }
 
@@ -25,7 +25,7 @@ extension PipelineRun {
         let job = gpuRunning!
         gpuRunning = nil
         if let next = gpuQueue.popFirst() { startGPU(next, now: now) }
-        if let frame = job.frame { presentQueue.append(frame) }
+        if job.frame.path != .metalWithCoreAnimation { presentQueue.append(job.frame) }
     }
 
     /// A Metal frame presented straight to the display (lowLatency,
@@ -33,9 +33,9 @@ extension PipelineRun {
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, now: SimTime) {
         let frame = Frame(id: nextFrameID, commit: c, path: .metal, buffer: -1)
         nextFrameID += 1
-        var job = GPUJob(duration: gpu, frame: frame, commitSeq: c.seq)
+        var job = GPUJob(duration: gpu, frame: frame)
         if let b = buffers.acquire(at: now) {
-            job.frame!.buffer = b
+            job.frame.buffer = b
             noteBuffersHeld()
             enqueueGPU(job, now: now)
         } else {
@@ -47,7 +47,7 @@ extension PipelineRun {
     mutating func releaseBuffer(_ id: Int8, now: SimTime) {
         buffers.release(id)
         if var job = bufferWaiters.popFirst(), let b = buffers.acquire(at: now) {
-            job.frame!.buffer = b
+            job.frame.buffer = b
             noteBuffersHeld()
             enqueueGPU(job, now: now)
         }

@@ -11,7 +11,8 @@ import TouchModel
 /// the queues have reached their working size.
 public struct PipelineRun {
     public let configuration: PipelineConfiguration
-    let trajectory: Trajectory
+    /// The finger (read through a cursor that reuses the current stroke).
+    var finger: TrajectoryCursor
     var rng: SeededRandom
     var noiseRNG: SeededRandom
     var queue = EventQueue(capacity: 16)
@@ -29,6 +30,8 @@ public struct PipelineRun {
     // Multi-Touch digitizer
     var scanTicker: Ticker
     var fingerWasDown = false
+    var sampleOffset: SimTime = 0
+    var sampleOffsetWidth: SimTime = -1
 
     // UIKit event delivery
     var waiting = Deque<Sample>()
@@ -42,7 +45,7 @@ public struct PipelineRun {
     var handlerDuration: SimTime = 0
     var handlerRun: Int64 = -1
     var handlerRunRendered = false
-    var newestUsed: Sample?
+    var newestUsed = ShownSample(index: -1, time: 0, windowStart: 0, y: 0)
     var drawnTotal: Int64 = 0
     var drawnPosition = TouchPoint(x: 0, y: 0)
     var horizonApplied: SimTime = 0
@@ -87,7 +90,7 @@ public struct PipelineRun {
     /// Prepares a run with a given finger trajectory.
     public init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool = false) {
         configuration = c
-        self.trajectory = trajectory
+        finger = TrajectoryCursor(trajectory)
         rng = SeededRandom(seed: c.seed)
         noiseRNG = SeededRandom(seed: c.seed, stream: 1)
         end = c.duration
@@ -118,7 +121,7 @@ public struct PipelineRun {
         return RunResult(configuration: configuration, measurements: measurements, invariants: invariants,
                          eventsByKind: eventsByKind, events: events, wallSeconds: wall,
                          tripleBufferedTime: buffers.tripleBufferedTime(until: end),
-                         frameLog: log, trajectoryName: trajectory.name)
+                         frameLog: log, trajectoryName: finger.trajectory.name)
     }
 
     mutating func scheduleFirstEvents() {
@@ -152,7 +155,13 @@ public struct PipelineRun {
     }
 
     /// Final bookkeeping: every sample made was delivered or still waits.
+    /// Without prediction the effective figures are the measured ones (they
+    /// were not recorded twice).
     mutating func finish() {
+        if predictor == nil {
+            measurements.effectiveMs = measurements.touchToPhotonMs
+            measurements.effectiveFrames = measurements.pipelineFrames
+        }
         invariants.samplesLost = measurements.samples - samplesDelivered - waiting.count
     }
 

@@ -43,12 +43,19 @@ public struct Sample: Sendable {
     public var strokeBegan: Bool
 }
 
+/// What a frame needs to know of the newest sample it shows.
+struct ShownSample {
+    var index: Int64
+    var time: SimTime
+    var windowStart: SimTime
+    var y: Double
+}
+
 /// A Core Animation transaction committed by the app.
 struct Commit {
     var seq: Int64
-    var time: SimTime
     /// The newest sample the app used (the main touch).
-    var newest: Sample
+    var newest: ShownSample
     /// How many samples the app had drawn in all when it committed.
     var drawnTotal: Int64
     /// Where the stroke's end is drawn (the predicted position with prediction).
@@ -67,6 +74,9 @@ public enum FramePath: UInt8, Sendable {
     case renderServer
     /// A Metal frame presented straight to the display.
     case metal
+    /// Metal GPU work shown with the Core Animation frame of the same
+    /// commit: a GPU job that is not a frame of its own.
+    case metalWithCoreAnimation
 }
 
 /// A frame on its way to the display.
@@ -78,12 +88,11 @@ struct Frame {
     var buffer: Int8
 }
 
-/// A job on the FIFO GPU queue. Metal work that rides with a Core Animation
-/// frame has no frame of its own.
+/// A job on the FIFO GPU queue: a frame's render, or Metal work that rides
+/// with a Core Animation frame (path `metalWithCoreAnimation`).
 struct GPUJob {
     var duration: SimTime
-    var frame: Frame?
-    var commitSeq: Int64
+    var frame: Frame
 }
 
 /// A drawn sample waiting to be shown (for per-sample latency).

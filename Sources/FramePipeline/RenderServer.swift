@@ -44,7 +44,7 @@ extension PipelineRun {
         let frame = preparing!
         preparing = nil
         let gpu = configuration.gpuRender.draw(&rng)
-        enqueueGPU(GPUJob(duration: gpu, frame: frame, commitSeq: frame.commit.seq), now: now)
+        enqueueGPU(GPUJob(duration: gpu, frame: frame), now: now)
         if lowLatencyNow(now) { tryStartRender(now) }
     }
 

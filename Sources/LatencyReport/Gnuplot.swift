@@ -28,12 +28,13 @@ public struct Gnuplot: Sendable {
         Gnuplot(executable: locate())
     }
 
-    /// Finds an executable named `gnuplot` in the directories of `PATH`,
-    /// then in the usual Homebrew and system locations.
+    /// Finds an executable named `gnuplot` in the directories of `PATH`
+    /// (in the usual Homebrew and system folders only when PATH is unset).
     public static func locate() -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        var directories = path.split(separator: ":").map(String.init)
-        directories += ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"]
+        // PATH decides; the usual install folders only when there is no PATH
+        // at all (an emptied PATH means "no gnuplot")
+        let env = ProcessInfo.processInfo.environment["PATH"]
+        let directories = env.map { $0.split(separator: ":").map(String.init) } ?? ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"]
         for directory in directories where !directory.isEmpty {
             let candidate = URL(fileURLWithPath: directory).appendingPathComponent("gnuplot")
             if FileManager.default.isExecutableFile(atPath: candidate.path) {

@@ -39,6 +39,10 @@ enum GnuplotProcess {
     static func run(executable: URL, arguments: [String], directory: URL) throws -> Result {
         let process = Process()
         process.executableURL = executable
+        // scripts are UTF-8; without a UTF-8 locale gnuplot warns about it
+        var environment = ProcessInfo.processInfo.environment
+        if environment["LC_ALL"] == nil && environment["LANG"] == nil { environment["LC_ALL"] = "C.UTF-8" }
+        process.environment = environment
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let input = Pipe(), output = Pipe(), errors = Pipe()

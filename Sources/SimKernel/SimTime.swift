@@ -23,6 +23,11 @@ extension SimTime {
 @inlinable
 public func roundHalfUp(_ numerator: Int128, _ denominator: Int128) -> Int128 {
     precondition(denominator > 0)
+    // the usual case fits 64 bits: avoid the slower 128-bit division
+    if let n = Int64(exactly: numerator), let d = Int64(exactly: denominator),
+       n >= 0, n < Int64.max / 4, d < Int64.max / 4 {
+        return Int128((2 * n + d) / (2 * d))
+    }
     let twice = 2 * numerator + denominator
     let d2 = 2 * denominator
     // floor division (numerator may be negative for signed durations)

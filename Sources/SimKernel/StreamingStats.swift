@@ -16,8 +16,8 @@ public struct StreamingStats: Sendable {
     public private(set) var max: Double = -.infinity
     var sum: Double = 0
     var compensation: Double = 0
-    var positive: Histogram<UInt64>
-    var negative: Histogram<UInt64>?
+    var positive: Histogram<UInt32>
+    var negative: Histogram<UInt32>?
     var negativeCount: UInt64 = 0
     let highest: UInt64
 
@@ -28,7 +28,7 @@ public struct StreamingStats: Sendable {
     public init(resolution: Double, highestValue: Double) {
         self.resolution = resolution
         highest = UInt64(Swift.max(2, (highestValue * resolution).rounded(.up)))
-        positive = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
+        positive = Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
     }
 
     /// Records one value.
@@ -51,7 +51,7 @@ public struct StreamingStats: Sendable {
             _ = positive.record(v)
         } else {
             if negative == nil {
-                negative = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
+                negative = Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
             }
             negativeCount += 1
             _ = negative!.record(v)

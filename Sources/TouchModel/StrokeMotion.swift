@@ -44,17 +44,28 @@ struct StrokeMotion: Sendable {
         return (s, ds)
     }
 
-    func state(at t: SimTime) -> FingerState {
+    /// The stroke holding `t` and the time into it, in seconds.
+    @inline(__always)
+    func locate(_ t: SimTime) -> (stroke: Int64, seconds: Double) {
         let period = StrokeMotion.period
         var k = t / period
         var local = t - k * period
         if local < 0 { k -= 1; local += period }
-        let u = Double(local) / 1e9
+        return (k, Double(local) / 1e9)
+    }
+
+    func state(at t: SimTime) -> FingerState {
+        let (k, u) = locate(t)
+        return plan(stroke: k).state(at: u)
+    }
+
+    /// The geometry of stroke k: where each segment starts and ends, and when.
+    func plan(stroke k: Int64) -> Plan {
         var rng = SeededRandom(seed: p.seed, stream: StreamTag.strokeBase &+ UInt64(bitPattern: k))
         let pr = StrokeMotion.pauseRange
         let drawnPause = pr.lowerBound + (pr.upperBound - pr.lowerBound) * rng.nextUnit()
         let pause = p.strokeLiftOff ? drawnPause : 0
-        let moving = Double(period) / 1e9 - pause
+        let moving = Double(StrokeMotion.period) / 1e9 - pause
         let sr = StrokeMotion.segmentRange
         let n = sr.lowerBound + Int(rng.next() % UInt64(sr.count))
         // weights of the segment durations: drawn once to normalise, then
@@ -66,20 +77,65 @@ struct StrokeMotion: Sendable {
         var from = TouchPoint(x: margin + (p.widthPoints - 2 * margin) * rng.nextUnit(),
                               y: margin + (p.heightPoints - 2 * margin) * rng.nextUnit())
         if !p.strokeLiftOff { from = touchDown(stroke: k) }
+        var plan = Plan(stroke: k, count: n)
         var start = 0.0
         for i in 0..<n {
             let d = moving * (0.7 + 0.6 * replay.nextUnit()) / weightSum
             var to = target(from: from, distance: p.speed * d, rng: &rng)
             if !p.strokeLiftOff && i == n - 1 { to = touchDown(stroke: k + 1) }
-            if u < start + d {
-                let (s, ds) = StrokeMotion.minimumJerk((u - start) / d)
-                let delta = to - from
-                return FingerState(position: from + delta * s, velocity: delta * (ds / d), isDown: true)
-            }
+            plan[i] = Plan.Segment(from: from, to: to, start: start, duration: d)
             start += d
             from = to
         }
-        return FingerState(position: from, velocity: .zero, isDown: false)
+        plan.end = from
+        plan.movingUntil = start
+        return plan
+    }
+
+    /// One stroke's segments (at most four, stored inline: no allocation).
+    struct Plan: Sendable {
+        struct Segment: Sendable {
+            var from = TouchPoint.zero, to = TouchPoint.zero
+            var start = 0.0, duration = 0.0
+        }
+        let stroke: Int64
+        let count: Int
+        var segments: (Segment, Segment, Segment, Segment) = (Segment(), Segment(), Segment(), Segment())
+        var end = TouchPoint.zero
+        var movingUntil = 0.0
+
+        init(stroke: Int64, count: Int) {
+            precondition(count <= 4)
+            self.stroke = stroke
+            self.count = count
+        }
+
+        subscript(i: Int) -> Segment {
+            get {
+                switch i { case 0: return segments.0; case 1: return segments.1; case 2: return segments.2; default: return segments.3 }
+            }
+            set {
+                switch i { case 0: segments.0 = newValue; case 1: segments.1 = newValue; case 2: segments.2 = newValue; default: segments.3 = newValue }
+            }
+        }
+
+        /// The state `u` seconds into the stroke.
+        func state(at u: Double) -> FingerState {
+            guard u < movingUntil else { return FingerState(position: end, velocity: .zero, isDown: false) }
+            let s: Segment
+            if u < segments.0.start + segments.0.duration || count == 1 {
+                s = segments.0
+            } else if u < segments.1.start + segments.1.duration || count == 2 {
+                s = segments.1
+            } else if u < segments.2.start + segments.2.duration || count == 3 {
+                s = segments.2
+            } else {
+                s = segments.3
+            }
+            let (m, dm) = StrokeMotion.minimumJerk(Swift.min(1, (u - s.start) / s.duration))
+            let delta = s.to - s.from
+            return FingerState(position: s.from + delta * m, velocity: delta * (dm / s.duration), isDown: true)
+        }
     }
 
     /// Where stroke k starts when strokes chain without lift-off: a point

@@ -40,6 +40,8 @@ struct RunCommand: ParsableCommand {
     var json: String?
     @Flag(help: "Leave the wall-clock engine figures out of the JSON (null), so the same seed gives byte-identical files.")
     var stable = false
+    @Option(help: ArgumentHelp("Write a Chrome trace-event JSON file (open it in ui.perfetto.dev or chrome://tracing). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
+    var trace: String?
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("name at least one scenario (`latsim list` shows them)") }
@@ -54,7 +56,15 @@ struct RunCommand: ParsableCommand {
                 jobs.append((s, try options.configuration(for: s)))
             }
             var results: [(String, RunResult)] = []
-            for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c))) }
+            for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
+            if let trace {
+                for (name, r) in results {
+                    let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
+                    guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
+                    try CLI.write(String(decoding: t.json(), as: UTF8.self), to: path)
+                    if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
+                }
+            }
             if let json {
                 let docs = results.map { RunSummary.json($0.1, scenario: $0.0, timing: stable ? .omit : .include) }
                 let doc = docs.count == 1 ? docs[0] : .array(docs)
@@ -63,6 +73,16 @@ struct RunCommand: ParsableCommand {
             }
             CLI.say(RunTable.render(results))
         }
+    }
+}
+
+extension RunCommand {
+    /// `trace.json` + `ios8` -> `trace-ios8.json`.
+    static func insert(_ name: String, into path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let base = url.deletingPathExtension().path
+        return ext.isEmpty ? "\(base)-\(name)" : "\(base)-\(name).\(ext)"
     }
 }
 

@@ -20,7 +20,7 @@ public enum ChartStyle {
 
     /// Display-buffer colours for pipeline diagrams, after the talk's
     /// slides: green, blue, then orange for the third buffer.
-    public static let buffers: [UInt32] = [0x3FA34D, 0x3B78C2, 0xF08A24, 0x9A5BC6]
+    public static let buffers: [UInt32] = [0x3FA34D, 0x3B78C2, 0xF08A24, 0x9A5BC6, 0x8D6E63]
 
     /// Text and axis colour.
     public static let ink: UInt32 = 0x222222

@@ -162,8 +162,8 @@ public struct PipelineDiagramChart: GnuplotChart {
         set xlabel "time (display frames; dashed lines are vsyncs)"
         set lmargin 17
         set rmargin 4
-        set key at screen 0.5, screen 0.012 center bottom horizontal samplen 2 width 1 noopaque nobox
-        set bmargin 7
+        set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 samplen 2 width 1 noopaque nobox
+        set bmargin 9
 
         """
         // Lane backgrounds: alternate light bands.
