@@ -13,12 +13,15 @@ extension PipelineRun {
         handlerRun += 1
         handlerRunRendered = false
         handlerStart = now
-        handlerDuration = configuration.handler.draw(&rng)
+        handlerDuration = handlerTime.draw(&rng)
         let newest = waiting.last!
         newestUsed = ShownSample(index: newest.index, time: newest.time, windowStart: newest.windowStart, y: newest.position.y)
         // what the app draws: every coalesced touch, or only the main touch
         if configuration.touches == .coalesced {
-            for s in waiting { drawnWaiting.append(DrawnSample(time: s.time, y: s.position.y)) }
+            for i in waiting.indices {
+                let s = waiting[i]
+                drawnWaiting.append(DrawnSample(time: s.time, y: s.position.y))
+            }
             drawnTotal += Int64(waiting.count)
         } else {
             drawnWaiting.append(DrawnSample(time: newest.time, y: newest.position.y))
@@ -34,7 +37,8 @@ extension PipelineRun {
     /// Touch prediction (MODEL.md section 6): the predictor sees every
     /// sample delivered so far, never a later one.
     mutating func predict(_ newest: Sample) {
-        for s in waiting {
+        for i in waiting.indices {
+            let s = waiting[i]
             if s.strokeBegan {
                 predictor!.reset()
                 measurements.prediction.strokeBegan()
@@ -66,7 +70,7 @@ extension PipelineRun {
         commitSeq += 1
         log?.commits.append(.init(time: now, seq: commit.seq, mainTouch: commit.newest.index))
         if configuration.rendering == .metal {
-            let gpu = configuration.appGPU.draw(&rng)
+            let gpu = metalTime.draw(&rng)
             if configuration.metalDirect {
                 submitMetalDirect(commit, gpu: gpu, now: now)
             } else {

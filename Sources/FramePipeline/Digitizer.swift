@@ -17,14 +17,21 @@ extension PipelineRun {
     mutating func sampleReady(_ now: SimTime, window: Int64) {
         let w0 = scanTicker.time
         let w1 = scanTicker.advance()
+        // a window is one of two widths (the period rounded down or up):
+        // the offset of the sample instant is computed once for each
         let width = w1 - w0
-        if width != sampleOffsetWidth {
-            // a window is one of two widths (the period rounded down or up)
+        let offset: SimTime
+        if width == sampleOffsetWidths.0 {
+            offset = sampleOffsets.0
+        } else if width == sampleOffsetWidths.1 {
+            offset = sampleOffsets.1
+        } else {
             let si = configuration.sampleInstant
-            sampleOffset = Int64(roundHalfUp(Int128(si.numerator) * Int128(width), Int128(si.denominator)))
-            sampleOffsetWidth = width
+            offset = Int64(roundHalfUp(Int128(si.numerator) * Int128(width), Int128(si.denominator)))
+            sampleOffsetWidths = (width, sampleOffsetWidths.0)
+            sampleOffsets = (offset, sampleOffsets.0)
         }
-        let instant = w0 + sampleOffset
+        let instant = w0 + offset
         let finger = finger.state(at: instant)
         if finger.isDown {
             var position = finger.position

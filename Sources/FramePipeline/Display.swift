@@ -22,18 +22,21 @@ extension PipelineRun {
             }
             latch(frame, now: now)
             if lowLatencyNow(now) { tryStartRender(now) }
-        } else if let f = front {
+        } else if front != nil {
             measurements.repeatedFrames += 1
-            let owed = commitSeq - 1 > f.commit.seq
+            let frontSeq = front.unsafelyUnwrapped.commit.seq
+            let owed = commitSeq - 1 > frontSeq
             if owed { measurements.hitches += 1 }
-            log?.latches.append(.init(time: now, frame: f.id, commitSeq: f.commit.seq, mainTouch: f.commit.newest.index,
-                                      buffer: f.buffer, repeated: true, hitch: owed, measured: false))
+            if let log, let f = front {
+                log.latches.append(.init(time: now, frame: f.id, commitSeq: f.commit.seq, mainTouch: f.commit.newest.index,
+                                         buffer: f.buffer, repeated: true, hitch: owed, measured: false))
+            }
         }
     }
 
     /// `frame` becomes the front buffer.
     mutating func latch(_ frame: Frame, now: SimTime) {
-        if let prev = front { releaseBuffer(prev.buffer, now: now) }
+        if front != nil { releaseBuffer(front.unsafelyUnwrapped.buffer, now: now) }
         front = frame
         measurements.framesPresented += 1
         let c = frame.commit
@@ -59,6 +62,7 @@ extension PipelineRun {
             measurements.perSampleMs.record(Double(photonTime(latch: now, y: d.y) - d.time) / 1e6)
         }
         log?.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: s.index,
-                                  buffer: frame.buffer, repeated: false, hitch: false, measured: measured))
+                                  buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
+                                  drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
     }
 }

@@ -28,9 +28,10 @@ extension PipelineRun {
     mutating func deliver(_ now: SimTime) {
         measurements.deliveries += 1
         var last = nextSampleToDeliver
-        for s in waiting {
-            if s.index <= last { invariants.samplesOutOfOrder += 1 }
-            last = s.index
+        for i in waiting.indices {
+            let index = waiting[i].index
+            if index <= last { invariants.samplesOutOfOrder += 1 }
+            last = index
         }
         nextSampleToDeliver = last
         samplesDelivered += waiting.count

@@ -20,6 +20,11 @@ public final class FrameLog: @unchecked Sendable {
         public var frame, commitSeq, mainTouch: Int64
         public var buffer: Int8
         public var repeated, hitch, measured: Bool
+        /// Where the frame draws the stroke's end (the predicted position
+        /// with prediction on), in points.
+        public var drawnX = 0.0, drawnY = 0.0
+        /// The prediction horizon applied to that position.
+        public var horizon: SimTime = 0
     }
     public struct Drop: Sendable { public var time: SimTime; public var frame: Int64 }
     public struct BufferSample: Sendable { public var time: SimTime; public var held, allocated: Int }

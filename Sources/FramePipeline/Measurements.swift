@@ -29,6 +29,15 @@ public struct Measurements: Sendable {
 
     /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant
     /// digits above that; mean, min and max are exact).
+    /// Adds values still pending in the streams (see ``StreamingStats``).
+    mutating func settle() {
+        touchToPhotonMs.settle()
+        pipelineFrames.settle()
+        effectiveMs.settle()
+        effectiveFrames.settle()
+        perSampleMs.settle()
+    }
+
     static func milliseconds() -> StreamingStats { StreamingStats(resolution: 1e3, highestValue: 100_000) }
     /// Display frames at 1e-5 frame resolution.
     static func frames() -> StreamingStats { StreamingStats(resolution: 1e5, highestValue: 10_000) }

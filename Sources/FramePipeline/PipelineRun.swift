@@ -3,6 +3,24 @@ import Foundation
 import SimKernel
 import TouchModel
 
+/// A duration parameter ready for the hot path: a fixed value is returned
+/// without looking at the distribution.
+struct DurationSampler {
+    let distribution: DurationDistribution
+    let fixed: SimTime
+    let isFixed: Bool
+
+    init(_ d: DurationDistribution) {
+        distribution = d
+        if case .fixed(let v) = d { fixed = v; isFixed = true } else { fixed = 0; isFixed = false }
+    }
+
+    @inline(__always)
+    func draw(_ rng: inout SeededRandom) -> SimTime {
+        isFixed ? fixed : distribution.draw(&rng)
+    }
+}
+
 /// One simulation of the frame pipeline: the stages of MODEL.md section 2
 /// driven by one event queue.
 ///
@@ -15,7 +33,7 @@ public struct PipelineRun {
     var finger: TrajectoryCursor
     var rng: SeededRandom
     var noiseRNG: SeededRandom
-    var queue = EventQueue(capacity: 16)
+    let queue = EventQueue(capacity: 16)
     let end: SimTime
 
     // Clocks
@@ -30,8 +48,8 @@ public struct PipelineRun {
     // Multi-Touch digitizer
     var scanTicker: Ticker
     var fingerWasDown = false
-    var sampleOffset: SimTime = 0
-    var sampleOffsetWidth: SimTime = -1
+    var sampleOffsets: (SimTime, SimTime) = (0, 0)
+    var sampleOffsetWidths: (SimTime, SimTime) = (-1, -1)
 
     // UIKit event delivery
     var waiting = Deque<Sample>()
@@ -71,10 +89,20 @@ public struct PipelineRun {
     var shownDrawn: Int64 = 0
     var drawnWaiting = Deque<DrawnSample>()
 
+    // Durations, read without touching the configuration's enums per event
+    let handlerTime: DurationSampler
+    let prepareTime: DurationSampler
+    let gpuTime: DurationSampler
+    let metalTime: DurationSampler
+    /// `lowLatency` with no animation ever, or `vsync`: no per-event check.
+    let lowLatencyAlways: Bool
+    let lowLatencyNever: Bool
+
     // Results
     public internal(set) var measurements = Measurements()
     public internal(set) var invariants = InvariantChecks()
-    public internal(set) var eventsByKind = [Int](repeating: 0, count: 8)
+    /// Events processed per kind (index = ``PipelineEvent`` raw value).
+    var eventCounts = (0, 0, 0, 0, 0, 0, 0)
     /// The frame log, kept only when a trace or a diagram asks for it.
     public let log: FrameLog?
 
@@ -108,6 +136,12 @@ public struct PipelineRun {
         buffers = BufferPool(policy: c.buffering, releaseFrames: c.tripleReleaseFrames)
         predictor = c.predictorConfiguration.map { BuiltinPredictor($0) }
         log = keepLog ? FrameLog() : nil
+        handlerTime = DurationSampler(c.handler)
+        prepareTime = DurationSampler(c.prepare)
+        gpuTime = DurationSampler(c.gpuRender)
+        metalTime = DurationSampler(c.appGPU)
+        lowLatencyNever = c.renderServer == .vsync || c.animations == .always
+        lowLatencyAlways = c.renderServer == .lowLatency && c.animations == .never
         invariants.policyMaximum = buffers.policyMaximum
     }
 
@@ -118,8 +152,9 @@ public struct PipelineRun {
         let events = loop()
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         finish()
+        let k = eventCounts
         return RunResult(configuration: configuration, measurements: measurements, invariants: invariants,
-                         eventsByKind: eventsByKind, events: events, wallSeconds: wall,
+                         eventsByKind: [0, k.0, k.1, k.2, k.3, k.4, k.5, k.6], events: events, wallSeconds: wall,
                          tripleBufferedTime: buffers.tripleBufferedTime(until: end),
                          frameLog: log, trajectoryName: finger.trajectory.name)
     }
@@ -140,16 +175,15 @@ public struct PipelineRun {
             events &+= 1
             let now = e.time
             switch e.kind {
-            case PipelineEvent.gpuDone.rawValue: gpuDone(now)
-            case PipelineEvent.prepareDone.rawValue: prepareDone(now)
-            case PipelineEvent.latch.rawValue: vsyncLatch(now)
-            case PipelineEvent.commit.rawValue: appCommit(now, index: Int(e.payload))
-            case PipelineEvent.sampleReady.rawValue: sampleReady(now, window: e.payload)
-            case PipelineEvent.renderServerWake.rawValue: renderServerWake(now)
-            case PipelineEvent.delivery.rawValue: frameStart(now)
+            case PipelineEvent.gpuDone.rawValue: eventCounts.0 &+= 1; gpuDone(now)
+            case PipelineEvent.prepareDone.rawValue: eventCounts.1 &+= 1; prepareDone(now)
+            case PipelineEvent.latch.rawValue: eventCounts.2 &+= 1; vsyncLatch(now)
+            case PipelineEvent.commit.rawValue: eventCounts.3 &+= 1; appCommit(now, index: Int(e.payload))
+            case PipelineEvent.sampleReady.rawValue: eventCounts.4 &+= 1; sampleReady(now, window: e.payload)
+            case PipelineEvent.renderServerWake.rawValue: eventCounts.5 &+= 1; renderServerWake(now)
+            case PipelineEvent.delivery.rawValue: eventCounts.6 &+= 1; frameStart(now)
             default: preconditionFailure("unknown event kind \(e.kind)")
             }
-            eventsByKind[Int(e.kind)] &+= 1
         }
         return events
     }
@@ -163,12 +197,15 @@ public struct PipelineRun {
             measurements.effectiveFrames = measurements.pipelineFrames
         }
         invariants.samplesLost = measurements.samples - samplesDelivered - waiting.count
+        measurements.settle()
     }
 
     /// True when the render server may start work outside a vsync now.
     @inline(__always)
     func lowLatencyNow(_ now: SimTime) -> Bool {
-        configuration.renderServer == .lowLatency && !configuration.animations.isActive(at: now)
+        if lowLatencyAlways { return true }
+        if lowLatencyNever { return false }
+        return !configuration.animations.isActive(at: now)
     }
 
     /// The photon instant of a sample drawn in a frame latched at `latch`.

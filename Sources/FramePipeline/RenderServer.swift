@@ -27,14 +27,15 @@ extension PipelineRun {
     /// Starts preparing the newest waiting commit when the server is idle
     /// and a buffer is free (or, adaptive, can be allocated).
     mutating func tryStartRender(_ now: SimTime) {
-        guard let c = pendingCommit, preparing == nil, let buffer = buffers.acquire(at: now) else { return }
+        guard preparing == nil, pendingCommit != nil, let buffer = buffers.acquire(at: now) else { return }
+        let c = pendingCommit.unsafelyUnwrapped
         pendingCommit = nil
         if c.handlerRun == handlerRun { handlerRunRendered = true }
         let frame = Frame(id: nextFrameID, commit: c, path: .renderServer, buffer: buffer)
         nextFrameID += 1
         preparing = frame
         noteBuffersHeld()
-        let duration = configuration.prepare.draw(&rng)
+        let duration = prepareTime.draw(&rng)
         log?.prepares.append(.init(start: now, end: now + duration, frame: frame.id, commitSeq: c.seq, buffer: buffer))
         queue.schedule(at: now + duration, kind: PipelineEvent.prepareDone.rawValue)
     }
@@ -43,7 +44,7 @@ extension PipelineRun {
     mutating func prepareDone(_ now: SimTime) {
         let frame = preparing!
         preparing = nil
-        let gpu = configuration.gpuRender.draw(&rng)
+        let gpu = gpuTime.draw(&rng)
         enqueueGPU(GPUJob(duration: gpu, frame: frame), now: now)
         if lowLatencyNow(now) { tryStartRender(now) }
     }

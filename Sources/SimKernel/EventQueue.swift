@@ -32,61 +32,78 @@ public struct ScheduledEvent: Sendable, Equatable {
 /// A priority queue of events: a binary min-heap ordered by time, then kind
 /// rank, then insertion order.
 ///
-/// Its storage grows to the largest number of events pending at once and is
-/// then reused: scheduling and popping never allocate after that.
-public struct EventQueue: Sendable {
-    @usableFromInline var heap: ContiguousArray<ScheduledEvent> = []
-    @usableFromInline var nextSequence: UInt64 = 0
+/// It is a reference type over storage it owns: scheduling and popping touch
+/// no reference counts and, once the storage has grown to the largest number
+/// of events pending at once, never allocate. A run owns its queue; share
+/// one between threads only with your own locking.
+public final class EventQueue: @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline var heap: UnsafeMutablePointer<ScheduledEvent>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) @usableFromInline var size = 0
+    @exclusivity(unchecked) @usableFromInline var nextSequence: UInt64 = 0
 
-    public init(capacity: Int = 16) { heap.reserveCapacity(capacity) }
+    public init(capacity: Int = 16) {
+        self.capacity = Swift.max(4, capacity)
+        heap = .allocate(capacity: self.capacity)
+    }
 
-    @inlinable public var isEmpty: Bool { heap.isEmpty }
-    @inlinable public var count: Int { heap.count }
+    deinit { heap.deallocate() }
+
+    @inlinable public var isEmpty: Bool { size == 0 }
+    @inlinable public var count: Int { size }
     /// The next event, without removing it.
-    @inlinable public var first: ScheduledEvent? { heap.first }
+    @inlinable public var first: ScheduledEvent? { size > 0 ? heap[0] : nil }
 
     /// Schedules an event. `kind` is its rank at equal times (0...255).
     @inlinable
-    public mutating func schedule(at time: SimTime, kind: UInt8, payload: Int64 = 0) {
+    public func schedule(at time: SimTime, kind: UInt8, payload: Int64 = 0) {
         let e = ScheduledEvent(time: time, order: UInt64(kind) << 56 | nextSequence, payload: payload)
         nextSequence &+= 1
-        heap.append(e)
-        heap.withUnsafeMutableBufferPointer { h in
-            var i = h.count - 1
-            while i > 0 {
-                let parent = (i - 1) >> 1
-                if !ScheduledEvent.precedes(e, h[parent]) { break }
-                h[i] = h[parent]
-                i = parent
-            }
-            h[i] = e
+        if size == capacity { grow() }
+        var i = size
+        size &+= 1
+        while i > 0 {
+            let parent = (i &- 1) >> 1
+            if !ScheduledEvent.precedes(e, heap[parent]) { break }
+            heap[i] = heap[parent]
+            i = parent
         }
+        heap[i] = e
     }
 
     /// Removes and returns the earliest event, or nil when none is left.
     @inlinable
-    public mutating func pop() -> ScheduledEvent? {
-        guard let top = heap.first else { return nil }
-        let last = heap.removeLast()
-        if heap.isEmpty { return top }
-        heap.withUnsafeMutableBufferPointer { h in
-            let n = h.count
-            var i = 0
-            while true {
-                let l = 2 * i + 1
-                if l >= n { break }
-                var c = l
-                let r = l + 1
-                if r < n && ScheduledEvent.precedes(h[r], h[l]) { c = r }
-                if !ScheduledEvent.precedes(h[c], last) { break }
-                h[i] = h[c]
-                i = c
-            }
-            h[i] = last
+    public func pop() -> ScheduledEvent? {
+        guard size > 0 else { return nil }
+        let top = heap[0]
+        size &-= 1
+        let n = size
+        if n == 0 { return top }
+        let last = heap[n]
+        var i = 0
+        while true {
+            let l = 2 &* i &+ 1
+            if l >= n { break }
+            var c = l
+            let r = l &+ 1
+            if r < n && ScheduledEvent.precedes(heap[r], heap[l]) { c = r }
+            if !ScheduledEvent.precedes(heap[c], last) { break }
+            heap[i] = heap[c]
+            i = c
         }
+        heap[i] = last
         return top
     }
 
+    @usableFromInline
+    func grow() {
+        let bigger = UnsafeMutablePointer<ScheduledEvent>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: heap, count: size)
+        heap.deallocate()
+        heap = bigger
+        capacity *= 2
+    }
+
     /// Removes every event.
-    public mutating func removeAll() { heap.removeAll(keepingCapacity: true) }
+    public func removeAll() { size = 0 }
 }

@@ -51,7 +51,7 @@ struct StrokeMotion: Sendable {
         var k = t / period
         var local = t - k * period
         if local < 0 { k -= 1; local += period }
-        return (k, Double(local) / 1e9)
+        return (k, Double(local) * 1e-9)
     }
 
     func state(at t: SimTime) -> FingerState {
@@ -97,6 +97,16 @@ struct StrokeMotion: Sendable {
         struct Segment: Sendable {
             var from = TouchPoint.zero, to = TouchPoint.zero
             var start = 0.0, duration = 0.0
+            var end = 0.0, inverseDuration = 0.0
+            init() {}
+            init(from: TouchPoint, to: TouchPoint, start: Double, duration: Double) {
+                self.from = from
+                self.to = to
+                self.start = start
+                self.duration = duration
+                end = start + duration
+                inverseDuration = 1 / duration
+            }
         }
         let stroke: Int64
         let count: Int
@@ -122,19 +132,17 @@ struct StrokeMotion: Sendable {
         /// The state `u` seconds into the stroke.
         func state(at u: Double) -> FingerState {
             guard u < movingUntil else { return FingerState(position: end, velocity: .zero, isDown: false) }
-            let s: Segment
-            if u < segments.0.start + segments.0.duration || count == 1 {
-                s = segments.0
-            } else if u < segments.1.start + segments.1.duration || count == 2 {
-                s = segments.1
-            } else if u < segments.2.start + segments.2.duration || count == 3 {
-                s = segments.2
-            } else {
-                s = segments.3
-            }
-            let (m, dm) = StrokeMotion.minimumJerk(Swift.min(1, (u - s.start) / s.duration))
+            if u < segments.0.end || count == 1 { return Plan.state(segments.0, u) }
+            if u < segments.1.end || count == 2 { return Plan.state(segments.1, u) }
+            if u < segments.2.end || count == 3 { return Plan.state(segments.2, u) }
+            return Plan.state(segments.3, u)
+        }
+
+        @inline(__always)
+        static func state(_ s: Segment, _ u: Double) -> FingerState {
+            let (m, dm) = StrokeMotion.minimumJerk(Swift.min(1, (u - s.start) * s.inverseDuration))
             let delta = s.to - s.from
-            return FingerState(position: s.from + delta * m, velocity: delta * (dm / s.duration), isDown: true)
+            return FingerState(position: s.from + delta * m, velocity: delta * (dm * s.inverseDuration), isDown: true)
         }
     }
 

@@ -28,6 +28,6 @@ public struct TrajectoryCursor: Sendable {
             planStart = k * StrokeMotion.period
             planEnd = planStart + StrokeMotion.period
         }
-        return plan.state(at: Double(t - planStart) / 1e9)
+        return plan.state(at: Double(t - planStart) * 1e-9)
     }
 }

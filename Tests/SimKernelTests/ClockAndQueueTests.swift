@@ -1,0 +1,157 @@
+import SimKernel
+import Testing
+
+@Suite struct ClockTests {
+    @Test func sixtyHertzTicksRoundHalfUpAndNeverDrift() {
+        let c = PeriodicClock(hz: Rational(60))
+        #expect(c.tick(1) == 16_666_667)
+        #expect(c.tick(2) == 33_333_333)
+        #expect(c.tick(3) == 50_000_000)
+        #expect(c.tick(600) == 10_000_000_000)
+        #expect(c.tick(216_000_000) == 3_600_000 * 1_000_000_000) // 1000 hours later, still exact
+    }
+
+    @Test(arguments: ["60", "120", "59.94", "240", "90", "47.952"])
+    func tickerWalksExactlyTheTicksOfTheClock(_ hz: String) throws {
+        let rate = try #require(Rational(decimal: hz))
+        let c = PeriodicClock(hz: rate, phase: 1_234)
+        var t = c.ticks(from: 7)
+        for k in 7..<20_000 {
+            #expect(t.time == c.tick(Int64(k)))
+            t.advance()
+        }
+        #expect(c.index(atOrBefore: c.tick(500)) == 500)
+        #expect(c.index(atOrBefore: c.tick(500) - 1) == 499)
+        #expect(c.index(atOrAfter: c.tick(500) + 1) == 501)
+    }
+
+    @Test func durationsParseWithUnitsAndFrames() throws {
+        let frame = Rational(1_000_000_000, 60)
+        #expect(try DurationSyntax.parse("4ms", framePeriod: frame) == 4_000_000)
+        #expect(try DurationSyntax.parse("250us", framePeriod: frame) == 250_000)
+        #expect(try DurationSyntax.parse("1.5s", framePeriod: frame) == 1_500_000_000)
+        #expect(try DurationSyntax.parse("1frame", framePeriod: frame) == 16_666_667)
+        #expect(try DurationSyntax.parse("0.5frames", framePeriod: frame) == 8_333_333)
+        #expect(try DurationSyntax.parse("0.5ns", framePeriod: frame) == 1) // half up
+        #expect(throws: DurationSyntax.Failure.self) { try DurationSyntax.parse("4", framePeriod: frame) }
+        #expect(throws: DurationSyntax.Failure.self) { try DurationSyntax.parse("fast", framePeriod: frame) }
+    }
+}
+
+@Suite struct EventQueueTests {
+    @Test func equalTimesComeOutByKindThenInsertionOrder() {
+        let q = EventQueue(capacity: 2)
+        q.schedule(at: 10, kind: 7, payload: 1)
+        q.schedule(at: 10, kind: 3, payload: 2)
+        q.schedule(at: 5, kind: 9, payload: 3)
+        q.schedule(at: 10, kind: 3, payload: 4)
+        q.schedule(at: 10, kind: 1, payload: 5)
+        q.schedule(at: 20, kind: 0, payload: 6)
+        var order: [Int64] = []
+        while let e = q.pop() { order.append(e.payload) }
+        #expect(order == [3, 5, 2, 4, 1, 6])
+    }
+
+    @Test func aRandomScheduleComesOutSorted() {
+        var rng = SeededRandom(seed: 9)
+        let q = EventQueue()
+        var expected: [(SimTime, UInt8, Int64)] = []
+        for i in 0..<5_000 {
+            let t = SimTime(rng.next() % 1_000), k = UInt8(rng.next() % 8)
+            q.schedule(at: t, kind: k, payload: Int64(i))
+            expected.append((t, k, Int64(i)))
+        }
+        expected.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        var got: [Int64] = []
+        while let e = q.pop() { got.append(e.payload) }
+        #expect(got == expected.map(\.2))
+    }
+}
+
+@Suite struct RandomAndDistributionTests {
+    @Test func theSameSeedGivesTheSameStreamAndStreamsDiffer() {
+        var a = SeededRandom(seed: 42), b = SeededRandom(seed: 42), c = SeededRandom(seed: 42, stream: 1)
+        let xs = (0..<8).map { _ in a.next() }, ys = (0..<8).map { _ in b.next() }, zs = (0..<8).map { _ in c.next() }
+        #expect(xs == ys)
+        #expect(xs != zs)
+        var u = SeededRandom(seed: 1)
+        for _ in 0..<10_000 { let x = u.nextUnit(); #expect(x >= 0 && x < 1) }
+    }
+
+    @Test func distributionsDrawWithinTheirBoundsWithTheirMeans() throws {
+        var rng = SeededRandom(seed: 3)
+        let frame = Rational(16_666_667)
+        let uniform = try DurationDistribution.parse("uniform(2ms,6ms)", framePeriod: frame)
+        let normal = try DurationDistribution.parse("normal(1ms,2ms)", framePeriod: frame)
+        let logn = try DurationDistribution.parse("lognormal(4ms,0.3)", framePeriod: frame)
+        let emp = try DurationDistribution.parse("empirical(1ms,2ms,5ms)", framePeriod: frame)
+        var us = 0.0, ls: [SimTime] = []
+        for _ in 0..<20_000 {
+            let u = uniform.draw(&rng)
+            #expect(u >= 2_000_000 && u <= 6_000_000)
+            us += Double(u)
+            #expect(normal.draw(&rng) >= 0, "normal is clamped at 0")
+            ls.append(logn.draw(&rng))
+            #expect([1_000_000, 2_000_000, 5_000_000].contains(emp.draw(&rng)))
+        }
+        #expect(abs(us / 20_000 - 4_000_000) < 40_000)
+        ls.sort()
+        #expect(abs(Double(ls[10_000]) - 4_000_000) < 60_000, "lognormal median")
+        var r2 = SeededRandom(seed: 3)
+        let before = r2
+        _ = DurationDistribution.fixed(5).draw(&r2)
+        #expect(r2.next() == { var b = before; return b.next() }(), "a fixed value draws no random number")
+        #expect(throws: DurationSyntax.Failure.self) { try DurationDistribution.parse("uniform(6ms,2ms)", framePeriod: frame) }
+        #expect(throws: DurationSyntax.Failure.self) { try DurationDistribution.parse("gamma(1ms,2ms)", framePeriod: frame) }
+        #expect(throws: DurationSyntax.Failure.self) { try DurationDistribution.parse("-3ms", framePeriod: frame) }
+        #expect(uniform.description == "uniform(2ms,6ms)")
+    }
+}
+
+@Suite struct StreamingStatsTests {
+    static func exactPercentile(_ sorted: [Double], _ p: Double) -> Double {
+        sorted[max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1)]
+    }
+
+    @Test func meanIsExactAndPercentilesAreWithinATenthOfAPercent() {
+        var rng = SeededRandom(seed: 5)
+        var s = StreamingStats(resolution: 1e3, highestValue: 100_000)
+        var xs: [Double] = []
+        for i in 0..<50_000 {
+            // runs of repeats, pairs taking turns, and scattered values
+            let x = i % 7 < 3 ? 29.166667 : (i % 7 < 5 ? (i % 2 == 0 ? 33.3 : 37.5) : 1 + 80 * rng.nextUnit())
+            s.record(x)
+            xs.append(x)
+        }
+        xs.sort()
+        #expect(s.count == 50_000)
+        #expect(abs(s.mean! - xs.reduce(0, +) / 50_000) < 1e-9)
+        #expect(s.min == xs.first! && s.max == xs.last!)
+        for p in [1.0, 25, 50, 90, 99, 99.9] {
+            let e = Self.exactPercentile(xs, p)
+            #expect(abs(s.percentile(p)! - e) <= 1e-3 * e + 1e-3, "p\(p): \(s.percentile(p)!) vs \(e)")
+        }
+    }
+
+    @Test func identicalValuesReportThatValueExactly() {
+        var s = StreamingStats(resolution: 1e5, highestValue: 10_000)
+        for _ in 0..<1_000 { s.record(2.5) }
+        #expect(s.percentile(50) == 2.5 && s.percentile(99) == 2.5 && s.mean == 2.5)
+    }
+
+    @Test func negativeValuesAndMergingKeepTheOrder() {
+        var a = StreamingStats(resolution: 1e3, highestValue: 1_000), b = a
+        for x in stride(from: -50.0, to: 0, by: 1) { a.record(x) }
+        for x in stride(from: 0.0, to: 50, by: 1) { b.record(x) }
+        a.merge(b)
+        #expect(a.count == 100 && a.min == -50 && a.max == 49)
+        // within HdrHistogram's three significant digits
+        #expect(abs(a.percentile(25)! - (-26)) <= 0.026, "\(String(describing: a.percentile(25)))")
+        #expect(abs(a.percentile(75)! - 24) <= 0.024, "\(String(describing: a.percentile(75)))")
+        #expect(abs(a.mean! - (-0.5)) < 1e-12)
+        let cdf = a.distribution()
+        #expect(cdf.count == 100, "\(cdf.count)")
+        #expect(abs(cdf.first!.value - (-50)) <= 0.05, "\(cdf.prefix(3))")
+        #expect(cdf.last!.fraction == 1)
+    }
+}
