@@ -1,0 +1,145 @@
+import FramePipeline
+import TouchModel
+
+/// One line of the `latsim predict` table: a predictor at a horizon on one
+/// motion, and how much it cuts the photon-time error of drawing the raw
+/// touch.
+public struct PredictionTableRow: Sendable {
+    /// The motion's name (a synthetic kind, or a trace path).
+    public var motion: String
+    /// The predictor's report name (`kalman`, `kalman+1e`).
+    public var predictor: String
+    /// The horizon, ms.
+    public var horizonMs: Double
+    /// The horizon in display frames.
+    public var horizonFrames: Double
+    /// The accuracy figures.
+    public var score: PredictionScore
+    /// `(none − this) / none` of the photon-time error rms, in percent, with
+    /// `none` at the same horizon on the same motion; positive is better. Nil
+    /// when there is no `none` row to compare with or its error is 0.
+    public var photonCutPercent: Double?
+
+    /// A row from its parts.
+    public init(motion: String, predictor: String, horizonMs: Double, horizonFrames: Double,
+                score: PredictionScore, photonCutPercent: Double?) {
+        self.motion = motion
+        self.predictor = predictor
+        self.horizonMs = horizonMs
+        self.horizonFrames = horizonFrames
+        self.score = score
+        self.photonCutPercent = photonCutPercent
+    }
+}
+
+/// The rows, comparisons and JSON of `latsim predict`.
+public enum PredictionTable {
+    /// The name of the reference predictor: no prediction, the raw touch.
+    public static let reference = PredictorKind.none.rawValue
+
+    /// Rows in the order of `results`, each with its photon-time error cut
+    /// against the `none` result of the same motion and horizon.
+    public static func rows(_ results: [PredictionCorpus.CellResult]) -> [PredictionTableRow] {
+        var references: [String: Double] = [:]
+        for r in results where r.predictor == reference {
+            references[key(r.item, r.horizon)] = r.score.photonErrorPx.rms
+        }
+        return results.map { r in
+            var cut: Double?
+            if let ref = references[key(r.item, r.horizon)], ref > 0 {
+                cut = (ref - r.score.photonErrorPx.rms) / ref * 100
+            }
+            return PredictionTableRow(motion: r.item, predictor: r.predictor, horizonMs: r.horizonMs,
+                                      horizonFrames: r.horizonFrames, score: r.score, photonCutPercent: cut)
+        }
+    }
+
+    static func key(_ item: String, _ horizon: Int64) -> String { "\(item)\u{0}\(horizon)" }
+
+    /// A figure of the table that has a best value.
+    public enum Metric: String, CaseIterable, Sendable {
+        /// Error magnitude rms: smaller is better.
+        case errorRms
+        /// Error magnitude p95: smaller is better.
+        case errorP95
+        /// Error magnitude maximum: smaller is better.
+        case errorMax
+        /// Along-track mean: closer to 0 is better.
+        case alongTrackMean
+        /// Cross-track rms: smaller is better.
+        case crossTrackRms
+        /// Jitter: smaller is better.
+        case jitter
+        /// Photon-time error rms: smaller is better.
+        case photonRms
+        /// Photon-time error p95: smaller is better.
+        case photonP95
+        /// Photon-time error cut vs `none`: larger is better.
+        case photonCut
+
+        /// The value of the metric in a row, oriented so that smaller is
+        /// better; nil when the row has none.
+        public func cost(_ row: PredictionTableRow) -> Double? {
+            let s = row.score
+            switch self {
+            case .errorRms: return s.errorPx.rms
+            case .errorP95: return s.errorPx.p95
+            case .errorMax: return s.errorPx.max
+            case .alongTrackMean: return abs(s.alongTrackMeanPx)
+            case .crossTrackRms: return s.crossTrackRmsPx
+            case .jitter: return s.jitterPx
+            case .photonRms: return s.photonErrorPx.rms
+            case .photonP95: return s.photonErrorPx.p95
+            case .photonCut: return row.photonCutPercent.map { -$0 }
+            }
+        }
+    }
+
+    /// Indices of the best rows for `metric` within each group of rows with
+    /// the same motion and horizon. Values are compared as shown, rounded
+    /// to `places` decimals, so that ties on screen are all marked; rows
+    /// that scored nothing are never best.
+    public static func best(_ metric: Metric, in rows: [PredictionTableRow], places: Int = 3) -> Set<Int> {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        var bestByGroup: [String: Double] = [:]
+        var costs: [Double?] = []
+        for r in rows {
+            let c = r.score.samples > 0 ? metric.cost(r).map { ($0 * scale).rounded() } : nil
+            costs.append(c)
+            guard let c else { continue }
+            let k = r.motion + "\u{0}" + String(r.horizonMs)
+            bestByGroup[k] = min(bestByGroup[k] ?? c, c)
+        }
+        var out: Set<Int> = []
+        for (i, r) in rows.enumerated() {
+            if let c = costs[i], c == bestByGroup[r.motion + "\u{0}" + String(r.horizonMs)] { out.insert(i) }
+        }
+        return out
+    }
+
+    /// One row as JSON: `predictor`, `horizonMs`, `samples`, `errorPx {rms,
+    /// p50, p95, max}`, `alongTrackMeanPx`, `crossTrackRmsPx`, `jitterPx`,
+    /// `photonErrorPx {rms, p95}` (the keys of the summary JSON's
+    /// `prediction`), then `motion`, `horizonFrames`, `movingSamples`, the
+    /// millimetre figures and `photonCutPercent` (null without a reference).
+    public static func json(_ row: PredictionTableRow) -> JSONValue {
+        let s = row.score
+        var fields: [(String, JSONValue)] = [("predictor", .string(row.predictor)), ("horizonMs", .ms(row.horizonMs))]
+        fields += PredictionJSON.fields(s)
+        fields += [
+            ("motion", .string(row.motion)),
+            ("horizonFrames", .ms(row.horizonFrames)),
+            ("movingSamples", .int(s.movingSamples)),
+            ("crossTrackRmsMM", .ms(s.crossTrackRmsMM)),
+            ("jitterMM", .ms(s.jitterMM)),
+            ("photonCutPercent", .ms(row.photonCutPercent)),
+        ]
+        return .object(fields)
+    }
+
+    /// The whole table as a JSON array, in row order.
+    public static func json(_ rows: [PredictionTableRow]) -> JSONValue {
+        .array(rows.map(json))
+    }
+}

@@ -1,0 +1,246 @@
+import ArgumentParser
+import FramePipeline
+import Foundation
+import LatencyReport
+import SimKernel
+import TouchModel
+
+/// Options that choose which recorded traces a command plays.
+struct DatasetOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A directory of recorded traces (.xml $1 gesture logs, .csv), searched recursively.", valueName: "DIR"))
+    var dataset: String?
+    @Option(help: ArgumentHelp("With --dataset: keep only trace files that have a folder of one of these names on their path below DIR, e.g. --include medium,fast for the $1 dataset's sNN/medium and sNN/fast folders. Comma-separated and repeatable.", valueName: "NAMES"))
+    var include: [String] = []
+    @Flag(help: "With --dataset: leave out malformed trace files (each is reported on stderr) instead of stopping at the first.")
+    var skipBad = false
+
+    /// The folder names of --include.
+    var includedFolders: [String] {
+        include.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func check() throws {
+        if dataset == nil && !includedFolders.isEmpty { throw InputError("--include needs --dataset DIR") }
+        if dataset == nil && skipBad { throw InputError("--skip-bad needs --dataset DIR") }
+        if dataset != nil && !include.isEmpty && includedFolders.isEmpty { throw InputError("--include names no folder — expected names such as medium,fast") }
+    }
+
+    /// Reports a skipped file on stderr.
+    static func reportSkipped(_ errors: [TouchInputError]) {
+        for e in errors { CLI.warn("latsim: warning: skipped \(e.description)") }
+    }
+}
+
+struct PredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Compare touch predictors: every predictor x horizon on one motion.",
+        discussion: """
+        Each cell is a full pipeline run of the built-in ios9-prediction scenario with \
+        app.prediction.predictor, app.prediction.horizon, device.scanHz, device.displayHz \
+        and input.trajectory set. The cells are independent and run on all cores; the \
+        output does not depend on how many.
+
+        Columns: the predictor, its horizon (ms and display frames), the predictions \
+        scored, the prediction error against the noise-free finger (rms, p95, max, in \
+        points), the mean along-track error (+ overshoot, - lateness), the cross-track \
+        rms, the jitter (rms change of the error from one prediction to the next), the \
+        photon-time error (distance between what is drawn and where the finger is when \
+        the photons leave the panel: what the eye sees; rms and p95, in points and mm), \
+        and how much a predictor cuts the photon-time error rms of `none` at the same \
+        horizon. `*` marks the best value of a column among the predictors at the same \
+        horizon. `none` (the raw touch, never smoothed) is always run first, as the \
+        reference.
+
+        --dataset DIR plays every trace file under DIR (sorted by path, filtered by \
+        --include) one after another, 200 ms apart with the finger up, as one motion. \
+        A recorded trace (--trajectory FILE, or --dataset DIR) is simulated for its \
+        own length unless --duration is given.
+
+        Examples:
+          latsim predict
+          latsim predict --predictor kalman --horizon 8ms --trajectory circle
+          latsim predict --dataset DIR --include medium,fast --skip-bad
+          latsim predict --json - > predict.json
+        """
+    )
+
+    @Option(help: ArgumentHelp("A predictor: none, linearFirst, linearSecond, leastSquares or kalman. Repeatable (default: all five).", valueName: "P"))
+    var predictor: [String] = []
+    @Option(help: ArgumentHelp("A horizon: a duration (8ms, 1frame, 0.5frames) or a bare number of display frames. Repeatable (default: 0.5, 1 and 1.5 frames).", valueName: "H"))
+    var horizon: [String] = []
+    @Option(help: ArgumentHelp("The finger's motion: line, circle, strokes, flick, random, or a .xml/.csv trace file (default: strokes).", valueName: "T"))
+    var trajectory: String?
+    @OptionGroup var data: DatasetOptions
+    @Option(name: .customLong("scan-hz"), help: ArgumentHelp("Digitizer scan rate, Hz.", valueName: "N"))
+    var scanHz: String = "120"
+    @Option(name: .customLong("display-hz"), help: ArgumentHelp("Display refresh rate, Hz.", valueName: "N"))
+    var displayHz: String = "60"
+    @Option(help: ArgumentHelp("Simulated time per run, e.g. 60s (default: 60s, or a trace's own length).", valueName: "D"))
+    var duration: String?
+    @Option(help: ArgumentHelp("Random seed of the synthetic motion (default 1).", valueName: "N"))
+    var seed: UInt64?
+    @Option(help: ArgumentHelp("Smoothing of the predicted positions: none or oneEuro (a 1€ filter).", valueName: "S"))
+    var smoothing: String = "none"
+    @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
+    var json: String?
+
+    /// The predictors asked for, `none` first, each once.
+    static func predictors(_ names: [String]) throws -> [PredictorKind] {
+        var out: [PredictorKind] = [.none]
+        let asked = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        for name in asked.isEmpty ? PredictorKind.allCases.map(\.rawValue) : asked {
+            guard let k = PredictorKind(rawValue: name) ?? PredictorKind.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+                let valid = PredictorKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw InputError("--predictor '\(name)': unknown predictor — expected one of \(valid)")
+            }
+            if !out.contains(k) { out.append(k) }
+        }
+        return out
+    }
+
+    /// The horizons asked for in the duration syntax; a bare number is a
+    /// number of display frames.
+    static func horizons(_ texts: [String]) throws -> [String] {
+        let asked = texts.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if asked.isEmpty { return PredictionCorpus.standardHorizons }
+        var out: [String] = []
+        for t in asked {
+            let spec = Rational(decimal: t) != nil ? t + "frames" : t
+            let ns: SimTime
+            do { ns = try DurationSyntax.parse(spec, framePeriod: Rational(1_000_000_000, 60)) } catch {
+                throw InputError("--horizon '\(t)': \(error.message), or a bare number of display frames such as 0.5")
+            }
+            if ns < 0 { throw InputError("--horizon '\(t)': a horizon cannot be negative — expected 0 or more") }
+            if !out.contains(spec) { out.append(spec) }
+        }
+        return out
+    }
+
+    func validate() throws {
+        if trajectory != nil && data.dataset != nil {
+            throw ValidationError("give either --trajectory or --dataset, not both")
+        }
+    }
+
+    func run() throws {
+        try CLI.guarded {
+            try data.check()
+            let kinds = try Self.predictors(predictor)
+            let horizonSpecs = try Self.horizons(horizon)
+            guard let smooth = PredictionSmoothing(rawValue: smoothing) else {
+                throw InputError("--smoothing '\(smoothing)': expected none or oneEuro")
+            }
+            let (item, note) = try motion()
+            let corpus = PredictionCorpus(items: [item], scanHz: scanHz, displayHz: displayHz, smoothing: smooth)
+            let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: seed)
+            let rows = PredictionTable.rows(results)
+            if let json {
+                try CLI.write(PredictionTable.json(rows).text() + "\n", to: json)
+                if json == "-" { return }
+            }
+            let seconds = results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
+            CLI.say("motion: \(note); \(seconds) s simulated per run; scan \(scanHz) Hz, display \(displayHz) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)")
+            CLI.say("")
+            CLI.say(PredictionTableText.render(rows))
+            CLI.say("")
+            for line in PredictionTableText.summary(rows) { CLI.say(line) }
+        }
+    }
+
+    /// The corpus item of the chosen motion and a phrase describing it.
+    func motion() throws -> (PredictionCorpusItem, String) {
+        if let dir = data.dataset {
+            let folders = data.includedFolders
+            let loaded: (trajectory: Trajectory, skipped: [TouchInputError])
+            if folders.isEmpty {
+                loaded = try Trajectory.loadDirectory(dir, parameters: TrajectoryParameters(), skipBad: data.skipBad)
+            } else {
+                let files = try TraceSelection.files(under: dir, include: folders)
+                loaded = try TraceSelection.load(files, root: dir, skipBad: data.skipBad)
+            }
+            DatasetOptions.reportSkipped(loaded.skipped)
+            let files = loaded.trajectory.strokeCount ?? 0
+            var note = "dataset \(dir)"
+            if !folders.isEmpty { note += " (folders \(folders.joined(separator: ", ")))" }
+            note += ", \(files) trace file\(files == 1 ? "" : "s")"
+            if !loaded.skipped.isEmpty { note += ", \(loaded.skipped.count) skipped" }
+            return (PredictionCorpusItem(name: dir, motion: .trajectory(loaded.trajectory), duration: duration), note)
+        }
+        let spec = trajectory ?? "strokes"
+        if Trajectory.syntheticKinds.contains(spec) {
+            return (PredictionCorpusItem(name: spec, motion: .synthetic(kind: spec, seed: seed ?? 1), duration: duration ?? "60s"),
+                    "\(spec), seed \(seed ?? 1)")
+        }
+        let t = try Trajectory.make(spec, parameters: TrajectoryParameters())
+        return (PredictionCorpusItem(name: spec, motion: .trajectory(t), duration: duration), "trace \(spec)")
+    }
+}
+
+/// The readable table of `latsim predict`.
+enum PredictionTableText {
+    static func render(_ rows: [PredictionTableRow]) -> String {
+        typealias M = PredictionTable.Metric
+        var t = TextTable(header: ["predictor", "horizon ms", "frames", "samples", "err rms", "err p95", "err max",
+                                   "along mean", "cross rms", "jitter", "photon rms", "photon p95",
+                                   "photon rms mm", "photon p95 mm", "cut vs none %"],
+                          rightAligned: Set(1...14))
+        let marks: [M: Set<Int>] = Dictionary(uniqueKeysWithValues: M.allCases.map { ($0, PredictionTable.best($0, in: rows)) })
+        for (i, r) in rows.enumerated() {
+            let s = r.score
+            func cell(_ x: Double, _ m: M?, signed: Bool = false) -> String {
+                var text = PredictionTableText.fixed(x, 3)
+                if signed && x > 0 && text != "0" { text = "+" + text }
+                if let m, marks[m]!.contains(i) { text += "*" } else if m != nil { text += " " }
+                return text
+            }
+            let cut: String
+            if r.predictor == PredictionTable.reference {
+                cut = "ref "
+            } else if let c = r.photonCutPercent {
+                cut = (c > 0 ? "+" : "") + PredictionTableText.fixed(c, 1) + (marks[.photonCut]!.contains(i) ? "*" : " ")
+            } else {
+                cut = "- "
+            }
+            t.rows.append([
+                r.predictor, fixed(r.horizonMs, 3), formatDecimal(r.horizonFrames, places: 3),
+                String(s.samples),
+                cell(s.errorPx.rms, .errorRms), cell(s.errorPx.p95, .errorP95), cell(s.errorPx.max, .errorMax),
+                cell(s.alongTrackMeanPx, .alongTrackMean, signed: true), cell(s.crossTrackRmsPx, .crossTrackRms),
+                cell(s.jitterPx, .jitter), cell(s.photonErrorPx.rms, .photonRms), cell(s.photonErrorPx.p95, .photonP95),
+                cell(s.photonErrorMM.rms, nil), cell(s.photonErrorMM.p95, nil), cut,
+            ])
+        }
+        return t.render() + "\n\nErrors in points (mm where marked); along mean: + overshoot, - lateness; * best at that horizon."
+    }
+
+    /// `x` with exactly `places` decimals, POSIX style.
+    static func fixed(_ x: Double, _ places: Int) -> String {
+        var s = formatDecimal(x, places: places)
+        guard places > 0, x.isFinite else { return s }
+        if !s.contains(".") { s += "." }
+        let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
+        return s + String(repeating: "0", count: places - decimals)
+    }
+
+    /// One line per horizon: the predictor with the smallest photon-time
+    /// error and its cut against `none`.
+    static func summary(_ rows: [PredictionTableRow]) -> [String] {
+        let best = PredictionTable.best(.photonRms, in: rows)
+        var lines: [String] = []
+        var seen: Set<String> = []
+        for (i, r) in rows.enumerated() where best.contains(i) {
+            let group = r.motion + "\u{0}" + String(r.horizonMs)
+            guard seen.insert(group).inserted else { continue }
+            let frames = formatDecimal(r.horizonFrames, places: 3)
+            let names = rows.indices.filter { best.contains($0) && rows[$0].motion == r.motion && rows[$0].horizonMs == r.horizonMs }
+                .map { rows[$0].predictor }.joined(separator: ", ")
+            var line = "best photon-time error at \(formatDecimal(r.horizonMs, places: 3)) ms (\(frames) frame\(frames == "1" ? "" : "s")): \(names), \(formatDecimal(r.score.photonErrorPx.rms, places: 3)) pt rms"
+            if let c = r.photonCutPercent, r.predictor != PredictionTable.reference {
+                line += ", \(formatDecimal(c, places: 1))% below none"
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
