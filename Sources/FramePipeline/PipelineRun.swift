@@ -21,6 +21,40 @@ struct DurationSampler {
     }
 }
 
+/// The app's predictor: the built-ins without an existential, or a user's
+/// own type behind one (called once per delivery, never per event).
+enum PredictorSlot {
+    case builtin(BuiltinPredictor)
+    case custom(any TouchPredictor)
+
+    mutating func reset() {
+        switch self {
+        case .builtin(var p): p.reset(); self = .builtin(p)
+        case .custom(var p): p.reset(); self = .custom(p)
+        }
+    }
+
+    mutating func observe(_ s: TouchSample) {
+        switch self {
+        case .builtin(var p): p.observe(s); self = .builtin(p)
+        case .custom(var p): p.observe(s); self = .custom(p)
+        }
+    }
+
+    mutating func predict(horizon: SimTime) -> TouchPoint? {
+        switch self {
+        case .builtin(var p):
+            let r = p.predict(horizon: horizon)
+            self = .builtin(p)
+            return r
+        case .custom(var p):
+            let r = p.predict(horizon: horizon)
+            self = .custom(p)
+            return r
+        }
+    }
+}
+
 /// One simulation of the frame pipeline: the stages of MODEL.md section 2
 /// driven by one event queue.
 ///
@@ -68,7 +102,7 @@ public struct PipelineRun {
     var drawnPosition = TouchPoint(x: 0, y: 0)
     var horizonApplied: SimTime = 0
     var commitSeq: Int64 = 0
-    var predictor: BuiltinPredictor?
+    var predictor: PredictorSlot?
 
     // Core Animation render server
     var pendingCommit: Commit?
@@ -134,7 +168,7 @@ public struct PipelineRun {
         frameStartTicker = vsyncClock.ticks(from: 0)
         scanTicker = c.scanClock.ticks(from: 0)
         buffers = BufferPool(policy: c.buffering, releaseFrames: c.tripleReleaseFrames)
-        predictor = c.predictorConfiguration.map { BuiltinPredictor($0) }
+        predictor = c.predictorConfiguration.map { .builtin(BuiltinPredictor($0)) }
         log = keepLog ? FrameLog() : nil
         handlerTime = DurationSampler(c.handler)
         prepareTime = DurationSampler(c.prepare)
@@ -143,6 +177,13 @@ public struct PipelineRun {
         lowLatencyNever = c.renderServer == .vsync || c.animations == .always
         lowLatencyAlways = c.renderServer == .lowLatency && c.animations == .never
         invariants.policyMaximum = buffers.policyMaximum
+    }
+
+    /// Replaces the predictor the configuration names with any type that
+    /// conforms to ``TouchPredictor`` — a user's own, from their package.
+    /// The configured horizon still applies; the run is scored as usual.
+    public mutating func usePredictor(_ p: some TouchPredictor) {
+        if let b = p as? BuiltinPredictor { predictor = .builtin(b) } else { predictor = .custom(p) }
     }
 
     /// Runs to the configured duration and returns the result.

@@ -261,7 +261,7 @@ public struct PredictionCorpus: Sendable {
         var run = PipelineRun(configuration: runConfiguration, trajectory: trajectory)
         // `none` is not run by the pipeline on its own: install it so that the
         // reference is scored like any other predictor
-        run.predictor = BuiltinPredictor(predictorConfiguration)
+        run.usePredictor(BuiltinPredictor(predictorConfiguration))
         let result = run.run()
         let score = result.measurements.prediction.score(pointsPerMM: c.pointsPerMM)
         return CellResult(cell: cell, item: item, predictor: PredictorConfiguration(kind: cell.predictor,

@@ -27,7 +27,8 @@ public struct RunResult: Sendable {
 
     /// The prediction score, or nil when prediction is off.
     public var predictionScore: PredictionScore? {
-        configuration.predictor == .none ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
+        configuration.predictor == .none && measurements.prediction.count == 0
+            ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
     }
 }
 
