@@ -54,7 +54,7 @@ public struct HorizonErrorChart: GnuplotChart {
         set ylabel \(GnuplotText.enhanced(yLabel))
         set xrange [0:\(GnuplotText.number(xmax))]
         set yrange [0:\(GnuplotText.number(ymax))]
-        set key top left
+        set key bottom left
 
         """
         if let period = framePeriodMs, period > 0 {

@@ -1,0 +1,40 @@
+import ArgumentParser
+import FramePipeline
+import Foundation
+import LatencyReport
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Run the built-in scenarios and write the report with its charts.",
+        discussion: """
+        Runs the talk's table, pipeline diagrams, every built-in scenario, sweeps of GPU \
+        and handler time, and the prediction comparison; writes README.md with PNG and SVG \
+        charts (and their .gp/.dat) into the output directory. Without gnuplot the numbers, \
+        .gp and .dat files are still written, with a line saying how to render them.
+        """
+    )
+
+    @Option(help: "Output directory.") var out: String = "Reports"
+    @Option(help: "Simulated time of each run.") var duration: String = "10s"
+    @Option(help: "Random seed.") var seed: UInt64 = 1
+
+    func run() throws {
+        try CLI.guarded {
+            _ = try Scenario.named("ios8").configuration(duration: duration) // validates --duration
+            let started = Date()
+            let writer = ReportWriter(directory: URL(fileURLWithPath: out), duration: duration, seed: seed,
+                                      progress: { CLI.warn("report: " + $0) })
+            let page = try writer.write(extraSections: ReportSections.extra(writer))
+            CLI.say(page.path)
+            CLI.warn(String(format: "report written in %.1f s", Date().timeIntervalSince(started)))
+        }
+    }
+}
+
+/// Report sections that live with their commands (sweeps, prediction).
+enum ReportSections {
+    static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
+        [writer.predictionSection]
+    }
+}
