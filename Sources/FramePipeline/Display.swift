@@ -48,12 +48,15 @@ extension PipelineRun {
             shownNewest = s.index
             let photon = photonTime(latch: now, y: s.y)
             let ttp = Double(photon - s.time) / 1e6
-            let frames = Double(now - s.windowStart) * displayHz / 1e9 + 1.0
+            // instants are whole ns, so a frame count carries up to 1e-7 of
+            // rounding: kept to MODEL.md's precision of 1e-6 frames, equal
+            // frames compare equal
+            let frames = ((Double(now - s.windowStart) * displayHz / 1e9 + 1.0) * 1e6).rounded() / 1e6
             measurements.touchToPhotonMs.record(ttp)
             measurements.pipelineFrames.record(frames)
             if predictor != nil {
                 measurements.effectiveMs.record(ttp - Double(c.horizon) / 1e6)
-                measurements.effectiveFrames.record(frames - Double(c.horizon) * displayHz / 1e9)
+                measurements.effectiveFrames.record(((frames - Double(c.horizon) * displayHz / 1e9) * 1e6).rounded() / 1e6)
                 measurements.prediction.recordPhoton(drawn: c.drawn, truth: finger.state(at: photon).position)
             }
         }

@@ -1,8 +1,10 @@
 import Histogram
 
 /// Summary statistics of a stream of values, in constant memory: exact
-/// count, mean (compensated sum), minimum and maximum; percentiles from
-/// HdrHistogram at three significant digits (within 0.1%).
+/// count, mean (compensated sum), minimum and maximum; exact percentiles
+/// while the stream holds at most ``exactLimit`` distinct values (a
+/// fixed-duration pipeline's frames take a handful), and from HdrHistogram
+/// at three significant digits (within 0.1%) beyond that.
 ///
 /// Values are recorded at a fixed resolution (`resolution` values per unit,
 /// e.g. 1e6 per millisecond = nanoseconds). Negative values are kept in a
@@ -16,7 +18,8 @@ public struct StreamingStats: Sendable {
     @usableFromInline var _max: Double = -.infinity
     @usableFromInline var sum: Double = 0
     @usableFromInline var compensation: Double = 0
-    @usableFromInline var positive: Histogram<UInt32>
+    /// Allocated at the first value, so a stream never fed costs nothing.
+    @usableFromInline var positive: Histogram<UInt32>?
     @usableFromInline var negative: Histogram<UInt32>?
     @usableFromInline var negativeCount: UInt64 = 0
     @usableFromInline let highest: UInt64
@@ -27,6 +30,14 @@ public struct StreamingStats: Sendable {
     @usableFromInline var pendingCount: UInt32 = 0
     @usableFromInline var otherValue: Double = .nan
     @usableFromInline var otherCount: UInt32 = 0
+    /// Distinct values and their counts, until there are too many.
+    @usableFromInline var exactValues: [Double] = []
+    @usableFromInline var exactCounts: [UInt64] = []
+    /// True once the values went to the histograms instead.
+    @usableFromInline var spilled = false
+
+    /// How many distinct values are kept exactly before the histograms take over.
+    public static let exactLimit = 64
 
     /// How many values were recorded.
     @inlinable public var count: Int { _count }
@@ -46,7 +57,6 @@ public struct StreamingStats: Sendable {
     public init(resolution: Double, highestValue: Double) {
         self.resolution = resolution
         highest = UInt64(Swift.max(2, (highestValue * resolution).rounded(.up)))
-        positive = Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
     }
 
     /// Records one value.
@@ -88,11 +98,50 @@ public struct StreamingStats: Sendable {
         sum = t
         if x < _min { _min = x }
         if x > _max { _max = x }
-        if x >= 0 {
-            positive.record(UInt64(Swift.min(Double(highest), x * resolution + 0.5)), count: n)
-        } else {
-            recordNegative(x, count: n)
+        addToDistribution(x, count: UInt64(n))
+    }
+
+    /// Counts `n` values `x` in the exact table, or the histograms.
+    @usableFromInline
+    mutating func addToDistribution(_ x: Double, count n: UInt64) {
+        if !spilled {
+            if let i = exactValues.firstIndex(of: x) {
+                exactCounts[i] += n
+                return
+            }
+            if exactValues.count < Self.exactLimit {
+                exactValues.append(x)
+                exactCounts.append(n)
+                return
+            }
+            spill()
         }
+        var left = n
+        while left > 0 {
+            let c = UInt32(Swift.min(left, UInt64(UInt32.max)))
+            left -= UInt64(c)
+            if x >= 0 {
+                if positive == nil { positive = makeHistogram() }
+                positive!.record(UInt64(Swift.min(Double(highest), x * resolution + 0.5)), count: c)
+            } else {
+                recordNegative(x, count: c)
+            }
+        }
+    }
+
+    /// Moves the exact table into the histograms.
+    mutating func spill() {
+        guard !spilled else { return }
+        spilled = true
+        let values = exactValues, counts = exactCounts
+        exactValues = []
+        exactCounts = []
+        for (v, c) in zip(values, counts) { addToDistribution(v, count: c) }
+    }
+
+    /// The exact table as ascending (value, count) pairs.
+    func exactTable() -> [(value: Double, count: UInt64)] {
+        zip(exactValues, exactCounts).map { (value: $0, count: $1) }.sorted { $0.value < $1.value }
     }
 
     /// Adds every pending value, so reads need no temporary copy.
@@ -109,9 +158,7 @@ public struct StreamingStats: Sendable {
     @usableFromInline
     mutating func recordNegative(_ x: Double, count n: UInt32) {
         let v = UInt64(Swift.min(Double(highest), (Swift.abs(x) * resolution).rounded()))
-        if negative == nil {
-            negative = Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
-        }
+        if negative == nil { negative = makeHistogram() }
         negativeCount += UInt64(n)
         negative!.record(v, count: n)
     }
@@ -122,29 +169,59 @@ public struct StreamingStats: Sendable {
         return count == 0 ? nil : (sum + compensation) / Double(count)
     }
 
+    @usableFromInline
+    func makeHistogram() -> Histogram<UInt32> {
+        Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
+    }
+
+    /// The value reported for a bucket, as HdrHistogram reports it: the
+    /// bucket's highest equivalent value, within the recorded range.
+    static func representative(_ value: UInt64, in h: Histogram<UInt32>) -> UInt64 {
+        Swift.max(Swift.min(h.highestEquivalentForValue(value), h.maxRecorded), h.min)
+    }
+
     /// The value at percentile `p` (0...100), nearest rank, or nil when empty.
     public func percentile(_ p: Double) -> Double? {
-        if pendingCount > 0 || otherCount > 0 { return settled.percentile(p) }
-        guard count > 0 else { return nil }
-        if p >= 100 { return max }
-        if p <= 0 { return min }
-        let n = UInt64(count)
-        let rank = Swift.max(1, UInt64((p / 100 * Double(n)).rounded(.up)))
-        var v: Double
-        if rank <= negativeCount, let neg = negative {
-            // ascending order puts the largest magnitude first: the rank-th
-            // value is the magnitude of rank (negativeCount - rank + 1)
-            // counted from the smallest
-            let fromSmallest = negativeCount - rank + 1
-            let pct = 100.0 * Double(fromSmallest) / Double(negativeCount)
-            v = -Double(neg.valueAtPercentile(Swift.min(100, pct))) / resolution
-        } else {
-            let r = rank - negativeCount
-            let total = positive.totalCount
-            let pct = 100.0 * Double(r) / Double(total)
-            v = Double(positive.valueAtPercentile(Swift.min(100, pct))) / resolution
+        percentiles([p])[0]
+    }
+
+    /// Several percentiles in one pass over the histogram (nearest rank,
+    /// each clamped to the exact [min, max]); nil entries when empty.
+    public func percentiles(_ ps: [Double]) -> [Double?] {
+        if pendingCount > 0 || otherCount > 0 { return settled.percentiles(ps) }
+        guard count > 0 else { return ps.map { _ in nil } }
+        let n = Double(count)
+        // ranks wanted, in ascending order, remembering where each goes
+        let wanted = ps.enumerated().map { i, p in
+            (i, p >= 100 ? UInt64(count) : Swift.max(1, UInt64((p / 100 * n).rounded(.up))))
+        }.sorted { $0.1 < $1.1 }
+        var out = [Double?](repeating: nil, count: ps.count)
+        var next = 0
+        var below: UInt64 = 0
+        func take(_ value: Double, _ c: UInt64) {
+            below += c
+            while next < wanted.count && wanted[next].1 <= below {
+                out[wanted[next].0] = Swift.min(max, Swift.max(min, value))
+                next += 1
+            }
         }
-        return Swift.min(max, Swift.max(min, v))
+        if !spilled {
+            for e in exactTable() { take(e.value, e.count) }
+        }
+        if let neg = negative {
+            for v in neg.recordedValues().reversed() {
+                take(-Double(Self.representative(v.value, in: neg)) / resolution, UInt64(v.count))
+            }
+        }
+        if let pos = positive, next < wanted.count {
+            for v in pos.recordedValues() {
+                take(Double(Self.representative(v.value, in: pos)) / resolution, UInt64(v.count))
+                if next == wanted.count { break }
+            }
+        }
+        for (i, p) in ps.enumerated() where p <= 0 { out[i] = min }
+        for (i, p) in ps.enumerated() where p >= 100 { out[i] = max }
+        return out
     }
 
     /// The distribution as (value, fraction of values at or below it), one
@@ -156,17 +233,24 @@ public struct StreamingStats: Sendable {
         let n = Double(count)
         var out: [(value: Double, fraction: Double)] = []
         var below = 0.0
-        if let neg = negative {
-            // largest magnitudes first
-            let values = neg.recordedValues().map { ($0.value, Double($0.count)) }.reversed()
-            for (v, c) in values {
-                below += c
-                out.append((Swift.min(max, Swift.max(min, -Double(neg.lowestEquivalentForValue(v)) / resolution)), below / n))
+        if !spilled {
+            for e in exactTable() {
+                below += Double(e.count)
+                out.append((e.value, below / n))
             }
         }
-        for v in positive.recordedValues() {
-            below += Double(v.count)
-            out.append((Swift.min(max, Swift.max(min, Double(positive.highestEquivalentForValue(v.value)) / resolution)), below / n))
+        if let neg = negative {
+            // largest magnitudes first
+            for v in neg.recordedValues().reversed() {
+                below += Double(v.count)
+                out.append((Swift.min(max, Swift.max(min, -Double(Self.representative(v.value, in: neg)) / resolution)), below / n))
+            }
+        }
+        if let pos = positive {
+            for v in pos.recordedValues() {
+                below += Double(v.count)
+                out.append((Swift.min(max, Swift.max(min, Double(Self.representative(v.value, in: pos)) / resolution)), below / n))
+            }
         }
         return out
     }
@@ -182,7 +266,11 @@ public struct StreamingStats: Sendable {
         sum = t
         _min = Swift.min(_min, other._min)
         _max = Swift.max(_max, other._max)
-        positive.add(other.positive)
+        if other.spilled { spill() }
+        for (v, c) in zip(other.exactValues, other.exactCounts) { addToDistribution(v, count: c) }
+        if let op = other.positive {
+            if positive == nil { positive = op } else { positive!.add(op) }
+        }
         if let on = other.negative {
             if negative == nil { negative = on } else { negative!.add(on) }
             negativeCount += other.negativeCount

@@ -15,7 +15,7 @@ struct Latsim: ParsableCommand {
         `latsim run ios9-coalescing-120hz`.
         """,
         subcommands: [
-            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, RunCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
+            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, RunCommand.self, SweepCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
         ]
     )
 }

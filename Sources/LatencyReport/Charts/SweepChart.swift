@@ -105,9 +105,11 @@ public struct SweepChart: GnuplotChart {
         let xs = points.map(\.x) + annotations.map(\.x)
         let xmin = xs.min() ?? 0, xmax = xs.max() ?? 1
         let xpad = max((xmax - xmin) * 0.04, 0.5)
-        let latencyTop = (points.map { max($0.p50Ms, $0.p99Ms) }.max() ?? 1) * 1.25
         let fpsValues = points.compactMap(\.fps)
         let hasFPS = !fpsValues.isEmpty
+        // latency in the lower two thirds, frame rate near the top: their
+        // highest points never land on each other
+        let latencyTop = (points.map { max($0.p50Ms, $0.p99Ms) }.max() ?? 1) * (hasFPS ? 1.5 : 1.25)
 
         var setup = ChartStyle.common(title: title, subtitle: subtitle)
         setup += """
@@ -121,7 +123,7 @@ public struct SweepChart: GnuplotChart {
 
         """
         if hasFPS {
-            let fpsTop = (fpsValues.max() ?? 60) * 1.25
+            let fpsTop = (fpsValues.max() ?? 60) * 1.08
             setup += """
             set y2label "frame rate (fps, dotted lines)"
             set y2range [0:\(GnuplotText.number(fpsTop))]

@@ -1,0 +1,282 @@
+import FramePipeline
+import Foundation
+import SimKernel
+
+/// The outputs of a parameter sweep (`latsim sweep`): CSV, JSON, a readable
+/// table and the latency/frame-rate chart.
+///
+/// Every output is a pure function of the ``SweepResult``'s rows: the same
+/// sweep gives the same bytes at any thread count. Wall time is never
+/// written here.
+public enum SweepOutput {
+    /// The measured columns of the CSV and the keys of each JSON object,
+    /// after the varied keys:
+    /// - `t2pP50Ms`, `t2pP99Ms`, `t2pMeanMs`: touch-to-photon (ms), over the
+    ///   merged frames of every seed;
+    /// - `framesP50`, `framesMean`: pipeline frames (the talk's convention);
+    /// - `effectiveFramesP50`: pipeline frames minus the prediction horizon;
+    /// - `fps`: frames presented per simulated second;
+    /// - `droppedFrames`, `repeatedFrames`: per run;
+    /// - `hitchMsPerS`: hitch time per simulated second;
+    /// - `tripleBufferedFraction`: of the simulated time, 0...1;
+    /// - `wastedUpdates`: handler runs whose commits were all merged away, per run;
+    /// - `runs`: seeds merged into the row.
+    ///
+    /// Per-run counts and rates are means across seeds.
+    public static let metricColumns = [
+        "t2pP50Ms", "t2pP99Ms", "t2pMeanMs", "framesP50", "framesMean", "effectiveFramesP50", "fps",
+        "droppedFrames", "repeatedFrames", "hitchMsPerS", "tripleBufferedFraction", "wastedUpdates", "runs",
+    ]
+
+    /// The CSV header: the varied keys by path, then ``metricColumns``.
+    public static func header(_ result: SweepResult) -> [String] {
+        result.axes.map(\.path) + metricColumns
+    }
+
+    /// A row's measured values in ``metricColumns`` order; nil where nothing
+    /// was measured (no frame carried new touch content).
+    public static func metrics(_ row: SweepRow) -> [Double?] {
+        let m = row.metrics
+        return [
+            m.touchToPhotonMs.p50, m.touchToPhotonMs.p99, m.touchToPhotonMs.mean,
+            m.pipelineFrames.p50, m.pipelineFrames.mean, m.effectiveFrames.p50,
+            m.framesPerSecond, m.droppedFrames, m.repeatedFrames, m.hitchMsPerS,
+            m.tripleBufferedFraction, m.wastedUpdates, Double(m.runs),
+        ]
+    }
+
+    /// The CSV text: a header row and one row per grid point, POSIX
+    /// decimals (at most six places), empty cells for values not measured,
+    /// fields holding commas or quotes quoted as RFC 4180 says.
+    public static func csv(_ result: SweepResult) -> String {
+        var out = header(result).map(csvField).joined(separator: ",") + "\n"
+        for row in result.rows {
+            let cells = row.values.map(csvField) + metrics(row).map { $0.map { formatDecimal($0, places: 6) } ?? "" }
+            out += cells.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The rows as a JSON array of objects with the CSV's keys: the varied
+    /// keys' values as strings (`"gpu.render": "9ms"`), the measured values
+    /// as numbers (null when not measured), `runs` as an integer.
+    public static func json(_ result: SweepResult) -> JSONValue {
+        .array(result.rows.map { row in
+            var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
+            for (name, value) in zip(metricColumns, metrics(row)) {
+                fields.append((name, name == "runs" ? .int(row.metrics.runs) : .ms(value)))
+            }
+            return .object(fields)
+        })
+    }
+
+    /// A readable table, one line per grid point: the varied values,
+    /// touch-to-photon p50/p99 (ms), pipeline frames p50, effective frames
+    /// p50, frames per second, dropped frames per run, hitch ms/s and the
+    /// percentage of time triple buffered.
+    public static func table(_ result: SweepResult) -> String {
+        var header = result.axes.map(\.path)
+        let numeric = header.count
+        header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "hitch ms/s", "triple %"]
+        func f(_ x: Double?, _ places: Int) -> String { x.map { formatDecimal($0, places: places) } ?? "-" }
+        var rows: [[String]] = []
+        for row in result.rows {
+            let m = row.metrics
+            rows.append(row.values + [
+                f(m.touchToPhotonMs.p50, 2), f(m.touchToPhotonMs.p99, 2), f(m.pipelineFrames.p50, 3),
+                f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1),
+                f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction * 100, 1),
+            ])
+        }
+        // numbers right-aligned, including numeric varied values
+        var right = Set(numeric..<header.count)
+        for (i, axis) in result.axes.enumerated() where axis.numbers != nil { right.insert(i) }
+        return align(header: header, rows: rows, rightAligned: right)
+    }
+
+    /// One line saying what was swept: scenario, grid, seeds and simulated time.
+    public static func heading(_ result: SweepResult) -> String {
+        let grid = result.axes.map { "\($0.path) (\($0.count) value\($0.count == 1 ? "" : "s"))" }.joined(separator: " x ")
+        let seconds = result.rows.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
+        let seeds = result.seeds == 1 ? "1 seed" : "\(result.seeds) seeds (latency over their merged frames, counts averaged)"
+        return "\(result.scenario): \(grid); \(seeds), \(seconds) s simulated per run; \(result.runs) runs"
+    }
+
+    static func align(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        var widths = header.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (i, c) in cells.enumerated() {
+                let pad = String(repeating: " ", count: max(0, widths[i] - c.count))
+                parts.append(rightAligned.contains(i) ? pad + c : c + pad)
+            }
+            var s = parts.joined(separator: "  ")
+            while s.hasSuffix(" ") { s.removeLast() }
+            return s
+        }
+        var out = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        out += rows.map(line)
+        return out.joined(separator: "\n")
+    }
+
+    // MARK: chart
+
+    /// The most series a chart draws; a second axis with more values is
+    /// thinned to this many, evenly spaced, first and last included (the
+    /// CSV and JSON keep every value).
+    public static let maximumSeries = 6
+
+    /// What a key measures and the unit of its plain-number values, for
+    /// axis labels.
+    static let keyDescriptions: [String: (phrase: String, plainUnit: String?)] = [
+        "gpu.render": ("GPU time per render-server frame", nil),
+        "renderServer.prepare": ("render-server prepare time", nil),
+        "app.handler": ("touch handler time", nil),
+        "app.gpu": ("Metal GPU time per frame", nil),
+        "app.commits": ("commits per handler run", nil),
+        "app.prediction.horizon": ("prediction horizon", nil),
+        "device.scanHz": ("digitizer scan rate", "Hz"),
+        "device.displayHz": ("display refresh rate", "Hz"),
+        "device.scanPhase": ("digitizer scan phase", nil),
+        "device.digitizerDelay": ("digitizer delay", nil),
+        "device.panelResponse": ("panel response time", nil),
+        "device.sampleInstant": ("sample instant (fraction of the scan window)", nil),
+        "device.noise": ("digitizer noise", "points"),
+        "os.dispatchDelay": ("touch dispatch delay after vsync", nil),
+        "os.tripleReleaseFrames": ("vsyncs before the third buffer is released", nil),
+        "input.speed": ("finger speed", "points/s"),
+        "measure.row": ("photon row (fraction of the screen height)", nil),
+        "duration": ("simulated time", nil),
+    ]
+
+    /// The axis label of a varied key: what it is, its path, and its unit;
+    /// for a non-numeric axis, which position stands for which value.
+    public static func label(of axis: SweepAxis) -> String {
+        let d = keyDescriptions[axis.path]
+        let name = d.map { "\($0.phrase), \(axis.path)" } ?? axis.path
+        guard axis.numbers != nil else {
+            let legend = axis.values.enumerated().map { "\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
+            return "\(name): \(legend)"
+        }
+        let unit = axis.unit.isEmpty ? (d?.plainUnit ?? "") : axis.unit
+        return unit.isEmpty ? name : "\(name) (\(unit))"
+    }
+
+    /// Where a row sits on the chart's x axis: its first value as a number,
+    /// or its position (1, 2, ...) on a non-numeric axis.
+    static func x(_ row: SweepRow, _ result: SweepResult) -> Double {
+        row.numbers[0] ?? Double(result.grid.indices(of: row.index)[0] + 1)
+    }
+
+    /// The first grid point, along the first axis, at which adaptive
+    /// buffering holds three buffers more than half of the time, having held
+    /// them at most half of the time at the point before; nil when that
+    /// never happens (or the buffering is not adaptive). `rows` are one
+    /// series, in first-axis order.
+    public static func adaptiveGoesTriple(_ rows: [SweepRow]) -> SweepRow? {
+        for (previous, row) in zip(rows, rows.dropFirst())
+        where row.buffering == .adaptive && previous.buffering == .adaptive
+            && previous.metrics.tripleBufferedFraction <= 0.5 && row.metrics.tripleBufferedFraction > 0.5 {
+            return row
+        }
+        return nil
+    }
+
+    /// Short names of keys for legends and markers; other keys go by the
+    /// last part of their path.
+    static let shortNames: [String: String] = [
+        "gpu.render": "GPU", "renderServer.prepare": "prepare", "app.handler": "handler", "app.gpu": "Metal GPU",
+        "device.scanHz": "scan", "device.displayHz": "display", "app.prediction.horizon": "horizon",
+        "app.prediction.predictor": "predictor",
+    ]
+
+    /// A value of an axis as a legend reads it: `handler 11ms`, `scan 120Hz`.
+    public static func shortLabel(_ axis: SweepAxis, value index: Int) -> String {
+        let name = shortNames[axis.path] ?? String(axis.path.split(separator: ".").last ?? Substring(axis.path))
+        var value = axis.values[index]
+        if axis.numbers != nil, axis.unit.isEmpty, let unit = keyDescriptions[axis.path]?.plainUnit { value += unit }
+        return "\(name) \(value)"
+    }
+
+    /// The series of a sweep: with one axis, one series named after the
+    /// scenario; with two, one per value of the second axis (thinned to
+    /// ``maximumSeries``), named by ``shortLabel(_:value:)``. Rows are in
+    /// first-axis order.
+    public static func series(_ result: SweepResult) -> [(name: String, rows: [SweepRow])] {
+        guard result.axes.count == 2 else { return [(result.scenario, result.rows)] }
+        let n = result.axes[1].count
+        var chosen = Array(0..<n)
+        if n > maximumSeries {
+            chosen = (0..<maximumSeries).map { ($0 * (n - 1) + (maximumSeries - 1) / 2) / (maximumSeries - 1) }
+        }
+        return chosen.map { j in
+            let rows = result.rows.filter { result.grid.indices(of: $0.index)[1] == j }
+            return (shortLabel(result.axes[1], value: j), rows)
+        }
+    }
+
+    /// The left axis label: touch-to-photon in ms, with the length of a
+    /// display frame when every point has the same one.
+    static func latencyLabel(_ result: SweepResult) -> String {
+        let periods = Set(result.rows.map { formatDecimal($0.framePeriodMs, places: 1) })
+        guard periods.count == 1, let period = periods.first else { return "touch-to-photon latency (ms)" }
+        return "touch-to-photon latency (ms; one frame = \(period) ms)"
+    }
+
+    /// The chart of a sweep: p50 and p99 touch-to-photon latency and the
+    /// frame rate against the first varied key, one series per value of the
+    /// second, with a marker where adaptive buffering goes triple.
+    public static func chart(_ result: SweepResult) -> SweepChart {
+        let axis = result.axes[0]
+        let groups = series(result)
+        var chartSeries: [(name: String, points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)])] = []
+        var onsets: [(x: Double, series: String)] = []
+        for g in groups {
+            var points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)] = []
+            for row in g.rows {
+                guard let p50 = row.metrics.touchToPhotonMs.p50, let p99 = row.metrics.touchToPhotonMs.p99 else { continue }
+                points.append((x(row, result), p50, p99, row.metrics.framesPerSecond))
+            }
+            chartSeries.append((g.name, points))
+            if let row = adaptiveGoesTriple(g.rows) { onsets.append((x(row, result), g.name)) }
+        }
+        var annotations: [SweepChart.Annotation] = []
+        let distinct = onsets.reduce(into: [Double]()) { if !$0.contains($1.x) { $0.append($1.x) } }
+        if groups.count == 1 || distinct.count == 1 {
+            if let x = distinct.first { annotations.append(.init(x: x, label: "adaptive buffering goes triple")) }
+        } else {
+            // one marker per distinct place, naming the series that go triple there
+            for x in distinct.prefix(3) {
+                let names = onsets.filter { $0.x == x }.map(\.series)
+                annotations.append(.init(x: x, label: "triple: " + names.joined(separator: ", ")))
+            }
+        }
+
+        let phrase = keyDescriptions[axis.path]?.phrase ?? axis.path
+        var subtitle = result.scenario + ", "
+        subtitle += result.seeds == 1 ? "1 run" : "\(result.seeds) runs (seeds)"
+        if let seconds = result.rows.first?.simulatedSeconds {
+            subtitle += " of \(formatDecimal(seconds, places: 3)) s"
+        }
+        subtitle += result.seeds == 1 ? " per point" : " merged per point"
+        if result.axes.count == 2 && result.axes[1].count > maximumSeries {
+            let name = shortNames[result.axes[1].path] ?? result.axes[1].path
+            subtitle += "; \(maximumSeries) of \(result.axes[1].count) \(name) values shown"
+        }
+        if result.rows.allSatisfy({ $0.metrics.touchToPhotonMs.p50 == $0.metrics.touchToPhotonMs.p99 }) {
+            subtitle += "; p99 = p50 everywhere (the lines overlap)"
+        }
+        return SweepChart(series: chartSeries,
+                          xLabel: label(of: axis),
+                          latencyLabel: latencyLabel(result),
+                          title: "Touch-to-photon latency and frame rate vs \(phrase)",
+                          subtitle: subtitle,
+                          annotations: annotations)
+    }
+}
