@@ -35,6 +35,6 @@ struct ReportCommand: ParsableCommand {
 /// Report sections that live with their commands (sweeps, prediction).
 enum ReportSections {
     static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
-        [writer.predictionSection]
+        [writer.sweepSection, writer.predictionSection]
     }
 }

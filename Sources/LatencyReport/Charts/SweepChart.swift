@@ -145,10 +145,12 @@ public struct SweepChart: GnuplotChart {
         if hasFPS {
             parts.append("keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(ink) title \"fps (right axis)\"")
         }
-        parts.append("keyentry with lines lc rgb \"white\" title \" \"")
+        // one series needs no colour legend (the subtitle names the scenario)
+        let named = series.count > 1
+        if named { parts.append("keyentry with lines lc rgb \"white\" title \" \"") }
         for (i, s) in series.enumerated() {
             let c = GnuplotText.rgb(ChartStyle.color(i))
-            parts.append("keyentry with lines lw 6 lc \(c) title \(GnuplotText.enhanced(s.name))")
+            if named { parts.append("keyentry with lines lw 6 lc \(c) title \(GnuplotText.enhanced(s.name))") }
             parts.append("$sweep\(i) using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc \(c) notitle")
             parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(c) notitle")
             if hasFPS {
