@@ -22,6 +22,11 @@ struct BufferPool {
     private(set) var maxHeld = 0
     private(set) var maxAllocated: Int
     private(set) var thirdAllocations = 0
+    /// Bit i set: buffer i is held by a frame. Kept apart from `freeMask` as
+    /// an independent check: taking a held buffer or giving back a free one
+    /// counts as a conflict.
+    private(set) var heldMask: UInt8 = 0
+    private(set) var conflicts = 0
 
     init(policy: BufferingPolicy, releaseFrames: Int) {
         self.policy = policy
@@ -53,12 +58,16 @@ struct BufferPool {
         }
         let id = freeMask.trailingZeroBitCount
         freeMask &= ~(1 << id)
+        if heldMask & (1 << id) != 0 { conflicts += 1 }
+        heldMask |= 1 << id
         maxHeld = Swift.max(maxHeld, held)
         return Int8(id)
     }
 
     /// Gives a buffer back.
     mutating func release(_ id: Int8) {
+        if heldMask & (1 << UInt8(id)) == 0 { conflicts += 1 }
+        heldMask &= ~(1 << UInt8(id))
         freeMask |= 1 << UInt8(id)
     }
 

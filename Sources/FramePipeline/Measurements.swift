@@ -56,7 +56,7 @@ public struct InvariantChecks: Sendable {
     public var maxBuffersHeld = 0
     public var maxBuffersAllocated = 0
     public var policyMaximum = 0
-    /// Frames that used a buffer another frame was holding.
+    /// Buffers taken while another frame held them, or given back while free.
     public var bufferConflicts = 0
 
     /// True when no invariant was broken.

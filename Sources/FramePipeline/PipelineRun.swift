@@ -238,6 +238,7 @@ public struct PipelineRun {
             measurements.effectiveFrames = measurements.pipelineFrames
         }
         invariants.samplesLost = measurements.samples - samplesDelivered - waiting.count
+        invariants.bufferConflicts = buffers.conflicts
         measurements.settle()
     }
 

@@ -240,11 +240,7 @@ public struct PredictionCorpus: Sendable {
             slots[i] = PredictionCorpus.runOne(cell: cell, item: names[cell.item], configuration: c,
                                                trajectory: t, degradation: degradation)
         }
-        if parallel && resolved.count > 1 {
-            DispatchQueue.concurrentPerform(iterations: resolved.count, execute: work)
-        } else {
-            for i in resolved.indices { work(i) }
-        }
+        Parallel.forEach(resolved.count, jobs: parallel ? ProcessInfo.processInfo.activeProcessorCount : 1, work)
         return slots.values
     }
 
@@ -281,25 +277,6 @@ public struct PredictionCorpus: Sendable {
         return PredictionBaseline(entries: results.map {
             BaselineEntry(item: $0.item, predictor: $0.predictor, horizonMs: $0.horizonMs, metrics: BaselineMetrics($0.score))
         })
-    }
-}
-
-/// Results written by index from concurrent work.
-final class ResultSlots<T: Sendable>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    subscript(i: Int) -> T? {
-        get { lock.lock(); defer { lock.unlock() }; return storage[i] }
-        set { lock.lock(); storage[i] = newValue; lock.unlock() }
-    }
-
-    /// Every slot, all of which must have been filled.
-    var values: [T] {
-        lock.lock(); defer { lock.unlock() }
-        return storage.map { $0! }
     }
 }
 

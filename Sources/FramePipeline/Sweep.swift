@@ -60,10 +60,10 @@ public enum Sweep {
 
         // resolve every point before running anything
         let baseSettings = base
-        let configurations = SweepSlots<Result<PipelineConfiguration, ScenarioError>>(count: grid.count)
+        let configurations = ResultSlots<Result<PipelineConfiguration, ScenarioError>>(count: grid.count)
         let trajectories = TrajectoryCache()
         let source = SettingSource(file: "--vary")
-        parallel(grid.count, jobs: jobs) { i in
+        Parallel.forEach(grid.count, jobs: jobs) { i in
             var s = baseSettings
             let r: Result<PipelineConfiguration, ScenarioError> = Result { () throws(ScenarioError) -> PipelineConfiguration in
                 for (axis, value) in zip(grid.axes, grid.values(of: i)) { try s.set(axis.path, value, source: source) }
@@ -80,9 +80,9 @@ public enum Sweep {
 
         // run: runs are handed out in index order; a point's seeds are
         // merged, in seed order, by whichever thread finishes its last seed
-        let rows = SweepSlots<SweepRow>(count: grid.count)
+        let rows = ResultSlots<SweepRow>(count: grid.count)
         let state = RunState(seeds: seeds)
-        parallel(runs, jobs: jobs) { r in
+        Parallel.forEach(runs, jobs: jobs) { r in
             let point = r / seeds, k = r % seeds
             var c = points[point]
             c.seed = c.seed &+ UInt64(k)
@@ -108,55 +108,6 @@ public enum Sweep {
         if let e = state.firstError { throw e }
         return SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.values, runs: runs,
                            wallSeconds: elapsed())
-    }
-
-    /// Calls `body` for every index in `0..<count` on up to `jobs` threads,
-    /// handing indices out in increasing order.
-    static func parallel(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let threads = min(jobs, count)
-        if threads <= 1 {
-            for i in 0..<count { body(i) }
-            return
-        }
-        let next = IndexDispenser(count: count)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while let i = next.take() { body(i) }
-        }
-    }
-}
-
-/// Results written by index from concurrent work.
-final class SweepSlots<T: Sendable>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    subscript(i: Int) -> T? {
-        get { lock.lock(); defer { lock.unlock() }; return storage[i] }
-        set { lock.lock(); storage[i] = newValue; lock.unlock() }
-    }
-
-    /// Every slot, all of which must have been filled.
-    var values: [T] {
-        lock.lock(); defer { lock.unlock() }
-        return storage.map { $0! }
-    }
-}
-
-/// Hands out `0..<count` one index at a time to competing threads.
-final class IndexDispenser: @unchecked Sendable {
-    private var next = 0
-    private let count: Int
-    private let lock = NSLock()
-
-    init(count: Int) { self.count = count }
-
-    func take() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
     }
 }
 
