@@ -23,7 +23,7 @@ extension ReportWriter {
         page.add("|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows where [0.5, 1, 1.5].contains((r.horizonFrames * 100).rounded() / 100) {
             let s = r.score
-            page.add("| \(r.predictor) | \(formatDecimal(r.horizonFrames, places: 2)) | \(formatDecimal(s.errorPx.rms, places: 3)) | \(formatDecimal(s.alongTrackMeanPx, places: 3)) | \(formatDecimal(s.jitterPx, places: 3)) | \(formatDecimal(s.photonErrorPx.rms, places: 3)) | \(formatDecimal(s.photonErrorPx.p95, places: 3)) | \(r.photonCutPercent.map { formatDecimal($0, places: 1) + "%" } ?? "ref") |")
+            page.add("| \(r.predictor) | \(formatDecimal(r.horizonFrames, places: 2)) | \(formatDecimal(s.errorPx.rms, places: 3)) | \(formatDecimal(s.alongTrackMeanPx, places: 3)) | \(formatDecimal(s.jitterPx, places: 3)) | \(formatDecimal(s.photonErrorPx.rms, places: 3)) | \(formatDecimal(s.photonErrorPx.p95, places: 3)) | \(r.predictor == PredictionTable.reference ? "ref" : r.photonCutPercent.map { formatDecimal($0, places: 1) + "%" } ?? "-") |")
         }
         page.add()
         let series = predictors.map { p in
@@ -33,7 +33,7 @@ extension ReportWriter {
                                       title: "What the eye sees: drawn position vs finger at photon time",
                                       subtitle: "synthetic minimum-jerk strokes at 600 pt/s, 120 Hz scan, 60 Hz display", framePeriodMs: 1000.0 / 60)
         page.chart(try render(chart, "prediction-horizon"), alt: "photon-time error against prediction horizon per predictor")
-        page.add("Without prediction the drawn stroke trails the finger by the whole touch-to-photon latency, whatever the horizon. Predicting ahead cuts that trail until the horizon approaches the latency itself (about 2.5 frames here); past the best horizon the predictors overshoot the turns, and the second-order ones amplify noise first.")
+        page.add("Without prediction the drawn stroke trails the finger by the whole touch-to-photon latency, whatever the horizon. Predicting further ahead shrinks the trail; here the error is least at 1.5 frames (25 ms), a little under the 29 ms from sample to photon, and grows again beyond it as the extrapolations overshoot where the strokes stop and turn. The second-order and Kalman predictors follow the minimum-jerk acceleration that the first-order one misses.")
         page.add()
         page = try motionChart(page)
         page.add("The same comparison on the recorded $1 gesture strokes (real stylus motion; not part of this report because the data set is not shipped): `latsim predict --dataset ../shared/datasets/dollar-unistroke --include medium,fast`.")

@@ -9,7 +9,7 @@ extension ReportWriter {
         var page = page
         page.add("## Sweeps")
         page.add()
-        page.add("`latsim sweep` runs a grid of configurations on all cores; each point below is a \(duration) run. Solid lines are the median touch-to-photon latency, dashed the 99th percentile, dotted the frame rate on the right axis.")
+        page.add("`latsim sweep` runs a grid of configurations on all cores; each point below is one run of \(duration) simulated. Solid lines are the median touch-to-photon latency, dashed the 99th percentile, dotted the frame rate on the right axis.")
         page.add()
         let sweeps: [(String, String, String, String)] = [
             ("ios8", "gpu.render=2ms...20ms:1ms", "sweep-gpu",
