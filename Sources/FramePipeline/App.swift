@@ -18,7 +18,7 @@ extension PipelineRun {
         newestUsed = ShownSample(index: newest.index, time: newest.time, windowStart: newest.windowStart, y: newest.position.y)
         // what the app draws: every coalesced touch, or only the main touch
         if configuration.touches == .coalesced {
-            for i in waiting.indices {
+            for i in 0..<waiting.count {
                 let s = waiting[i]
                 drawnWaiting.append(DrawnSample(time: s.time, y: s.position.y))
             }
@@ -29,7 +29,7 @@ extension PipelineRun {
         }
         drawnPosition = newest.position
         horizonApplied = 0
-        if predictor != nil { predict(newest) }
+        if predicting { predict(newest) }
         log?.handlers.append(.init(start: now, end: now + handlerDuration, run: handlerRun, mainTouch: newest.index))
         scheduleCommit(1)
     }
@@ -37,7 +37,7 @@ extension PipelineRun {
     /// Touch prediction (MODEL.md section 6): the predictor sees every
     /// sample delivered so far, never a later one.
     mutating func predict(_ newest: Sample) {
-        for i in waiting.indices {
+        for i in 0..<waiting.count {
             let s = waiting[i]
             if s.strokeBegan {
                 predictor!.reset()
@@ -58,7 +58,7 @@ extension PipelineRun {
         let n = Int64(configuration.commits)
         let at = n == 1 ? handlerStart + handlerDuration
             : handlerStart + Int64(roundHalfUp(Int128(handlerDuration) * Int128(i), Int128(n)))
-        queue.schedule(at: at, kind: PipelineEvent.commit.rawValue, payload: Int64(i))
+        queue.schedule(at: at, kind: PipelineEvent.commit.rawValue, payload: UInt16(i))
     }
 
     /// The app commits a transaction.

@@ -28,7 +28,7 @@ public struct ConfigurationKey: Sendable, Hashable {
         .init("os.present", "latest", "latest or fifo"),
         .init("os.tripleReleaseFrames", "10", "an integer >= 1 (vsyncs with a spare buffer before adaptive buffering gives the third back)"),
         .init("app.handler", "4ms", "a duration distribution, e.g. 4ms, uniform(2ms,6ms), normal(4ms,1ms), lognormal(4ms,0.3), empirical(1ms,2ms,5ms)"),
-        .init("app.commits", "1", "an integer >= 1 (transactions committed per handler run)"),
+        .init("app.commits", "1", "an integer 1...1000 (transactions committed per handler run)"),
         .init("app.touches", "coalesced", "main or coalesced"),
         .init("app.animations", "never", "never, always, or intervals such as 2s..4s,6s..7s"),
         .init("app.rendering", "coreAnimation", "coreAnimation or metal"),

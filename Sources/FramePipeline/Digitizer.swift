@@ -9,12 +9,12 @@ extension PipelineRun {
     mutating func scheduleNextSample() {
         var next = scanTicker
         let windowEnd = next.advance()
-        queue.schedule(at: windowEnd + configuration.digitizerDelay, kind: PipelineEvent.sampleReady.rawValue,
-                       payload: scanTicker.index)
+        queue.schedule(at: windowEnd + configuration.digitizerDelay, kind: PipelineEvent.sampleReady.rawValue)
     }
 
     /// A scan window's sample is ready.
-    mutating func sampleReady(_ now: SimTime, window: Int64) {
+    mutating func sampleReady(_ now: SimTime) {
+        let window = scanTicker.index
         let w0 = scanTicker.time
         let w1 = scanTicker.advance()
         // a window is one of two widths (the period rounded down or up):

@@ -54,7 +54,7 @@ extension PipelineRun {
             let frames = ((Double(now - s.windowStart) * displayHz / 1e9 + 1.0) * 1e6).rounded() / 1e6
             measurements.touchToPhotonMs.record(ttp)
             measurements.pipelineFrames.record(frames)
-            if predictor != nil {
+            if predicting {
                 measurements.effectiveMs.record(ttp - Double(c.horizon) / 1e6)
                 measurements.effectiveFrames.record(((frames - Double(c.horizon) * displayHz / 1e9) * 1e6).rounded() / 1e6)
                 measurements.prediction.recordPhoton(drawn: c.drawn, truth: finger.state(at: photon).position)

@@ -28,7 +28,7 @@ extension PipelineRun {
     mutating func deliver(_ now: SimTime) {
         measurements.deliveries += 1
         var last = nextSampleToDeliver
-        for i in waiting.indices {
+        for i in 0..<waiting.count {
             let index = waiting[i].index
             if index <= last { invariants.samplesOutOfOrder += 1 }
             last = index

@@ -138,7 +138,7 @@ public struct PipelineConfiguration: Sendable {
         present = try r.choice("os.present")
         tripleReleaseFrames = try r.integer("os.tripleReleaseFrames", minimum: 1)
         handler = try r.distribution("app.handler")
-        commits = try r.integer("app.commits", minimum: 1)
+        commits = try r.integer("app.commits", minimum: 1, maximum: 1000)
         touches = try r.choice("app.touches")
         animations = try r.animations("app.animations")
         rendering = try r.choice("app.rendering")

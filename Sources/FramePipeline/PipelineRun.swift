@@ -102,7 +102,9 @@ public struct PipelineRun {
     var drawnPosition = TouchPoint(x: 0, y: 0)
     var horizonApplied: SimTime = 0
     var commitSeq: Int64 = 0
-    var predictor: PredictorSlot?
+    var predictor: PredictorSlot? { didSet { predicting = predictor != nil } }
+    /// `predictor != nil`, without looking into the enum on the hot path.
+    var predicting = false
 
     // Core Animation render server
     var pendingCommit: Commit?
@@ -169,6 +171,7 @@ public struct PipelineRun {
         scanTicker = c.scanClock.ticks(from: 0)
         buffers = BufferPool(policy: c.buffering, releaseFrames: c.tripleReleaseFrames)
         predictor = c.predictorConfiguration.map { .builtin(BuiltinPredictor($0)) }
+        predicting = predictor != nil
         log = keepLog ? FrameLog() : nil
         handlerTime = DurationSampler(c.handler)
         prepareTime = DurationSampler(c.prepare)
@@ -220,7 +223,7 @@ public struct PipelineRun {
             case PipelineEvent.prepareDone.rawValue: eventCounts.1 &+= 1; prepareDone(now)
             case PipelineEvent.latch.rawValue: eventCounts.2 &+= 1; vsyncLatch(now)
             case PipelineEvent.commit.rawValue: eventCounts.3 &+= 1; appCommit(now, index: Int(e.payload))
-            case PipelineEvent.sampleReady.rawValue: eventCounts.4 &+= 1; sampleReady(now, window: e.payload)
+            case PipelineEvent.sampleReady.rawValue: eventCounts.4 &+= 1; sampleReady(now)
             case PipelineEvent.renderServerWake.rawValue: eventCounts.5 &+= 1; renderServerWake(now)
             case PipelineEvent.delivery.rawValue: eventCounts.6 &+= 1; frameStart(now)
             default: preconditionFailure("unknown event kind \(e.kind)")
@@ -233,7 +236,7 @@ public struct PipelineRun {
     /// Without prediction the effective figures are the measured ones (they
     /// were not recorded twice).
     mutating func finish() {
-        if predictor == nil {
+        if !predicting {
             measurements.effectiveMs = measurements.touchToPhotonMs
             measurements.effectiveFrames = measurements.pipelineFrames
         }

@@ -93,8 +93,8 @@ struct SettingReader {
         return v
     }
 
-    func integer(_ path: String, minimum: Int) throws(ScenarioError) -> Int {
-        guard let v = Int(settings.text(path).trimmingCharacters(in: .whitespaces)), v >= minimum else { throw fail(path) }
+    func integer(_ path: String, minimum: Int, maximum: Int = .max) throws(ScenarioError) -> Int {
+        guard let v = Int(settings.text(path).trimmingCharacters(in: .whitespaces)), v >= minimum, v <= maximum else { throw fail(path) }
         return v
     }
 

@@ -1,27 +1,29 @@
 /// One scheduled event: when it happens, what kind it is, and a small
-/// payload the model interprets (an index into its own tables).
+/// payload the model interprets (an index into its own tables, 0...65535).
 ///
 /// The kernel knows nothing of touches: a kind is only a rank. At equal
 /// times the event of the smaller rank comes first, then the one inserted
 /// first (MODEL.md section 1).
+///
+/// An event is 16 bytes, two words: the time, and the order word holding
+/// the kind (8 bits), the insertion sequence (40 bits: a trillion events)
+/// and the payload (16 bits). The heap moves and compares whole events.
 @frozen
 public struct ScheduledEvent: Sendable, Equatable {
     public var time: SimTime
-    /// Rank at equal times (smaller first), in the top byte; insertion
-    /// sequence number in the low 56 bits.
     @usableFromInline var order: UInt64
-    public var payload: Int64
 
     @inlinable
-    init(time: SimTime, order: UInt64, payload: Int64) {
+    init(time: SimTime, order: UInt64) {
         self.time = time
         self.order = order
-        self.payload = payload
     }
 
     @inlinable public var kind: UInt8 { UInt8(truncatingIfNeeded: order >> 56) }
     /// Insertion sequence number (0 for the first event ever pushed).
-    @inlinable public var sequence: UInt64 { order & 0x00FF_FFFF_FFFF_FFFF }
+    @inlinable public var sequence: UInt64 { (order >> 16) & 0xFF_FFFF_FFFF }
+    /// The model's payload.
+    @inlinable public var payload: UInt16 { UInt16(truncatingIfNeeded: order) }
 
     @inlinable
     static func precedes(_ a: ScheduledEvent, _ b: ScheduledEvent) -> Bool {
@@ -56,8 +58,8 @@ public final class EventQueue: @unchecked Sendable {
 
     /// Schedules an event. `kind` is its rank at equal times (0...255).
     @inlinable
-    public func schedule(at time: SimTime, kind: UInt8, payload: Int64 = 0) {
-        let e = ScheduledEvent(time: time, order: UInt64(kind) << 56 | nextSequence, payload: payload)
+    public func schedule(at time: SimTime, kind: UInt8, payload: UInt16 = 0) {
+        let e = ScheduledEvent(time: time, order: UInt64(kind) << 56 | (nextSequence & 0xFF_FFFF_FFFF) << 16 | UInt64(payload))
         nextSequence &+= 1
         if size == capacity { grow() }
         var i = size

@@ -67,7 +67,7 @@ import Testing
             ("device:\n  scanHz: 0\n", "device.scanHz", "above zero"),
             ("device:\n  displayHz: -60\n", "device.displayHz", "above zero"),
             ("device:\n  sampleInstant: 1.5\n", "device.sampleInstant", "0...1"),
-            ("app:\n  commits: 0\n", "app.commits", ">= 1"),
+            ("app:\n  commits: 0\n", "app.commits", "1...1000"),
             ("os:\n  renderServer: fast\n", "os.renderServer", "vsync or lowLatency"),
             ("app:\n  handler: fourms\n", "app.handler", "distribution"),
             ("gpu:\n  render: uniform(6ms,2ms)\n", "gpu.render", "upper bound"),

@@ -47,7 +47,7 @@ import Testing
         q.schedule(at: 10, kind: 3, payload: 4)
         q.schedule(at: 10, kind: 1, payload: 5)
         q.schedule(at: 20, kind: 0, payload: 6)
-        var order: [Int64] = []
+        var order: [UInt16] = []
         while let e = q.pop() { order.append(e.payload) }
         #expect(order == [3, 5, 2, 4, 1, 6])
     }
@@ -55,14 +55,14 @@ import Testing
     @Test func aRandomScheduleComesOutSorted() {
         var rng = SeededRandom(seed: 9)
         let q = EventQueue()
-        var expected: [(SimTime, UInt8, Int64)] = []
+        var expected: [(SimTime, UInt8, UInt16)] = []
         for i in 0..<5_000 {
             let t = SimTime(rng.next() % 1_000), k = UInt8(rng.next() % 8)
-            q.schedule(at: t, kind: k, payload: Int64(i))
-            expected.append((t, k, Int64(i)))
+            q.schedule(at: t, kind: k, payload: UInt16(i))
+            expected.append((t, k, UInt16(i)))
         }
         expected.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-        var got: [Int64] = []
+        var got: [UInt16] = []
         while let e = q.pop() { got.append(e.payload) }
         #expect(got == expected.map(\.2))
     }

@@ -3,8 +3,8 @@ import SimKernel
 /// The floor under the pipeline's event loop: SimKernel's ``EventQueue`` with
 /// seven periodic sources, one per event kind 1...7, and no other work.
 ///
-/// Each pop reschedules its source one period later (the period rides in the
-/// payload), so the queue always holds seven events, as the pipeline's does
+/// Each pop reschedules its source one period later (the payload names the
+/// source), so the queue always holds seven events, as the pipeline's does
 /// at most moments. The periods follow the `ios9-coalescing-120hz` pipeline:
 ///
 /// | kind | pipeline event | source |
@@ -40,13 +40,14 @@ public enum EmptyEventLoop {
     /// returns the time of the last event popped (the simulated time reached).
     @inline(never)
     public static func run(events: Int) -> SimTime {
-        var queue = EventQueue(capacity: 16)
-        for s in sources { queue.schedule(at: s.first, kind: s.kind, payload: s.period) }
+        let queue = EventQueue(capacity: 16)
+        let periods = sources.map(\.period)
+        for (i, s) in sources.enumerated() { queue.schedule(at: s.first, kind: s.kind, payload: UInt16(i)) }
         var last: SimTime = 0
         for _ in 0..<events {
             guard let e = queue.pop() else { break } // never empty: every pop schedules one
             last = e.time
-            queue.schedule(at: e.time + e.payload, kind: e.kind, payload: e.payload)
+            queue.schedule(at: e.time + periods[Int(e.payload)], kind: e.kind, payload: e.payload)
         }
         return last
     }
