@@ -53,7 +53,12 @@ struct SettingReader {
         let e = settings.entries[path]
         let key = ConfigurationKey.byPath[path]
         var message = "expected " + (key?.expected ?? "a valid value")
-        if let detail { message = detail + "; " + message }
+        if var detail {
+            // the value is named once, up front
+            let quoted = "'\(settings.text(path))': "
+            if detail.hasPrefix(quoted) { detail.removeFirst(quoted.count) }
+            message = detail + "; " + message
+        }
         return ScenarioError(file: e?.source.file, keyPath: path, line: e?.source.line, column: e?.source.column,
                              value: settings.text(path), message: message)
     }
