@@ -14,6 +14,8 @@ public struct ReportWriter {
     public var gnuplot: Gnuplot
     /// Called with a line of progress (for stderr).
     public var progress: @Sendable (String) -> Void
+    /// Charts written as scripts only (no gnuplot), for one hint at the end.
+    let unrendered = UnrenderedCharts()
 
     public init(directory: URL, duration: String = "10s", seed: UInt64 = 1, gnuplot: Gnuplot = .system(),
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -53,13 +55,16 @@ public struct ReportWriter {
         for section in extraSections { page = try section(page) }
         let url = directory.appendingPathComponent("README.md")
         try AtomicFile.write(page.text, to: url)
+        if unrendered.count > 0 {
+            progress("gnuplot not found: \(unrendered.count) charts were written as .gp and .dat only; install gnuplot (apt-get install gnuplot-nox, or brew install gnuplot) and run `for f in *.gp; do gnuplot \"$f\"; done` in \(directory.path) to render them")
+        }
         return url
     }
 
     /// Renders a chart into the report's directory.
     public func render(_ chart: some GnuplotChart, _ name: String) throws -> ChartOutput {
         let out = try gnuplot.render(chart, directory: directory, basename: name)
-        if !out.rendered, let hint = out.hint { progress(hint) }
+        if !out.rendered { unrendered.add() }
         return out
     }
 
@@ -154,4 +159,12 @@ public struct ReportWriter {
         page.add()
         return page
     }
+}
+
+/// Counts charts that could not be rendered.
+final class UnrenderedCharts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return n }
 }
