@@ -20,8 +20,6 @@ struct BufferPool {
     private(set) var tripleTime: SimTime = 0
     /// The most buffers ever held at once (for the invariant checks).
     private(set) var maxHeld = 0
-    private(set) var maxAllocated: Int
-    private(set) var thirdAllocations = 0
     /// Bit i set: buffer i is held by a frame. Kept apart from `freeMask` as
     /// an independent check: taking a held buffer or giving back a free one
     /// counts as a conflict.
@@ -34,7 +32,6 @@ struct BufferPool {
         allocatedMask = policy == .triple ? 0b111 : 0b011
         freeMask = allocatedMask
         tripleSince = policy == .triple ? 0 : nil
-        maxAllocated = allocatedMask.nonzeroBitCount
     }
 
     /// The most buffers the policy allows.
@@ -51,10 +48,8 @@ struct BufferPool {
             let missing = ~allocatedMask & 0b111
             allocatedMask |= missing
             freeMask |= missing
-            thirdAllocations += 1
             tripleSince = now
             streak = 0
-            maxAllocated = 3
         }
         let id = freeMask.trailingZeroBitCount
         freeMask &= ~(1 << id)

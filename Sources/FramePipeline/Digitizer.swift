@@ -38,7 +38,7 @@ extension PipelineRun {
             if configuration.noise.sigma > 0 || configuration.noise.quantum > 0 {
                 position = configuration.noise.apply(position, rng: &noiseRNG)
             }
-            let sample = Sample(index: window, time: instant, windowStart: w0, ready: now,
+            let sample = Sample(index: window, time: instant, windowStart: w0,
                                 position: position, strokeBegan: !fingerWasDown)
             waiting.append(sample)
             measurements.samples += 1

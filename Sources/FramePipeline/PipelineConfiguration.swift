@@ -108,11 +108,6 @@ public struct PipelineConfiguration: Sendable {
         predictor == .none ? nil : PredictorConfiguration(kind: predictor, oneEuro: smoothing == .oneEuro ? OneEuroParameters() : nil)
     }
 
-    /// The defaults of MODEL.md section 10.
-    public static var defaults: PipelineConfiguration {
-        try! PipelineConfiguration(settings: Settings())
-    }
-
     /// Resolves settings into a configuration, checking every value.
     public init(settings: Settings) throws(ScenarioError) {
         var r = SettingReader(settings: settings)

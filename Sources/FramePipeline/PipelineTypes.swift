@@ -35,8 +35,6 @@ public struct Sample: Sendable {
     public var time: SimTime
     /// Start of its scan window (the talk's diagrams count latency from here).
     public var windowStart: SimTime
-    /// When it became ready for delivery.
-    public var ready: SimTime
     /// The position reported (with digitizer noise, if any).
     public var position: TouchPoint
     /// True for the first sample of a stroke (touch-down).

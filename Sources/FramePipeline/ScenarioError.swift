@@ -45,6 +45,5 @@ public struct SettingSource: Sendable, Hashable {
         self.line = line
         self.column = column
     }
-    public static let defaults = SettingSource(file: "(defaults)")
     public static let commandLine = SettingSource(file: "--set")
 }

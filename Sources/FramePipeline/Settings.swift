@@ -49,7 +49,10 @@ struct SettingReader {
 
     init(settings: Settings) { self.settings = settings }
 
-    func fail(_ path: String, _ detail: String? = nil) -> ScenarioError {
+    /// - Parameter saysWhatToWrite: the detail already says what is
+    ///   expected (the duration syntax's messages do), so the key's own
+    ///   description is not repeated.
+    func fail(_ path: String, _ detail: String? = nil, saysWhatToWrite: Bool = false) -> ScenarioError {
         let e = settings.entries[path]
         let key = ConfigurationKey.byPath[path]
         var message = "expected " + (key?.expected ?? "a valid value")
@@ -57,7 +60,7 @@ struct SettingReader {
             // the value is named once, up front
             let quoted = "'\(settings.text(path))': "
             if detail.hasPrefix(quoted) { detail.removeFirst(quoted.count) }
-            message = detail + "; " + message
+            message = saysWhatToWrite ? detail : detail + "; " + message
         }
         return ScenarioError(file: e?.source.file, keyPath: path, line: e?.source.line, column: e?.source.column,
                              value: settings.text(path), message: message)
@@ -77,14 +80,21 @@ struct SettingReader {
 
     func duration(_ path: String, positive: Bool = false) throws(ScenarioError) -> SimTime {
         let v: SimTime
-        do { v = try DurationSyntax.parse(settings.text(path), framePeriod: framePeriod) } catch { throw fail(path, error.message) }
+        do { v = try DurationSyntax.parse(settings.text(path), framePeriod: framePeriod) } catch {
+            throw fail(path, error.message, saysWhatToWrite: true)
+        }
         if v < 0 { throw fail(path, "a duration cannot be negative") }
         if positive && v == 0 { throw fail(path, "must be above zero") }
         return v
     }
 
     func distribution(_ path: String) throws(ScenarioError) -> DurationDistribution {
-        do { return try DurationDistribution.parse(settings.text(path), framePeriod: framePeriod) } catch { throw fail(path, error.message) }
+        let text = settings.text(path)
+        do { return try DurationDistribution.parse(text, framePeriod: framePeriod) } catch {
+            // a distribution's own message lists the forms; a plain value's
+            // does not mention distributions, so the key's description follows
+            throw fail(path, error.message, saysWhatToWrite: text.contains("("))
+        }
     }
 
     func fraction(_ path: String) throws(ScenarioError) -> Rational {

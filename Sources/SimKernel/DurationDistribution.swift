@@ -43,17 +43,6 @@ public enum DurationDistribution: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The mean of the distribution (the clamp of `normal` ignored), in ns.
-    public var nominalMean: Double {
-        switch self {
-        case .fixed(let v): return Double(v)
-        case .uniform(let lo, let hi): return Double(lo + hi) / 2
-        case .normal(let m, _): return Double(m)
-        case .lognormal(let m, let s): return Double(m) * expOf(s * s / 2)
-        case .empirical(let vs): return vs.isEmpty ? 0 : Double(vs.reduce(0, +)) / Double(vs.count)
-        }
-    }
-
     /// The command-line form: `4ms`, `uniform(2ms,6ms)`, `normal(4ms,1ms)`,
     /// `lognormal(4ms,0.3)`, `empirical(1ms,2ms,5ms)`.
     public var description: String {
