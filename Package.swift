@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "SimKernel", targets: ["SimKernel"]),
         .library(name: "TouchModel", targets: ["TouchModel"]),
         .library(name: "FramePipeline", targets: ["FramePipeline"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "LatencyReport", targets: ["LatencyReport"]),
     ],
     dependencies: [
@@ -23,25 +25,34 @@ let package = Package(
             dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(name: "TouchModel", dependencies: ["SimKernel"]),
+        // The model only: the stages, one pipeline per platform, the measurement.
         .target(
             name: "FramePipeline",
             dependencies: [
-                "SimKernel", "TouchModel", "Yams",
+                "SimKernel", "TouchModel",
                 .product(name: "DequeModule", package: "swift-collections"),
-            ],
-            resources: [.copy("Scenarios")]
+            ]
         ),
-        .target(name: "LatencyReport", dependencies: ["FramePipeline"]),
+        // The key table, settings, scenario files and the built-in scenarios.
+        .target(
+            name: "Scenarios",
+            dependencies: ["FramePipeline", "SimKernel", "TouchModel", "Yams"],
+            resources: [.copy("Builtin")]
+        ),
+        // What is run on top of the model: sweeps, the parallel runner, the
+        // prediction corpus, the talk's table.
+        .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
+        .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
-                "LatencyReport", "FramePipeline", "TouchModel", "SimKernel",
+                "LatencyReport", "Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
-        .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline"]),
+        .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
         .testTarget(name: "latsimTests", dependencies: ["latsim"]),
     ]

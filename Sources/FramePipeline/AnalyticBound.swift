@@ -1,7 +1,7 @@
 import SimKernel
 
 /// The least touch-to-photon latency a configuration allows, from its
-/// durations alone (MODEL.md section 7): no frame may beat it.
+/// durations alone (Docs/Model.md, "Invariants"): no frame may beat it.
 public enum AnalyticBound {
     /// Lower bound of touch-to-photon in ns: the rest of the scan window
     /// after the sample instant, the digitizer delay, the handler's work up
@@ -17,11 +17,7 @@ public enum AnalyticBound {
         } else {
             render = c.prepare.lowerBound + c.gpuRender.lowerBound
         }
-        let row: SimTime
-        switch c.row {
-        case .fraction(let f): row = f.scaledRounded(by: c.framePeriod)
-        case .touch: row = 0
-        }
+        let row = FrameGeometry(c).rowOffset ?? 0
         return Swift.max(0, restOfWindow) + c.digitizerDelay + handler + render + row + c.panelResponse
     }
 }

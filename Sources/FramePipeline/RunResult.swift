@@ -3,39 +3,41 @@ import TouchModel
 
 /// The outcome of one run: its measurements and the engine's own cost.
 public struct RunResult: Sendable {
+    /// The configuration that ran.
     public let configuration: PipelineConfiguration
+    /// What was measured.
     public let measurements: Measurements
+    /// The model's invariant checks.
     public let invariants: InvariantChecks
-    /// Events processed per kind (index = ``PipelineEvent`` raw value).
-    public let eventsByKind: [Int]
-    /// Model events processed (the seven kinds of MODEL.md section 1).
+    /// Model events handled per kind, named, in tie order.
+    public let eventsByKind: [(kind: String, count: Int)]
+    /// Model events handled in all.
     public let events: Int
-    /// Wall time of the event loop.
+    /// Wall time of the event loop, seconds.
     public let wallSeconds: Double
+    /// Simulated time with three display buffers allocated.
     public let tripleBufferedTime: SimTime
+    /// The frame log, when it was kept.
     public let frameLog: FrameLog?
+    /// The finger's motion: the synthetic kind or the trace path.
     public let trajectoryName: String
 
+    /// Simulated seconds.
     public var simulatedSeconds: Double { Double(configuration.duration) / 1e9 }
     /// Hitch time per simulated second, in ms per s.
     public var hitchTimeRatioMsPerS: Double {
         Double(measurements.hitches) * configuration.vsyncClock.periodNanos / 1e6 / simulatedSeconds
     }
+    /// The share of simulated time with three buffers allocated.
     public var tripleBufferedFraction: Double { Double(tripleBufferedTime) / Double(configuration.duration) }
+    /// Model events per wall second.
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(events) / wallSeconds : 0 }
+    /// Simulated seconds per wall second.
     public var realTimeFactor: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }
 
     /// The prediction score, or nil when prediction is off.
     public var predictionScore: PredictionScore? {
         configuration.predictor == .none && measurements.prediction.count == 0
             ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
-    }
-}
-
-extension PipelineRun {
-    /// Runs a configuration (convenience).
-    public static func run(_ configuration: PipelineConfiguration, keepLog: Bool = false) throws(ScenarioError) -> RunResult {
-        var r = try PipelineRun(configuration: configuration, keepLog: keepLog)
-        return r.run()
     }
 }

@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import SimKernel
 
 /// Looks up the pieces of a ``FrameLog`` that belong to one touch: its scan

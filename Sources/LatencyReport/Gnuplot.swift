@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 /// Renders ``ChartScript``s with the system's gnuplot.
 ///
@@ -53,7 +54,7 @@ public struct Gnuplot: Sendable {
     /// Writes `basename.gp` and `basename.dat` into `directory` (created if
     /// needed) and, when gnuplot is available, renders one image per format.
     ///
-    /// - Throws: ``GnuplotError`` with gnuplot's own error text when it
+    /// - Throws: ``LatsimError`` (an environment failure) with gnuplot's own error text when it
     ///   fails; file-system errors from writing the outputs.
     public func render(
         _ chart: ChartScript,
@@ -85,12 +86,12 @@ public struct Gnuplot: Sendable {
             arguments: ["-e", "outbase=\(GnuplotText.plain(temporaryBase))", scriptURL.lastPathComponent],
             directory: directory)
         guard result.status == 0 else {
-            throw GnuplotError.failed(script: scriptURL, status: result.status, stderr: result.stderr)
+            throw LatsimError.gnuplotFailed(script: scriptURL, status: result.status, stderr: result.stderr)
         }
         for (temporary, final) in zip(temporaries, finals) {
             let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? Int) ?? 0
             guard size > 0 else {
-                throw GnuplotError.missingImage(script: scriptURL, image: final, stderr: result.stderr)
+                throw LatsimError.gnuplotMissingImage(script: scriptURL, image: final, stderr: result.stderr)
             }
             try AtomicFile.rename(temporary, to: final)
         }

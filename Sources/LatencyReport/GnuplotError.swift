@@ -1,31 +1,34 @@
 import Foundation
+import SimKernel
 
-/// Why gnuplot failed to render a chart.
-public enum GnuplotError: Error, CustomStringConvertible, LocalizedError {
+/// Why gnuplot failed to render a chart: a failure of the environment
+/// (exit status 3), naming the script and quoting gnuplot's own words.
+extension LatsimError {
     /// gnuplot could not be started at all.
-    case launchFailed(executable: URL, reason: String)
-    /// gnuplot exited with a non-zero status; `stderr` is its own message
-    /// (typically `"name.gp" line N: ...`).
-    case failed(script: URL, status: Int32, stderr: String)
-    /// gnuplot exited successfully but an expected image is missing or empty.
-    case missingImage(script: URL, image: URL, stderr: String)
-
-    /// A message naming the script and quoting gnuplot's standard error.
-    public var description: String {
-        switch self {
-        case .launchFailed(let executable, let reason):
-            return "could not run gnuplot at \(executable.path): \(reason)"
-        case .failed(let script, let status, let stderr):
-            return "gnuplot failed on \(script.path) (exit status \(status)):\n"
-                + stderr.trimmingCharacters(in: .whitespacesAndNewlines)
-        case .missingImage(let script, let image, let stderr):
-            var text = "gnuplot ran \(script.path) but did not write \(image.lastPathComponent)"
-            let trimmed = stderr.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty { text += ":\n" + trimmed }
-            return text
-        }
+    static func gnuplotLaunchFailed(executable: URL, reason: String) -> LatsimError {
+        LatsimError(.environment, file: executable.path, problem: "gnuplot could not be started: \(reason)",
+                    expected: "a working gnuplot (apt-get install gnuplot-nox, or brew install gnuplot)")
     }
 
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
+    /// gnuplot exited with a non-zero status; `stderr` is its own message
+    /// (typically `"name.gp" line N: ...`).
+    static func gnuplotFailed(script: URL, status: Int32, stderr: String) -> LatsimError {
+        LatsimError(.environment, file: script.path,
+                    problem: "gnuplot failed (exit status \(status)): " + quoted(stderr))
+    }
+
+    /// gnuplot exited successfully but an expected image is missing or empty.
+    static func gnuplotMissingImage(script: URL, image: URL, stderr: String) -> LatsimError {
+        var problem = "gnuplot ran the script but did not write \(image.lastPathComponent)"
+        let said = quoted(stderr)
+        if !said.isEmpty { problem += ": " + said }
+        return LatsimError(.environment, file: script.path, problem: problem)
+    }
+
+    /// gnuplot's standard error on one line, at most a few hundred characters.
+    static func quoted(_ stderr: String) -> String {
+        let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let text = lines.joined(separator: " | ")
+        return text.count > 400 ? String(text.prefix(397)) + "..." : text
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 /// Runs gnuplot as a child process with its three standard streams on pipes.
 ///
@@ -52,7 +53,7 @@ enum GnuplotProcess {
         do {
             try process.run()
         } catch {
-            throw GnuplotError.launchFailed(executable: executable, reason: "\(error)")
+            throw LatsimError.gnuplotLaunchFailed(executable: executable, reason: "\(error)")
         }
         try? input.fileHandleForWriting.close()
 

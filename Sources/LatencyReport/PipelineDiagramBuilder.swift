@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import SimKernel
 
 /// Builds the talk's pipeline diagram from a run's frame log: rows

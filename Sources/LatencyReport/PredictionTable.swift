@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import TouchModel
 
 /// One line of the `latsim predict` table: a predictor at a horizon on one

@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import Foundation
 import SimKernel
 import TouchModel
@@ -11,7 +13,8 @@ extension ReportWriter {
         progress("prediction")
         let corpus = PredictionCorpus(items: [PredictionCorpusItem(name: "strokes", motion: .synthetic(kind: "strokes", seed: seed), duration: "20s")])
         let predictors = PredictorKind.allCases
-        let horizons = ["0frames", "0.25frames", "0.5frames", "0.75frames", "1frame", "1.25frames", "1.5frames", "2frames"]
+        let horizons = try ["0frames", "0.25frames", "0.5frames", "0.75frames", "1frame", "1.25frames", "1.5frames", "2frames"]
+            .map { (text: String) throws(LatsimError) -> Horizon in try Horizon(parsing: text) }
         let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), seed: seed)
         let rows = PredictionTable.rows(results)
 
@@ -49,10 +52,13 @@ extension ReportWriter {
         let lead: SimTime = 60_000_000 // frames latched this long into the window show samples from inside it
         var drawn: [(name: String, path: [(x: Double, y: Double)])] = []
         var truePath: [(x: Double, y: Double)] = []
-        for (name, overrides) in [("drawn, no prediction", ["app.prediction.predictor=none"]),
-                                  ("drawn, linearFirst 1 frame ahead", ["app.prediction.predictor=linearFirst"]),
-                                  ("drawn, kalman 1 frame ahead", ["app.prediction.predictor=kalman"])] {
-            let r = try run("ios9-prediction", overrides + ["input.trajectory=circle"], keepLog: true, duration: "2s")
+        for (name, predictor) in [("drawn, no prediction", PredictorKind.none),
+                                  ("drawn, linearFirst 1 frame ahead", .linearFirst),
+                                  ("drawn, kalman 1 frame ahead", .kalman)] {
+            let r = try run("ios9-prediction", keepLog: true, duration: 2 * Nanos.perSecond) {
+                $0.predictor = predictor
+                $0.trajectory = "circle"
+            }
             guard let log = r.frameLog else { continue }
             let path = log.latches.filter { !$0.repeated && $0.time >= window.0 + lead && $0.time <= window.1 }.map { (x: $0.drawnX, y: $0.drawnY) }
             drawn.append((name: name, path: path))

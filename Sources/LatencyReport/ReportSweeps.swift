@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import Foundation
 import SimKernel
 
@@ -20,7 +22,7 @@ extension ReportWriter {
         for (scenario, vary, name, text) in sweeps {
             progress("sweep \(scenario) \(vary)")
             let axis = try SweepAxis(parsing: vary)
-            let result = try Sweep.run(scenario: try Scenario.named(scenario), axes: [axis], duration: duration, seed: seed)
+            let result = try Sweep.run(scenario: try Scenario.named(scenario), assignments: assignments(), axes: [axis])
             page.add("### `latsim sweep \(scenario) --vary \(vary)`")
             page.add()
             page.chart(try render(SweepOutput.chart(result), name), alt: "sweep of \(axis.path) on \(scenario)")

@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import Foundation
 import SimKernel
 import TouchModel
@@ -68,10 +70,21 @@ public struct ReportWriter {
         return out
     }
 
-    /// Runs a scenario with the report's duration and seed.
-    public func run(_ name: String, _ overrides: [String] = [], keepLog: Bool = false, duration: String? = nil) throws -> RunResult {
-        let s = try Scenario.named(name)
-        return try PipelineRun.run(try s.configuration(overrides: overrides, duration: duration ?? self.duration, seed: seed), keepLog: keepLog)
+    /// The report's duration and seed, as settings of every run.
+    public func assignments() -> [Assignment] {
+        let source = SettingSource(file: "report")
+        return [Assignment(path: "duration", value: duration, source: source),
+                Assignment(path: "seed", value: String(seed), source: source)]
+    }
+
+    /// Runs a scenario with the report's duration (or `duration`) and seed,
+    /// after `change` sets what the section varies.
+    public func run(_ name: String, keepLog: Bool = false, duration: SimTime? = nil,
+                    _ change: (inout PipelineConfiguration) -> Void = { _ in }) throws -> RunResult {
+        var c = try Scenario.named(name).configuration(assignments())
+        if let duration { c.duration = duration }
+        change(&c)
+        return try PipelineRun.run(c, keepLog: keepLog)
     }
 
     // MARK: sections
@@ -79,7 +92,7 @@ public struct ReportWriter {
     func talkTable(_ page: Page) throws -> Page {
         var page = page
         progress("the talk's table")
-        let rows = try TalkTableRun.run(duration: duration)
+        let rows = try TalkTableRun.run(assignments())
         page.add("## The talk's table, reproduced")
         page.add()
         page.add("Each scenario of \"Advanced Touch Input on iOS\" (WWDC 2015) with the durations that fit in a frame (handler 4 ms, prepare 3 ms, GPU 4 ms). \"Every frame\" is the range of pipeline frames over every displayed frame: a single value means all of them agree with the talk.")
@@ -115,7 +128,7 @@ public struct ReportWriter {
         page.add()
         for (name, text) in Self.diagramScenarios {
             progress("diagram \(name)")
-            let r = try run(name, keepLog: true, duration: "1s")
+            let r = try run(name, keepLog: true, duration: Nanos.perSecond)
             guard let chart = PipelineDiagramBuilder.diagram(r, scenario: name) else { continue }
             page.add("### \(name)")
             page.add()
@@ -148,7 +161,10 @@ public struct ReportWriter {
         }
         page.add()
         // a stochastic variant shows real spread
-        let spread = try run("ios9-coalescing-120hz", ["app.handler=lognormal(6ms,0.5)", "gpu.render=lognormal(5ms,0.4)"])
+        let spread = try run("ios9-coalescing-120hz") {
+            $0.handler = .lognormal(median: 6 * Nanos.perMillisecond, sigma: 0.5)
+            $0.gpuRender = .lognormal(median: 5 * Nanos.perMillisecond, sigma: 0.4)
+        }
         cdf.append((name: "ios9-coalescing-120hz, lognormal handler 6 ms and GPU 5 ms",
                     points: spread.measurements.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
         let chart = LatencyCDFChart(series: cdf, xLabel: "touch-to-photon latency (ms)",

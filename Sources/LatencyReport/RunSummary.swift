@@ -1,8 +1,10 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import SimKernel
 import TouchModel
 
-/// The summary JSON of MODEL.md section 11, one object per run.
+/// The summary JSON (Docs/Model.md, "Summary JSON"), one object per run.
 public enum RunSummary {
     /// Which engine figures to include: wall-clock ones differ run to run.
     public enum Timing: Sendable { case include, omit }
@@ -20,7 +22,7 @@ public enum RunSummary {
         } else {
             engine += [("wallSeconds", .null), ("eventsPerSecond", .null), ("realTimeFactor", .null)]
         }
-        engine.append(("eventsByKind", .object(PipelineEvent.allCases.map { ($0.name, .int(r.eventsByKind[Int($0.rawValue)])) })))
+        engine.append(("eventsByKind", .object(r.eventsByKind.map { ($0.kind, .int($0.count)) })))
         return .object([
             ("scenario", .string(scenario)),
             ("seed", .int(Int(r.configuration.seed))),

@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import Foundation
 import SimKernel
 
@@ -96,7 +98,7 @@ public enum SweepOutput {
         // numbers right-aligned, including numeric varied values
         var right = Set(numeric..<header.count)
         for (i, axis) in result.axes.enumerated() where axis.numbers != nil { right.insert(i) }
-        return align(header: header, rows: rows, rightAligned: right)
+        return TextTable(header: header, rows: rows, rightAligned: right).render()
     }
 
     /// One line saying what was swept: scenario, grid, seeds and simulated time.
@@ -105,24 +107,6 @@ public enum SweepOutput {
         let seconds = result.rows.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
         let seeds = result.seeds == 1 ? "1 seed" : "\(result.seeds) seeds (latency over their merged frames, counts averaged)"
         return "\(result.scenario): \(grid); \(seeds), \(seconds) s simulated per run; \(result.runs) runs"
-    }
-
-    static func align(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
-        var widths = header.map(\.count)
-        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
-        func line(_ cells: [String]) -> String {
-            var parts: [String] = []
-            for (i, c) in cells.enumerated() {
-                let pad = String(repeating: " ", count: max(0, widths[i] - c.count))
-                parts.append(rightAligned.contains(i) ? pad + c : c + pad)
-            }
-            var s = parts.joined(separator: "  ")
-            while s.hasSuffix(" ") { s.removeLast() }
-            return s
-        }
-        var out = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        out += rows.map(line)
-        return out.joined(separator: "\n")
     }
 
     // MARK: chart

@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 
 extension TalkTableRun {
     /// `{"scenario", "label", "talkFrames", "pipelineFrames", "effectiveFrames", "touchToPhotonMsP50"}`.

@@ -1,28 +1,34 @@
-/// Parses the duration syntax of MODEL.md section 10: a decimal number and a
-/// unit (`250us`, `4ms`, `1.5s`, `12ns`) or display frames (`1frame`,
-/// `0.5frames`). A bare `0` is allowed. The result is rounded half up to ns.
+/// Parses the duration syntax: a decimal number and a unit (`250us`, `4ms`,
+/// `1.5s`, `12ns`) or display frames (`1frame`, `0.5frames`). A bare `0`
+/// is allowed. The result is rounded half up to whole nanoseconds
+/// (Docs/Model.md, "Time").
 public enum DurationSyntax {
-    /// An error with a sentence saying what was expected.
-    public struct Failure: Error, Sendable, Equatable { public let message: String }
-
     static let units: [(String, Rational)] = [
         ("frames", Rational(0)), ("frame", Rational(0)),
         ("ns", Rational(1)), ("us", Rational(1_000)), ("µs", Rational(1_000)),
         ("ms", Rational(1_000_000)), ("s", Rational(1_000_000_000)),
     ]
 
+    /// What a duration looks like, for messages.
+    public static let expected = "a number and a unit (ns, us, ms, s) or frames, e.g. 4ms, 250us, 1.5s, 1frame"
+
     /// - Parameter framePeriod: the display period in ns (for `frames`).
-    public static func parse(_ text: String, framePeriod: Rational) throws(Failure) -> SimTime {
+    /// - Throws: ``LatsimError`` (value set, no key) when `text` is not a
+    ///   duration or does not fit in 64-bit nanoseconds (about 292 years).
+    public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> SimTime {
         let t = text.trimmingCharacters(in: .whitespaces)
         for (unit, scale) in units where t.hasSuffix(unit) {
             let number = String(t.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
             // "ms" also ends in "s": take the longest unit whose prefix is a number
             guard let value = Rational(decimal: number) else { continue }
             let s = unit.hasPrefix("frame") ? framePeriod : scale
-            return value.scaledRounded(by: s)
+            guard let ns = value.scaledRounded(by: s) else {
+                throw LatsimError(value: text, problem: "is too long to simulate (more than 292 years)", expected: "a duration of at most a few days")
+            }
+            return ns
         }
         if let value = Rational(decimal: t), value.numerator == 0 { return 0 }
-        throw Failure(message: "'\(text)' is not a duration: write a number and a unit (ns, us, ms, s) or frames, e.g. 4ms, 250us, 1.5s, 1frame")
+        throw LatsimError(value: text, problem: "not a duration", expected: expected)
     }
 
     /// Formats nanoseconds compactly (`4ms`, `16.666667ms`, `1.5s`).
@@ -37,18 +43,28 @@ public enum DurationSyntax {
 }
 
 /// Formats a number with at most `places` decimals, no trailing zeros, POSIX
-/// style (`.` as decimal point, no grouping).
-public func formatDecimal(_ x: Double, places: Int) -> String {
+/// style (`.` as decimal point, no grouping). With `fixed`, exactly
+/// `places` decimals are written (trailing zeros kept), as tables align them.
+public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> String {
     if x.isNaN { return "nan" }
     if x.isInfinite { return x > 0 ? "inf" : "-inf" }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
     let r = (x * scale).rounded() / scale
-    if r == r.rounded() && Swift.abs(r) < 1e15 { return String(Int64(r)) }
-    var s = String(format: "%.\(places)f", r)
-    while s.hasSuffix("0") { s.removeLast() }
-    if s.hasSuffix(".") { s.removeLast() }
-    if s == "-0" { s = "0" }
+    var s: String
+    if r == r.rounded() && Swift.abs(r) < 1e15 {
+        s = String(Int64(r))
+    } else {
+        s = String(format: "%.\(places)f", r)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        if s == "-0" { s = "0" }
+    }
+    if fixed && places > 0 {
+        if !s.contains(".") { s += "." }
+        let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
+        s += String(repeating: "0", count: max(0, places - decimals))
+    }
     return s
 }
 

@@ -37,6 +37,16 @@ public struct LatsimError: Error, Sendable, Hashable, CustomStringConvertible {
     public var problem: String
     /// What was expected instead, when that helps (`a duration such as 4ms`).
     public var expected: String?
+    /// A listing that helps: the command line names the command that prints it.
+    public var seeAlso: Listing?
+
+    /// A listing of valid values a user can print.
+    public enum Listing: Sendable, Hashable {
+        /// The configuration keys.
+        case keys
+        /// The built-in scenarios.
+        case scenarios
+    }
 
     /// An error from its parts; by default bad input.
     public init(_ kind: Kind = .badInput, file: String? = nil, line: Int? = nil, column: Int? = nil,

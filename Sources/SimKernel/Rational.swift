@@ -56,10 +56,11 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
     public var isPositive: Bool { numerator > 0 }
     public var isNegative: Bool { numerator < 0 }
 
-    /// `self * scale`, rounded half up to an integer.
-    public func scaledRounded(by scale: Rational) -> Int64 {
-        Int64(roundHalfUp(Int128(numerator) * Int128(scale.numerator),
-                          Int128(denominator) * Int128(scale.denominator)))
+    /// `self * scale`, rounded half up to an integer; nil when the result
+    /// does not fit in 64 bits.
+    public func scaledRounded(by scale: Rational) -> Int64? {
+        Int64(exactly: roundHalfUp(Int128(numerator) * Int128(scale.numerator),
+                                   Int128(denominator) * Int128(scale.denominator)))
     }
 
     public var description: String {

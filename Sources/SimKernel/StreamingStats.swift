@@ -16,8 +16,7 @@ public struct StreamingStats: Sendable {
     @usableFromInline var _count: Int = 0
     @usableFromInline var _min: Double = .infinity
     @usableFromInline var _max: Double = -.infinity
-    @usableFromInline var sum: Double = 0
-    @usableFromInline var compensation: Double = 0
+    @usableFromInline var sum = CompensatedSum()
     /// Allocated at the first value, so a stream never fed costs nothing.
     @usableFromInline var positive: Histogram<UInt32>?
     @usableFromInline var negative: Histogram<UInt32>?
@@ -90,12 +89,7 @@ public struct StreamingStats: Sendable {
 
     @usableFromInline
     mutating func add(_ x: Double, count n: UInt32) {
-        let xn = x * Double(n)
-        // Neumaier's compensated summation: the mean is exact to the last bit
-        // for the sums the model produces.
-        let t = sum + xn
-        if Swift.abs(sum) >= Swift.abs(xn) { compensation += (sum - t) + xn } else { compensation += (xn - t) + sum }
-        sum = t
+        sum.add(x * Double(n))
         if x < _min { _min = x }
         if x > _max { _max = x }
         addToDistribution(x, count: UInt64(n))
@@ -166,7 +160,7 @@ public struct StreamingStats: Sendable {
     /// The exact mean, or nil when nothing was recorded.
     public var mean: Double? {
         if pendingCount > 0 || otherCount > 0 { return settled.mean }
-        return count == 0 ? nil : (sum + compensation) / Double(count)
+        return count == 0 ? nil : sum.value / Double(count)
     }
 
     @usableFromInline
@@ -261,9 +255,7 @@ public struct StreamingStats: Sendable {
         let other = other.settled
         guard other.count > 0 else { return }
         _count += other._count
-        let t = sum + other.sum
-        compensation += other.compensation + ((Swift.abs(sum) >= Swift.abs(other.sum)) ? (sum - t) + other.sum : (other.sum - t) + sum)
-        sum = t
+        sum.add(other.sum)
         _min = Swift.min(_min, other._min)
         _max = Swift.max(_max, other._max)
         if other.spilled { spill() }

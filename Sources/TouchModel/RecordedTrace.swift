@@ -11,18 +11,18 @@ struct TraceStroke: Sendable {
     /// same clock reading supersedes the earlier); the stroke is re-based to
     /// start at 0. Throws when times go backwards or fewer than two distinct
     /// times remain.
-    init(source: String, samples: [TouchSample]) throws(TouchInputError) {
+    init(source: String, samples: [TouchSample]) throws(LatsimError) {
         var times: [SimTime] = []
         var positions: [TouchPoint] = []
         times.reserveCapacity(samples.count)
         positions.reserveCapacity(samples.count)
         for (i, s) in samples.enumerated() {
             guard s.position.x.isFinite, s.position.y.isFinite else {
-                throw TouchInputError(file: source, message: "sample \(i + 1) has a non-finite position \(s.position) — expected finite coordinates")
+                throw LatsimError(file: source, problem: "sample \(i + 1) has a non-finite position \(s.position)", expected: "finite coordinates")
             }
             if let last = times.last {
                 if s.time < last {
-                    throw TouchInputError(file: source, message: "sample \(i + 1) goes back in time (\(s.time) ns after \(last) ns) — expected times in increasing order")
+                    throw LatsimError(file: source, problem: "sample \(i + 1) goes back in time (\(s.time) ns after \(last) ns)", expected: "times in increasing order")
                 }
                 if s.time == last { positions[positions.count - 1] = s.position; continue }
             }
@@ -30,7 +30,7 @@ struct TraceStroke: Sendable {
             positions.append(s.position)
         }
         guard times.count >= 2 else {
-            throw TouchInputError(file: source, message: "the stroke has \(times.count) distinct timestamp\(times.count == 1 ? "" : "s") — expected at least 2")
+            throw LatsimError(file: source, problem: "the stroke has \(times.count) distinct timestamp\(times.count == 1 ? "" : "s")", expected: "at least 2")
         }
         let t0 = times[0]
         self.times = times.map { $0 - t0 }

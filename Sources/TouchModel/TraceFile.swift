@@ -25,45 +25,27 @@ enum TraceFile {
     }
 
     /// Loads one `.xml` or `.csv` file as a stroke.
-    static func load(_ path: String) throws(TouchInputError) -> TraceStroke {
+    static func load(_ path: String) throws(LatsimError) -> TraceStroke {
         let ext = (path as NSString).pathExtension.lowercased()
         guard ext == "xml" || ext == "csv" else {
-            throw TouchInputError(file: path, message: "unknown trace format '.\(ext)' — expected a .xml gesture log or a .csv file")
+            throw LatsimError(file: path, problem: "unknown trace format '.\(ext)'", expected: "a .xml gesture log or a .csv file")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TouchInputError(file: path, message: "the file cannot be read — expected a readable trace file")
+            throw LatsimError(file: path, problem: "the file cannot be read", expected: "a readable trace file")
         }
         let bytes = [UInt8](data)
         return ext == "xml" ? try parseGestureLog(bytes, file: path) : try parseCSV(bytes, file: path)
     }
 
-    /// The trace files under `directory`, recursively, sorted by path.
-    static func traceFiles(under directory: String) throws(TouchInputError) -> [String] {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
-              let walker = fm.enumerator(atPath: directory) else {
-            throw TouchInputError(file: directory, message: "not a readable directory — expected a directory of .xml/.csv traces")
-        }
-        var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let ext = (relative as NSString).pathExtension.lowercased()
-            guard ext == "xml" || ext == "csv" else { continue }
-            let full = (directory as NSString).appendingPathComponent(relative)
-            var sub: ObjCBool = false
-            if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue { found.append(full) }
-        }
-        return found.sorted()
-    }
-
     // MARK: gesture log
 
-    static func parseGestureLog(_ b: [UInt8], file: String) throws(TouchInputError) -> TraceStroke {
+    static func parseGestureLog(_ b: [UInt8], file: String) throws(LatsimError) -> TraceStroke {
         var points: [RawPoint] = []
         var i = 0, line = 1
         let n = b.count
-        func fail(_ at: Int, _ message: String) -> TouchInputError {
-            TouchInputError(file: file, line: at, message: message)
+        func fail(_ at: Int, _ message: String) -> LatsimError {
+            let parts = message.components(separatedBy: " — expected ")
+            return LatsimError(file: file, line: at, problem: parts[0], expected: parts.count > 1 ? parts[1] : nil)
         }
         /// Advances `i` past `terminator`, counting lines; false when absent.
         func skip(past terminator: [UInt8]) -> Bool {
@@ -123,7 +105,7 @@ enum TraceFile {
                 i += 1
             }
             guard name == "Point" else { continue }
-            func number(_ key: String, _ unit: String) throws(TouchInputError) -> Double {
+            func number(_ key: String, _ unit: String) throws(LatsimError) -> Double {
                 guard let text = attributes.first(where: { $0.0 == key })?.1 else {
                     throw fail(tagLine, "<Point> has no \(key) attribute — expected X, Y (pixels) and T (milliseconds)")
                 }
@@ -143,7 +125,7 @@ enum TraceFile {
 
     // MARK: CSV
 
-    static func parseCSV(_ b: [UInt8], file: String) throws(TouchInputError) -> TraceStroke {
+    static func parseCSV(_ b: [UInt8], file: String) throws(LatsimError) -> TraceStroke {
         let text = String(decoding: b, as: UTF8.self)
         var points: [RawPoint] = []
         var columns = 0
@@ -159,19 +141,19 @@ enum TraceFile {
             if columns == 0 {
                 let header = fields.map { $0.lowercased() }
                 guard header == ["t_ms", "x", "y"] || header == ["t_ms", "x", "y", "force"] else {
-                    throw TouchInputError(file: file, line: lineNumber, message: "the header is '\(trimmed)' — expected 't_ms,x,y' or 't_ms,x,y,force'")
+                    throw LatsimError(file: file, line: lineNumber, problem: "the header is '\(trimmed)'", expected: "'t_ms,x,y' or 't_ms,x,y,force'")
                 }
                 columns = header.count
                 continue
             }
             guard fields.count == columns else {
-                throw TouchInputError(file: file, line: lineNumber, message: "the row '\(trimmed)' has \(fields.count) column\(fields.count == 1 ? "" : "s") — expected \(columns), as in the header")
+                throw LatsimError(file: file, line: lineNumber, problem: "the row '\(trimmed)' has \(fields.count) column\(fields.count == 1 ? "" : "s")", expected: "\(columns), as in the header")
             }
             var values: [Double] = []
             for (k, f) in fields.enumerated() {
                 guard let v = parseNumber(f) else {
                     let names = ["t_ms", "x", "y", "force"]
-                    throw TouchInputError(file: file, line: lineNumber, message: "\(names[k]) '\(f)' is not a number — expected a decimal number")
+                    throw LatsimError(file: file, line: lineNumber, problem: "\(names[k]) '\(f)' is not a number", expected: "a decimal number")
                 }
                 values.append(v)
             }
@@ -179,7 +161,7 @@ enum TraceFile {
                                    position: TouchPoint(x: values[1], y: values[2])))
         }
         guard columns > 0 else {
-            throw TouchInputError(file: file, line: Swift.max(1, lineNumber), message: "the file has no header — expected 't_ms,x,y' or 't_ms,x,y,force' on the first line")
+            throw LatsimError(file: file, line: Swift.max(1, lineNumber), problem: "the file has no header", expected: "'t_ms,x,y' or 't_ms,x,y,force' on the first line")
         }
         return try stroke(points, file: file, endLine: lineNumber, what: "rows")
     }
@@ -187,18 +169,18 @@ enum TraceFile {
     // MARK: shared checks
 
     /// Checks the order of the points and builds the stroke.
-    static func stroke(_ points: [RawPoint], file: String, endLine: Int, what: String) throws(TouchInputError) -> TraceStroke {
+    static func stroke(_ points: [RawPoint], file: String, endLine: Int, what: String) throws(LatsimError) -> TraceStroke {
         var distinct = 0
         for (k, p) in points.enumerated() {
             if k == 0 { distinct = 1; continue }
             let previous = points[k - 1]
             if p.time < previous.time {
-                throw TouchInputError(file: file, line: p.line, message: "time goes backwards (\(formatDecimal(p.time.milliseconds, places: 6)) ms after \(formatDecimal(previous.time.milliseconds, places: 6)) ms on line \(previous.line)) — expected times in increasing order")
+                throw LatsimError(file: file, line: p.line, problem: "time goes backwards (\(formatDecimal(p.time.milliseconds, places: 6)) ms after \(formatDecimal(previous.time.milliseconds, places: 6)) ms on line \(previous.line))", expected: "times in increasing order")
             }
             if p.time > previous.time { distinct += 1 }
         }
         guard distinct >= 2 else {
-            throw TouchInputError(file: file, line: points.last?.line ?? endLine, message: "the stroke is empty: \(points.count) \(what) with \(distinct) distinct timestamp\(distinct == 1 ? "" : "s") — expected at least 2 distinct timestamps")
+            throw LatsimError(file: file, line: points.last?.line ?? endLine, problem: "the stroke is empty: \(points.count) \(what) with \(distinct) distinct timestamp\(distinct == 1 ? "" : "s")", expected: "at least 2 distinct timestamps")
         }
         return try TraceStroke(source: file, samples: points.map { TouchSample(time: $0.time, position: $0.position) })
     }

@@ -36,7 +36,7 @@ public struct Trajectory: Sendable {
     /// Builds a trajectory from its specification: a synthetic kind
     /// (``syntheticKinds``), a `.xml` ($1 gesture log) or `.csv` trace file, or
     /// a directory of such files played one after another.
-    public static func make(_ spec: String, parameters: TrajectoryParameters) throws(TouchInputError) -> Trajectory {
+    public static func make(_ spec: String, parameters: TrajectoryParameters) throws(LatsimError) -> Trajectory {
         try parameters.validate()
         switch spec {
         case "line": return Trajectory(name: spec, motion: .line(LineMotion(parameters)))
@@ -48,7 +48,7 @@ public struct Trajectory: Sendable {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory) else {
-            throw TouchInputError(message: "unknown trajectory '\(spec)' — expected one of \(syntheticKinds.joined(separator: ", ")), or the path of an existing .xml/.csv trace file or of a directory of them")
+            throw LatsimError(problem: "unknown trajectory '\(spec)'", expected: "one of \(syntheticKinds.joined(separator: ", ")), or the path of an existing .xml/.csv trace file or of a directory of them")
         }
         if isDirectory.boolValue {
             return try loadDirectory(spec, parameters: parameters, skipBad: false).trajectory
@@ -57,19 +57,30 @@ public struct Trajectory: Sendable {
         return Trajectory(name: spec, motion: .trace(RecordedTrace(strokes: [stroke], gap: parameters.traceGap)))
     }
 
-    /// Loads every `.xml` and `.csv` file under `path` (recursively, sorted by
-    /// path) as one trace, each file one stroke, separated by
-    /// `parameters.traceGap` with the finger up.
+    /// Loads the `.xml` and `.csv` files under `path` (recursively, sorted
+    /// by path; with `include`, only those with a folder of one of those
+    /// names on their path below `path`, see ``TraceFiles/list(under:include:)``)
+    /// as one trace, each file one stroke, separated by `parameters.traceGap`
+    /// with the finger up. The trajectory is named `path`.
     ///
     /// With `skipBad` a malformed file is left out and its error returned in
     /// `skipped`; without it the first malformed file throws. A directory
     /// with no usable file throws either way.
-    public static func loadDirectory(_ path: String, parameters: TrajectoryParameters,
-                                     skipBad: Bool) throws(TouchInputError) -> (trajectory: Trajectory, skipped: [TouchInputError]) {
+    public static func loadDirectory(_ path: String, include: [String] = [], parameters: TrajectoryParameters,
+                                     skipBad: Bool) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
         try parameters.validate()
-        let files = try TraceFile.traceFiles(under: path)
+        let files = try TraceFiles.list(under: path, include: include)
+        return try load(files.map { (path as NSString).appendingPathComponent($0) }, name: path,
+                        parameters: parameters, skipBad: skipBad)
+    }
+
+    /// Loads trace files (paths as given) as one trace named `name`, in this
+    /// order, one stroke per file, as ``loadDirectory(_:include:parameters:skipBad:)`` does.
+    public static func load(_ files: [String], name: String, parameters: TrajectoryParameters,
+                            skipBad: Bool) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
+        try parameters.validate()
         var strokes: [TraceStroke] = []
-        var skipped: [TouchInputError] = []
+        var skipped: [LatsimError] = []
         for file in files {
             do {
                 strokes.append(try TraceFile.load(file))
@@ -79,22 +90,23 @@ public struct Trajectory: Sendable {
             }
         }
         guard !strokes.isEmpty else {
-            throw TouchInputError(file: path, message: "no usable trace in this directory (\(files.count) .xml/.csv files, \(skipped.count) malformed) — expected at least one readable .xml or .csv trace")
+            throw LatsimError(file: name, problem: "no usable trace (\(files.count) .xml/.csv files, \(skipped.count) malformed)",
+                              expected: "at least one readable .xml or .csv trace")
         }
         let trace = RecordedTrace(strokes: strokes, gap: parameters.traceGap)
-        return (Trajectory(name: path, motion: .trace(trace)), skipped)
+        return (Trajectory(name: name, motion: .trace(trace)), skipped)
     }
 
     /// A trajectory from samples already in memory, one array per stroke
     /// (times in ns, relative to the stroke's own start), played one after
     /// another with `gap` between them. Each stroke needs two distinct times.
     public static func trace(name: String, strokes: [[TouchSample]],
-                             gap: SimTime = 200 * Nanos.perMillisecond) throws(TouchInputError) -> Trajectory {
+                             gap: SimTime = 200 * Nanos.perMillisecond) throws(LatsimError) -> Trajectory {
         var built: [TraceStroke] = []
         for (i, samples) in strokes.enumerated() {
             built.append(try TraceStroke(source: "\(name) stroke \(i + 1)", samples: samples))
         }
-        guard !built.isEmpty else { throw TouchInputError(message: "trace '\(name)' has no stroke — expected at least one") }
+        guard !built.isEmpty else { throw LatsimError(problem: "trace '\(name)' has no stroke", expected: "at least one") }
         return Trajectory(name: name, motion: .trace(RecordedTrace(strokes: built, gap: gap)))
     }
 

@@ -39,16 +39,16 @@ public struct TrajectoryParameters: Sendable, Hashable {
     var shortSide: Double { Swift.min(widthPoints, heightPoints) }
 
     /// Throws when a value cannot describe a screen or a motion.
-    func validate() throws(TouchInputError) {
-        func check(_ ok: Bool, _ what: String, _ v: Double) throws(TouchInputError) {
-            if !ok { throw TouchInputError(message: "\(what) is \(formatDecimal(v, places: 6)) — expected a finite number greater than 0") }
+    func validate() throws(LatsimError) {
+        func check(_ ok: Bool, _ what: String, _ v: Double) throws(LatsimError) {
+            if !ok { throw LatsimError(problem: "\(what) is \(formatDecimal(v, places: 6))", expected: "a finite number greater than 0") }
         }
         try check(speed.isFinite && speed > 0, "the finger speed", speed)
         try check(widthPoints.isFinite && widthPoints > 0, "the screen width", widthPoints)
         try check(heightPoints.isFinite && heightPoints > 0, "the screen height", heightPoints)
         try check(pointsPerMM.isFinite && pointsPerMM > 0, "pointsPerMM", pointsPerMM)
         if traceGap < 0 {
-            throw TouchInputError(message: "the trace gap is \(traceGap) ns — expected 0 or more")
+            throw LatsimError(problem: "the trace gap is \(traceGap) ns", expected: "0 or more")
         }
     }
 }

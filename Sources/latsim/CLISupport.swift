@@ -2,34 +2,41 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Scenarios
+import SimKernel
+import TouchModel
 
-/// Bad input: printed as one paragraph on stderr, exit status 2.
-struct InputError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// The command line's exit statuses, stated in `latsim --help`.
+enum ExitStatus {
+    /// A check failed: a regression, a row of the talk's table.
+    static let checkFailed: Int32 = 1
+    /// Bad input of any kind, argument validation included.
+    static let badInput: Int32 = 2
+    /// A failure of the environment or of latsim itself.
+    static let environment: Int32 = 3
+
+    /// The paragraph `--help` shows.
+    static let help = "Exit status: 0 success, 1 a check failed (a regression, a row of the talk's table), 2 bad input of any kind, 3 a failure of the environment or of latsim itself (gnuplot crashed, disk full)."
 }
 
+/// What the command line adds to the library: flag names, the listing
+/// commands, output to stdout.
 enum CLI {
-    /// Runs `body`; turns input errors into a message on stderr and exit 2.
-    static func guarded<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let e as ScenarioError {
-            throw fail(e.description)
-        } catch let e as InputError {
-            throw fail(e.description)
-        } catch let e as ExitCode {
-            throw e
-        } catch let e as CleanExit {
-            throw e
-        } catch {
-            throw fail("\(error)")
+    /// Prints an error as one paragraph on stderr; returns its exit status.
+    static func report(_ e: LatsimError) -> Int32 {
+        var text = "latsim: error: " + e.description
+        switch e.seeAlso {
+        case .keys?: text += " (`latsim keys` lists them)"
+        case .scenarios?: text += " (`latsim list` shows them)"
+        case nil: break
         }
+        warn(text)
+        return e.kind == .badInput ? ExitStatus.badInput : ExitStatus.environment
     }
 
-    static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data(("latsim: error: " + message + "\n").utf8))
-        return ExitCode(2)
+    /// Bad input about a command-line flag: `--flag VALUE: problem; expected ...`.
+    static func badFlag(_ flag: String, _ value: String?, _ problem: String, expected: String? = nil) -> LatsimError {
+        LatsimError(file: flag, value: value, problem: problem, expected: expected)
     }
 
     /// Writes text to a path, or to stdout for `-`; files are written
@@ -41,38 +48,58 @@ enum CLI {
             do {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: path))
             } catch {
-                throw InputError("\(path): cannot write: \(error.localizedDescription)")
+                throw LatsimError(.environment, file: path, problem: "cannot write: \(error.localizedDescription)")
             }
         }
     }
 
+    /// A line on stdout.
     static func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// A line on stderr.
     static func warn(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+
+    /// Says where a chart went, or how to render it without gnuplot.
+    static func report(_ output: ChartOutput) {
+        if output.rendered {
+            say(output.images.map(\.path).joined(separator: "\n"))
+        } else {
+            say(output.script.path)
+            if let hint = output.hint { warn(hint) }
+        }
+        if !output.warnings.isEmpty { warn("gnuplot: " + output.warnings) }
+    }
 }
 
-/// A plain-text table with aligned columns.
-struct TextTable {
-    var header: [String]
-    var rows: [[String]] = []
-    /// Columns aligned right (numbers).
-    var rightAligned: Set<Int> = []
+/// Options shared by the commands that run scenarios.
+struct RunOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Simulated time per run, e.g. 10s, 600frames (default: the scenario's, else 10s).")
+    var duration: String?
+    @Option(parsing: .unconditional, help: "Random seed, an unsigned integer (default: the scenario's, else 1).")
+    var seed: String?
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Override a configuration key, e.g. --set app.handler=uniform(2ms,6ms). Repeatable; `latsim keys` lists them.", valueName: "PATH=VALUE"))
+    var overrides: [String] = []
 
-    func render() -> String {
-        var widths = header.map(\.count)
-        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in
-                let pad = String(repeating: " ", count: widths[i] - c.count)
-                return rightAligned.contains(i) ? pad + c : c + pad
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-        var out = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        out += rows.map(line)
-        return out.joined(separator: "\n")
+    /// The settings these options give, in order: `--set`, then
+    /// `--duration`, then `--seed`.
+    func assignments() throws -> [Assignment] {
+        var out: [Assignment] = []
+        for o in overrides { out.append(try Assignment(parsing: o, source: SettingSource(file: "--set"))) }
+        if let duration { out.append(Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))) }
+        if let seed { out.append(Assignment(path: "seed", value: seed, source: SettingSource(file: "--seed"))) }
+        return out
     }
+}
+
+extension PredictionSmoothing: ExpressibleByArgument {
+    public init?(argument: String) { self.init(keyword: argument) }
+}
+
+extension PredictorKind: ExpressibleByArgument {
+    public init?(argument: String) { self.init(keyword: argument) }
 }

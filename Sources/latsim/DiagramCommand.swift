@@ -2,6 +2,8 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Scenarios
+import SimKernel
 
 struct DiagramCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +22,7 @@ struct DiagramCommand: ParsableCommand {
     @Argument(help: "A built-in scenario name or a YAML file.") var scenario: String
     @Option(help: "Display frames to draw.") var frames: Int = 8
     @Option(help: "Output directory.") var out: String = "."
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override a configuration key.", valueName: "PATH=VALUE"))
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Override a configuration key.", valueName: "PATH=VALUE"))
     var overrides: [String] = []
 
     func validate() throws {
@@ -28,30 +30,17 @@ struct DiagramCommand: ParsableCommand {
     }
 
     func run() throws {
-        try CLI.guarded {
-            let s = try Scenario.named(scenario)
-            let warmUp = 12
-            let seconds = Double(warmUp + frames + 8) / (try s.configuration(overrides: overrides)).displayHz.doubleValue
-            let c = try s.configuration(overrides: overrides, duration: "\(Int((seconds * 1000).rounded(.up)))ms")
-            let r = try PipelineRun.run(c, keepLog: true)
-            guard let chart = PipelineDiagramBuilder.diagram(r, scenario: s.name, frames: frames, warmUpFrames: warmUp) else {
-                throw InputError("\(s.name): no touch reached the display in the drawn frames (is the finger down? try more --frames)")
-            }
-            let output = try Gnuplot.system().render(chart, directory: URL(fileURLWithPath: out), basename: "diagram-\(s.name)")
-            CLI.report(output)
+        let s = try Scenario.named(scenario)
+        let warmUp = 12
+        var c = try s.configuration(overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) })
+        // the warm-up, the frames drawn and a few more for the last touch to reach the screen
+        c.duration = c.vsyncClock.tick(Int64(warmUp + frames + 8))
+        let r = try PipelineRun.run(c, keepLog: true)
+        guard let chart = PipelineDiagramBuilder.diagram(r, scenario: s.name, frames: frames, warmUpFrames: warmUp) else {
+            throw LatsimError(file: s.file, problem: "no touch reached the display in the drawn frames",
+                              expected: "a finger that is down (more frames may help)")
         }
-    }
-}
-
-extension CLI {
-    /// Says where a chart went, or how to render it without gnuplot.
-    static func report(_ output: ChartOutput) {
-        if output.rendered {
-            say(output.images.map(\.path).joined(separator: "\n"))
-        } else {
-            say(output.script.path)
-            if let hint = output.hint { warn(hint) }
-        }
-        if !output.warnings.isEmpty { warn("gnuplot: " + output.warnings) }
+        let output = try Gnuplot.system().render(chart, directory: URL(fileURLWithPath: out), basename: "diagram-\(s.name)")
+        CLI.report(output)
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import SimKernel
 
 /// The `latsim` command line.
 @main
@@ -13,9 +15,42 @@ struct Latsim: ParsableCommand {
 
         Start with `latsim table` (the talk's figures reproduced), `latsim list`, and \
         `latsim run ios9-coalescing-120hz`.
+
+        \(ExitStatus.help)
         """,
         subcommands: [
-            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, RunCommand.self, SweepCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
+            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, RunCommand.self,
+            SweepCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
         ]
     )
+
+    /// Parses and runs a command, turning every failure into one paragraph
+    /// on stderr and the exit status of ``ExitStatus``: argument errors are
+    /// bad input (2) like any other.
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let e as LatsimError {
+            status = CLI.report(e)
+        } catch let e as ExitCode {
+            status = e.rawValue
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error) // --help, --version: printed, exit 0
+            }
+            let message = fullMessage(for: error)
+            if code == .validationFailure {
+                CLI.warn(message.hasPrefix("Error:") ? "latsim: error: " + message.dropFirst(7) : message)
+                status = ExitStatus.badInput
+            } else {
+                CLI.warn("latsim: error: " + (message.isEmpty ? "\(error)" : message))
+                status = ExitStatus.environment
+            }
+        }
+        Foundation.exit(status)
+    }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FramePipeline
+import LatencyReport
+import Scenarios
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,11 +11,10 @@ struct ListCommand: ParsableCommand {
     )
 
     func run() throws {
-        try CLI.guarded {
-            var t = TextTable(header: ["scenario", "description"])
-            for s in BuiltinScenarios.all() { t.rows.append([s.name, s.description]) }
-            CLI.say(t.render())
-        }
+        var t = TextTable(header: ["scenario", "description"])
+        for s in BuiltinScenarios.all() { t.rows.append([s.name, s.description]) }
+        CLI.say(t.render())
+        
     }
 }
 
@@ -31,20 +32,19 @@ struct ScenarioCommand: ParsableCommand {
         )
         @Argument(help: "A built-in scenario name or a YAML file.") var scenario: String
         @Flag(help: "Print every configuration key with its resolved value.") var resolved = false
-        @Option(name: .customLong("set"), help: "Override a key (PATH=VALUE) before resolving.") var overrides: [String] = []
+        @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: "Override a key (PATH=VALUE) before resolving.")
+        var overrides: [String] = []
 
         func run() throws {
-            try CLI.guarded {
-                let s = try Scenario.named(scenario)
-                if !resolved && overrides.isEmpty {
-                    CLI.say(s.yaml.hasSuffix("\n") ? String(s.yaml.dropLast()) : s.yaml)
-                    return
-                }
-                _ = try s.configuration(overrides: overrides) // validates
-                var settings = s.settings
-                for o in overrides { try settings.apply(assignment: o) }
-                CLI.say(ScenarioYAML.resolved(name: s.name, description: s.description, settings: settings))
+            let s = try Scenario.named(scenario)
+            if !resolved && overrides.isEmpty {
+                CLI.say(s.yaml.hasSuffix("\n") ? String(s.yaml.dropLast()) : s.yaml)
+                return
             }
+            let settings = try s.settings(with: overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) })
+            _ = try settings.configuration() // validates
+            CLI.say(ScenarioYAML.resolved(name: s.name, description: s.description, settings: settings))
+            
         }
     }
 }

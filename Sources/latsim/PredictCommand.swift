@@ -2,6 +2,8 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Experiments
+import Scenarios
 import SimKernel
 import TouchModel
 
@@ -20,13 +22,15 @@ struct DatasetOptions: ParsableArguments {
     }
 
     func check() throws {
-        if dataset == nil && !includedFolders.isEmpty { throw InputError("--include needs --dataset DIR") }
-        if dataset == nil && skipBad { throw InputError("--skip-bad needs --dataset DIR") }
-        if dataset != nil && !include.isEmpty && includedFolders.isEmpty { throw InputError("--include names no folder — expected names such as medium,fast") }
+        if dataset == nil && !includedFolders.isEmpty { throw CLI.badFlag("--include", nil, "needs --dataset DIR") }
+        if dataset == nil && skipBad { throw CLI.badFlag("--skip-bad", nil, "needs --dataset DIR") }
+        if dataset != nil && !include.isEmpty && includedFolders.isEmpty {
+            throw CLI.badFlag("--include", include.joined(separator: ","), "names no folder", expected: "names such as medium,fast")
+        }
     }
 
     /// Reports a skipped file on stderr.
-    static func reportSkipped(_ errors: [TouchInputError]) {
+    static func reportSkipped(_ errors: [LatsimError]) {
         for e in errors { CLI.warn("latsim: warning: skipped \(e.description)") }
     }
 }
@@ -72,16 +76,16 @@ struct PredictCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The finger's motion: line, circle, strokes, flick, random, or a .xml/.csv trace file (default: strokes).", valueName: "T"))
     var trajectory: String?
     @OptionGroup var data: DatasetOptions
-    @Option(name: .customLong("scan-hz"), help: ArgumentHelp("Digitizer scan rate, Hz.", valueName: "N"))
+    @Option(name: .customLong("scan-hz"), parsing: .unconditional, help: ArgumentHelp("Digitizer scan rate, Hz.", valueName: "N"))
     var scanHz: String = "120"
-    @Option(name: .customLong("display-hz"), help: ArgumentHelp("Display refresh rate, Hz.", valueName: "N"))
+    @Option(name: .customLong("display-hz"), parsing: .unconditional, help: ArgumentHelp("Display refresh rate, Hz.", valueName: "N"))
     var displayHz: String = "60"
-    @Option(help: ArgumentHelp("Simulated time per run, e.g. 60s (default: 60s, or a trace's own length).", valueName: "D"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated time per run, e.g. 60s (default: 60s, or a trace's own length).", valueName: "D"))
     var duration: String?
-    @Option(help: ArgumentHelp("Random seed of the synthetic motion (default 1).", valueName: "N"))
-    var seed: UInt64?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Random seed of the synthetic motion (default 1).", valueName: "N"))
+    var seed: String?
     @Option(help: ArgumentHelp("Smoothing of the predicted positions: none or oneEuro (a 1€ filter).", valueName: "S"))
-    var smoothing: String = "none"
+    var smoothing: PredictionSmoothing = .none
     @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var json: String?
 
@@ -90,29 +94,25 @@ struct PredictCommand: ParsableCommand {
         var out: [PredictorKind] = [.none]
         let asked = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         for name in asked.isEmpty ? PredictorKind.allCases.map(\.rawValue) : asked {
-            guard let k = PredictorKind(rawValue: name) ?? PredictorKind.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
-                let valid = PredictorKind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw InputError("--predictor '\(name)': unknown predictor — expected one of \(valid)")
+            guard let k = PredictorKind(keyword: name) else {
+                throw CLI.badFlag("--predictor", name, "unknown predictor", expected: PredictorKind.spellings)
             }
             if !out.contains(k) { out.append(k) }
         }
         return out
     }
 
-    /// The horizons asked for in the duration syntax; a bare number is a
-    /// number of display frames.
-    static func horizons(_ texts: [String]) throws -> [String] {
+    /// The horizons asked for; a bare number is a number of display frames.
+    static func horizons(_ texts: [String]) throws -> [Horizon] {
         let asked = texts.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         if asked.isEmpty { return PredictionCorpus.standardHorizons }
-        var out: [String] = []
+        var out: [Horizon] = []
         for t in asked {
-            let spec = Rational(decimal: t) != nil ? t + "frames" : t
-            let ns: SimTime
-            do { ns = try DurationSyntax.parse(spec, framePeriod: Rational(1_000_000_000, 60)) } catch {
-                throw InputError("--horizon '\(t)': \(error.message), or a bare number of display frames such as 0.5")
+            let h: Horizon
+            do { h = try Horizon(parsing: t) } catch {
+                throw CLI.badFlag("--horizon", t, error.problem, expected: "a duration (8ms, 1frame) or a bare number of display frames such as 0.5")
             }
-            if ns < 0 { throw InputError("--horizon '\(t)': a horizon cannot be negative — expected 0 or more") }
-            if !out.contains(spec) { out.append(spec) }
+            if !out.contains(h) { out.append(h) }
         }
         return out
     }
@@ -124,41 +124,39 @@ struct PredictCommand: ParsableCommand {
     }
 
     func run() throws {
-        try CLI.guarded {
-            try data.check()
-            let kinds = try Self.predictors(predictor)
-            let horizonSpecs = try Self.horizons(horizon)
-            guard let smooth = PredictionSmoothing(rawValue: smoothing) else {
-                throw InputError("--smoothing '\(smoothing)': expected none or oneEuro")
-            }
-            let (item, note) = try motion()
-            let corpus = PredictionCorpus(items: [item], scanHz: scanHz, displayHz: displayHz, smoothing: smooth)
-            let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: seed)
-            let rows = PredictionTable.rows(results)
-            if let json {
-                try CLI.write(PredictionTable.json(rows).text() + "\n", to: json)
-                if json == "-" { return }
-            }
-            let seconds = results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
-            CLI.say("motion: \(note); \(seconds) s simulated per run; scan \(scanHz) Hz, display \(displayHz) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)")
-            CLI.say("")
-            CLI.say(PredictionTableText.render(rows))
-            CLI.say("")
-            for line in PredictionTableText.summary(rows) { CLI.say(line) }
+        try data.check()
+        let kinds = try Self.predictors(predictor)
+        let horizonSpecs = try Self.horizons(horizon)
+        let smooth = smoothing
+        // the rates and the seed are checked as the keys they stand for
+        let base = try Scenario.named(PredictionCorpus.scenarioName).configuration([
+            Assignment(path: "device.scanHz", value: scanHz, source: SettingSource(file: "--scan-hz")),
+            Assignment(path: "device.displayHz", value: displayHz, source: SettingSource(file: "--display-hz")),
+        ] + (seed.map { [Assignment(path: "seed", value: $0, source: SettingSource(file: "--seed"))] } ?? [])
+          + (duration.map { [Assignment(path: "duration", value: $0, source: SettingSource(file: "--duration"))] } ?? []))
+        let runSeed = seed == nil ? nil : base.seed
+        let (item, note) = try motion(seed: runSeed)
+        let corpus = PredictionCorpus(items: [item], scanHz: base.scanHz, displayHz: base.displayHz, smoothing: smooth)
+        let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed)
+        let rows = PredictionTable.rows(results)
+        if let json {
+            try CLI.write(PredictionTable.json(rows).text() + "\n", to: json)
+            if json == "-" { return }
         }
+        let seconds = results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
+        CLI.say("motion: \(note); \(seconds) s simulated per run; scan \(formatDecimal(base.scanHz.doubleValue, places: 3)) Hz, display \(formatDecimal(base.displayHz.doubleValue, places: 3)) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)")
+        CLI.say("")
+        CLI.say(PredictionTableText.render(rows))
+        CLI.say("")
+        for line in PredictionTableText.summary(rows) { CLI.say(line) }
+        
     }
 
     /// The corpus item of the chosen motion and a phrase describing it.
-    func motion() throws -> (PredictionCorpusItem, String) {
+    func motion(seed: UInt64?) throws -> (PredictionCorpusItem, String) {
         if let dir = data.dataset {
             let folders = data.includedFolders
-            let loaded: (trajectory: Trajectory, skipped: [TouchInputError])
-            if folders.isEmpty {
-                loaded = try Trajectory.loadDirectory(dir, parameters: TrajectoryParameters(), skipBad: data.skipBad)
-            } else {
-                let files = try TraceSelection.files(under: dir, include: folders)
-                loaded = try TraceSelection.load(files, root: dir, skipBad: data.skipBad)
-            }
+            let loaded = try Trajectory.loadDirectory(dir, include: folders, parameters: TrajectoryParameters(), skipBad: data.skipBad)
             DatasetOptions.reportSkipped(loaded.skipped)
             let files = loaded.trajectory.strokeCount ?? 0
             var note = "dataset \(dir)"
@@ -189,7 +187,7 @@ enum PredictionTableText {
         for (i, r) in rows.enumerated() {
             let s = r.score
             func cell(_ x: Double, _ m: M?, signed: Bool = false) -> String {
-                var text = PredictionTableText.fixed(x, 3)
+                var text = formatDecimal(x, places: 3, fixed: true)
                 if signed && x > 0 && text != "0" { text = "+" + text }
                 if let m, marks[m]!.contains(i) { text += "*" } else if m != nil { text += " " }
                 return text
@@ -198,12 +196,12 @@ enum PredictionTableText {
             if r.predictor == PredictionTable.reference {
                 cut = "ref "
             } else if let c = r.photonCutPercent {
-                cut = (c > 0 ? "+" : "") + PredictionTableText.fixed(c, 1) + (marks[.photonCut]!.contains(i) ? "*" : " ")
+                cut = (c > 0 ? "+" : "") + formatDecimal(c, places: 1, fixed: true) + (marks[.photonCut]!.contains(i) ? "*" : " ")
             } else {
                 cut = "- "
             }
             t.rows.append([
-                r.predictor, fixed(r.horizonMs, 3), formatDecimal(r.horizonFrames, places: 3),
+                r.predictor, formatDecimal(r.horizonMs, places: 3, fixed: true), formatDecimal(r.horizonFrames, places: 3),
                 String(s.samples),
                 cell(s.errorPx.rms, .errorRms), cell(s.errorPx.p95, .errorP95), cell(s.errorPx.max, .errorMax),
                 cell(s.alongTrackMeanPx, .alongTrackMean, signed: true), cell(s.crossTrackRmsPx, .crossTrackRms),
@@ -212,15 +210,6 @@ enum PredictionTableText {
             ])
         }
         return t.render() + "\n\nErrors in points (mm where marked); along mean: + overshoot, - lateness; * best at that horizon."
-    }
-
-    /// `x` with exactly `places` decimals, POSIX style.
-    static func fixed(_ x: Double, _ places: Int) -> String {
-        var s = formatDecimal(x, places: places)
-        guard places > 0, x.isFinite else { return s }
-        if !s.contains(".") { s += "." }
-        let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
-        return s + String(repeating: "0", count: places - decimals)
     }
 
     /// One line per horizon: the predictor with the smallest photon-time

@@ -2,6 +2,7 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Experiments
 import SimKernel
 import TouchModel
 
@@ -47,7 +48,7 @@ struct RegressCommand: ParsableCommand {
     }
 
     func run() throws {
-        let regressions = try CLI.guarded { () throws -> Int in
+        let regressions = try { () throws -> Int in
             try data.check()
             // with --update an unreadable old file is simply replaced
             let stored: PredictionBaseline?
@@ -63,7 +64,7 @@ struct RegressCommand: ParsableCommand {
             if update {
                 let data = try current.encodedJSON()
                 do { try AtomicFile.write(data, to: URL(fileURLWithPath: baseline)) } catch {
-                    throw InputError("\(baseline): cannot write: \(error.localizedDescription)")
+                    throw LatsimError(.environment, file: baseline, problem: "cannot write: \(error.localizedDescription)")
                 }
                 if stored != nil && !changes.isEmpty { CLI.say(RegressReport.render(changes)); CLI.say("") }
                 CLI.say("wrote \(current.entries.count) entries (\(corpus.items.count) items x \(PredictorKind.allCases.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) to \(baseline)")
@@ -84,25 +85,26 @@ struct RegressCommand: ParsableCommand {
                 }
             }
             return regressed
-        }
-        if regressions > 0 { throw ExitCode(1) }
+        }()
+        if regressions > 0 { throw ExitCode(ExitStatus.checkFailed) }
     }
 
     /// The stored baseline, or bad input (exit 2) saying how to make one.
     func readBaseline() throws -> PredictionBaseline {
-        let hint = "create it with `latsim regress --baseline \(baseline) --update`"
+        let make = "a baseline made by `latsim regress --baseline \(baseline) --update`"
         guard FileManager.default.fileExists(atPath: baseline) else {
-            throw InputError("\(baseline): no such baseline file — \(hint)")
+            throw LatsimError(file: baseline, problem: "no such baseline file", expected: make)
         }
         guard let bytes = FileManager.default.contents(atPath: baseline) else {
-            throw InputError("\(baseline): cannot read the baseline file — check its permissions, or \(hint)")
+            throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: make)
         }
         let b: PredictionBaseline
         do { b = try PredictionBaseline.decode(bytes) } catch {
-            throw InputError("\(baseline): not a prediction baseline (\(RegressReport.reason(error))) — regenerate it with `latsim regress --baseline \(baseline) --update`")
+            throw LatsimError(file: baseline, problem: "not a prediction baseline (\(RegressReport.reason(error)))", expected: make)
         }
         if b.version != PredictionBaseline.currentVersion {
-            throw InputError("\(baseline): baseline format version \(b.version), this latsim reads version \(PredictionBaseline.currentVersion) — regenerate it with `latsim regress --baseline \(baseline) --update`")
+            throw LatsimError(file: baseline, problem: "baseline format version \(b.version), this latsim reads version \(PredictionBaseline.currentVersion)",
+                              expected: make)
         }
         return b
     }

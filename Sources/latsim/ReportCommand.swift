@@ -2,6 +2,7 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Scenarios
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,19 +17,21 @@ struct ReportCommand: ParsableCommand {
     )
 
     @Option(help: "Output directory.") var out: String = "Reports"
-    @Option(help: "Simulated time of each run.") var duration: String = "10s"
-    @Option(help: "Random seed.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Simulated time of each run.") var duration: String = "10s"
+    @Option(parsing: .unconditional, help: "Random seed.") var seed: String = "1"
 
     func run() throws {
-        try CLI.guarded {
-            _ = try Scenario.named("ios8").configuration(duration: duration) // validates --duration
-            let started = Date()
-            let writer = ReportWriter(directory: URL(fileURLWithPath: out), duration: duration, seed: seed,
-                                      progress: { CLI.warn("report: " + $0) })
-            let page = try writer.write(extraSections: ReportSections.extra(writer))
-            CLI.say(page.path)
-            CLI.warn(String(format: "report written in %.1f s", Date().timeIntervalSince(started)))
-        }
+        // --duration and --seed are checked as the keys they set
+        let checked = try Scenario.named("ios8").configuration([
+            Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration")),
+            Assignment(path: "seed", value: seed, source: SettingSource(file: "--seed")),
+        ])
+        let started = Date()
+        let writer = ReportWriter(directory: URL(fileURLWithPath: out), duration: duration, seed: checked.seed,
+                                  progress: { CLI.warn("report: " + $0) })
+        let page = try writer.write(extraSections: ReportSections.extra(writer))
+        CLI.say(page.path)
+        CLI.warn(String(format: "report written in %.1f s", Date().timeIntervalSince(started)))
     }
 }
 

@@ -2,21 +2,8 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Scenarios
 import SimKernel
-
-/// Options shared by the commands that run scenarios.
-struct RunOptions: ParsableArguments {
-    @Option(help: "Simulated time per run, e.g. 10s, 600frames (default: the scenario's, else 10s).")
-    var duration: String?
-    @Option(help: "Random seed (an unsigned integer; default: the scenario's, else 1).")
-    var seed: UInt64?
-    @Option(name: .customLong("set"), help: ArgumentHelp("Override a configuration key, e.g. --set app.handler=uniform(2ms,6ms). Repeatable; `latsim keys` lists them.", valueName: "PATH=VALUE"))
-    var overrides: [String] = []
-
-    func configuration(for scenario: Scenario) throws -> PipelineConfiguration {
-        try scenario.configuration(overrides: overrides, duration: duration, seed: seed)
-    }
-}
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +12,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
         Prints a table: touch-to-photon p50/p99 in ms, pipeline frames (the talk's \
         diagram convention), frames presented, repeated frames and the time spent \
-        triple buffered. --json writes the summary JSON (MODEL.md section 11).
+        triple buffered. --json writes the summary JSON (Docs/Model.md, "Summary JSON").
 
         Examples:
           latsim run ios8 ios9-low-latency
@@ -48,31 +35,30 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        try CLI.guarded {
-            // resolve every input before running anything: nothing half-done on bad input
-            var jobs: [(Scenario, PipelineConfiguration)] = []
-            for name in scenarios {
-                let s = try Scenario.named(name)
-                jobs.append((s, try options.configuration(for: s)))
-            }
-            var results: [(String, RunResult)] = []
-            for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
-            if let trace {
-                for (name, r) in results {
-                    let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
-                    guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
-                    try CLI.write(String(decoding: t.json(), as: UTF8.self), to: path)
-                    if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
-                }
-            }
-            if let json {
-                let docs = results.map { RunSummary.json($0.1, scenario: $0.0, timing: stable ? .omit : .include) }
-                let doc = docs.count == 1 ? docs[0] : .array(docs)
-                try CLI.write(doc.text() + "\n", to: json)
-                if json == "-" { return }
-            }
-            CLI.say(RunTable.render(results))
+        // resolve every input before running anything: nothing half-done on bad input
+        let assignments = try options.assignments()
+        var jobs: [(Scenario, PipelineConfiguration)] = []
+        for name in scenarios {
+            let s = try Scenario.named(name)
+            jobs.append((s, try s.configuration(assignments)))
         }
+        var results: [(String, RunResult)] = []
+        for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
+        if let trace {
+            for (name, r) in results {
+                let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
+                guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
+                try CLI.write(String(decoding: t.json(), as: UTF8.self), to: path)
+                if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
+            }
+        }
+        if let json {
+            let docs = results.map { RunSummary.json($0.1, scenario: $0.0, timing: stable ? .omit : .include) }
+            let doc = docs.count == 1 ? docs[0] : .array(docs)
+            try CLI.write(doc.text() + "\n", to: json)
+            if json == "-" { return }
+        }
+        CLI.say(RunTable.render(results))
     }
 }
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Experiments
+import Scenarios
 import SimKernel
 
 #if canImport(Glibc)
@@ -69,35 +71,35 @@ struct SweepCommand: ParsableCommand {
     var plot: String?
 
     func run() throws {
-        try CLI.guarded { try sweep() }
-    }
-
-    func sweep() throws {
         // check every input before running anything: nothing half-done on bad input
-        if csv == "-" && json == "-" { throw InputError("--csv - and --json - both ask for stdout: write one of them to a file") }
-        if seeds < 1 { throw InputError("--seeds \(seeds): runs per grid point must be 1 or more") }
+        if csv == "-" && json == "-" {
+            throw CLI.badFlag("--csv", "-", "--csv - and --json - both ask for stdout", expected: "one of them written to a file")
+        }
+        if seeds < 1 { throw CLI.badFlag("--seeds", String(seeds), "runs per grid point must be 1 or more") }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        if jobs < 1 { throw InputError("--jobs \(jobs): the number of threads must be 1 or more") }
+        if jobs < 1 { throw CLI.badFlag("--jobs", String(jobs), "the number of threads must be 1 or more") }
         if vary.isEmpty {
-            throw InputError("--vary: name one or two keys to vary, e.g. --vary gpu.render=2ms...16ms:1ms (`latsim keys` lists them)")
+            var e = CLI.badFlag("--vary", nil, "no key to vary", expected: "one or two --vary PATH=VALUES, e.g. --vary gpu.render=2ms...16ms:1ms")
+            e.seeAlso = .keys
+            throw e
         }
         if vary.count > 2 {
-            throw InputError("--vary given \(vary.count) times: a sweep varies one or two keys (a line or a grid); fix the others with --set PATH=VALUE")
+            throw CLI.badFlag("--vary", nil, "given \(vary.count) times: a sweep varies one or two keys (a line or a grid)",
+                              expected: "the other keys fixed with --set PATH=VALUE")
         }
         if let plot {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: plot, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw InputError("--plot \(plot): this is a file; expected a directory (created if missing)")
+                throw CLI.badFlag("--plot", plot, "this is a file", expected: "a directory (created if missing)")
             }
         }
-        let axes = try vary.map { try SweepAxis(parsing: $0) }
+        let axes = try vary.map { try SweepAxis(parsing: $0, source: SettingSource(file: "--vary")) }
         let s = try Scenario.named(scenario)
 
         let bar = ProgressBar(enabled: isatty(2) != 0)
         var progress: (@Sendable (SweepProgress) -> Void)?
         if bar.enabled { progress = { bar.update($0) } }
-        let result: SweepResult = try Sweep.run(scenario: s, baseOverrides: options.overrides, axes: axes, seeds: seeds,
-                                                duration: options.duration, seed: options.seed, jobs: jobs,
+        let result: SweepResult = try Sweep.run(scenario: s, assignments: try options.assignments(), axes: axes, seeds: seeds, jobs: jobs,
                                                 progress: progress)
         bar.clear()
 

@@ -2,12 +2,14 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import Experiments
+import Scenarios
 import SimKernel
 
 struct TableCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "table",
-        abstract: "Reproduce the talk's latency table (MODEL.md section 9).",
+        abstract: "Reproduce the talk's latency table (Docs/Model.md, \"The talk's table\").",
         discussion: """
         Runs each scenario the talk discusses with fixed durations that fit in a frame \
         and prints our pipeline-frames value beside the talk's figure. "every frame" \
@@ -16,14 +18,14 @@ struct TableCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Simulated time per scenario.") var duration: String = "10s"
+    @Option(parsing: .unconditional, help: "Simulated time per scenario.") var duration: String = "10s"
     @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout).", valueName: "PATH")) var json: String?
 
     func run() throws {
-        let rows = try CLI.guarded { try TalkTableRun.run(duration: duration) }
+        let rows = try TalkTableRun.run([Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))])
         if let json {
             let doc = JSONValue.array(rows.map(\.json))
-            try CLI.guarded { try CLI.write(doc.text() + "\n", to: json) }
+            try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { if !rows.allSatisfy(\.agrees) { throw ExitCode(1) }; return }
         }
         var t = TextTable(header: ["scenario", "talk says", "talk", "simulated", "every frame", "effective", "t2p p50 ms", ""],

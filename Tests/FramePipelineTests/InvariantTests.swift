@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import SimKernel
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import Experiments
 import FramePipeline
+import Scenarios
 import Testing
 
 /// Differential test against the SimPy peer (`../shared/peers/simpy_pipeline.py`),

@@ -1,7 +1,10 @@
 import Foundation
+import SimKernel
 import Testing
 import TouchModel
+import Experiments
 @testable import FramePipeline
+import Scenarios
 
 /// Where the committed baseline and the shared datasets are.
 enum PredictionCorpusFixtures {
@@ -44,12 +47,12 @@ struct PredictionCorpusTests {
         #expect(!changes.contains { $0.metric == "entry" }, "the corpus's entries changed: \(changes)")
     }
 
-    /// A predictor that draws too far ahead (the horizon doubled) must fail
-    /// the gate on the photon-time error and on the prediction error, while
-    /// the real one passes.
+    /// A predictor that draws too far ahead (it predicts twice the horizon
+    /// it is asked for) must fail the gate on the photon-time error and on
+    /// the prediction error, while the real one passes.
     @Test func anOvershootingPredictorFailsTheGate() throws {
         let real = try PredictionCorpusFixtures.syntheticScores.get()
-        let overshooting = try PredictionCorpus.synthetic.score(degradation: PredictionDegradation(horizonScale: 2))
+        let overshooting = try PredictionCorpus.synthetic.score(predictor: { HorizonScaled(BuiltinPredictor($0), scale: 2) })
         #expect(compareBaselines(baseline: real, current: real, tolerancePercent: 2).isEmpty)
         let regressions = compareBaselines(baseline: real, current: overshooting, tolerancePercent: 2).filter(\.isRegression)
         let metrics = Set(regressions.map(\.metric))
@@ -66,11 +69,11 @@ struct PredictionCorpusTests {
     /// quadratic and Kalman ones) fails the gate too.
     @Test func aWorsePredictorFailsTheGate() throws {
         let real = try PredictionCorpusFixtures.syntheticScores.get()
-        let swapped = try PredictionCorpus.synthetic.score(degradation: PredictionDegradation(predictor: { c in
+        let swapped = try PredictionCorpus.synthetic.score(predictor: { c in
             var c = c
             if c.kind == .kalman || c.kind == .leastSquares { c.kind = .linearFirst }
-            return c
-        }))
+            return BuiltinPredictor(c)
+        })
         let regressions = compareBaselines(baseline: real, current: swapped, tolerancePercent: 2).filter(\.isRegression)
         #expect(Set(regressions.map(\.predictor)) == ["kalman", "leastSquares"])
         #expect(regressions.contains { $0.metric == "errorRms" })
@@ -79,7 +82,7 @@ struct PredictionCorpusTests {
     @Test func theCorpusHasStableNames() {
         let names = PredictionCorpus.synthetic.items.map(\.name)
         #expect(names == ["strokes-seed1", "strokes-seed2", "circle-seed1", "flick-seed1", "random-seed1"])
-        #expect(PredictionCorpus.standardHorizons == ["0.5frames", "1frame", "1.5frames"])
+        #expect(PredictionCorpus.standardHorizons.map(\.description) == ["0.5frames", "1frame", "1.5frames"])
     }
 
     /// Results land by index: a parallel run gives exactly the serial one.
@@ -89,7 +92,7 @@ struct PredictionCorpusTests {
         let serial = try corpus.score(parallel: false)
         let parallel = try corpus.score(parallel: true)
         #expect(try serial.encodedJSON() == parallel.encodedJSON())
-        let cells = corpus.cells(predictors: PredictorKind.allCases, horizons: ["1frame"])
+        let cells = corpus.cells(predictors: PredictorKind.allCases, horizons: [try Horizon(parsing: "1frame")])
         let results = try corpus.run(cells, parallel: true)
         #expect(results.map(\.cell) == cells)
     }
@@ -98,7 +101,7 @@ struct PredictionCorpusTests {
     /// over the horizon, and what it draws does not depend on the horizon.
     @Test func noneIsScoredAsTheReference() throws {
         let corpus = PredictionCorpus(items: [PredictionCorpusItem(name: "line", motion: .synthetic(kind: "line", seed: 1), duration: "5s")])
-        let results = try corpus.run(corpus.cells(predictors: [.none, .linearFirst], horizons: ["0.5frames", "1frame"]))
+        let results = try corpus.run(corpus.cells(predictors: [.none, .linearFirst], horizons: [try Horizon(parsing: "0.5frames"), try Horizon(parsing: "1frame")]))
         let none = results.filter { $0.predictor == "none" }
         #expect(none.count == 2 && none.allSatisfy { $0.score.samples > 0 })
         // 600 points/s for 8.33 ms and 16.67 ms: 5 and 10 points behind
@@ -111,7 +114,7 @@ struct PredictionCorpusTests {
         let linear = results.filter { $0.predictor == "linearFirst" }
         #expect(linear.allSatisfy { $0.score.errorPx.p50 < 1e-3 })
         #expect(linear[1].score.photonErrorPx.rms < none[1].score.photonErrorPx.rms)
-        #expect(results.allSatisfy { abs($0.horizonFrames - ($0.cell.horizon == "1frame" ? 1 : 0.5)) < 1e-6 })
+        #expect(results.allSatisfy { abs($0.horizonFrames - ($0.cell.horizon.description == "1frame" ? 1 : 0.5)) < 1e-6 })
     }
 
     /// A malformed file stops a dataset with its real path named; with
@@ -126,7 +129,7 @@ struct PredictionCorpusTests {
         }
         try "t_ms,x,y\n0,10,oops\n".write(to: dir.appendingPathComponent("b/fast/bad.csv"), atomically: true, encoding: .utf8)
 
-        #expect(try TraceSelection.files(under: dir.path, include: ["fast"]) == ["a/fast/one.csv", "b/fast/bad.csv", "b/fast/one.csv"])
+        #expect(try TraceFiles.list(under: dir.path, include: ["fast"]) == ["a/fast/one.csv", "b/fast/bad.csv", "b/fast/one.csv"])
         do {
             _ = try PredictionCorpus.datasetItems(directory: dir.path, include: ["fast"], skipBad: false)
             Issue.record("a malformed file was accepted")
@@ -139,7 +142,7 @@ struct PredictionCorpusTests {
         #expect(loaded.skipped.map(\.file) == [dir.path + "/b/fast/bad.csv"])
         let all = try PredictionCorpus.datasetItems(directory: dir.path, skipBad: true)
         #expect(all.items.map(\.name) == ["dataset/a/fast", "dataset/a/slow", "dataset/b/fast"])
-        #expect(throws: TouchInputError.self) { try TraceSelection.files(under: dir.path, include: ["medium"]) }
+        #expect(throws: LatsimError.self) { try TraceFiles.list(under: dir.path, include: ["medium"]) }
     }
 
     /// The $1 traces as corpus items: names relative to the directory, the
@@ -152,14 +155,28 @@ struct PredictionCorpusTests {
         #expect(loaded.skipped.isEmpty)
         let corpus = PredictionCorpus(items: loaded.items)
         let whole = try Trajectory.loadDirectory(dir + "/fast", parameters: TrajectoryParameters(), skipBad: false).trajectory
-        let baseline = try corpus.score(horizons: ["1frame"])
+        let baseline = try corpus.score(horizons: [try Horizon(parsing: "1frame")])
         #expect(baseline.entries.count == 5)
         #expect(baseline.entries.allSatisfy { !$0.item.contains(PredictionCorpusFixtures.packageRoot.path) })
-        let c = try corpus.configuration(for: .init(item: 0, predictor: .kalman, horizon: "1frame"))
+        let c = try corpus.configuration(for: .init(item: 0, predictor: .kalman, horizon: try Horizon(parsing: "1frame")))
         #expect(c.duration == whole.duration)
         let none = try #require(baseline.entries.first { $0.predictor == "none" })
         let kalman = try #require(baseline.entries.first { $0.predictor == "kalman" })
         #expect(kalman.metrics.photonRms < none.metrics.photonRms)
         #expect(none.metrics.alongTrackMean < 0)
     }
+}
+
+/// A predictor asked for a horizon answers for `scale` times it: it draws
+/// the stroke too far ahead (scale > 1).
+struct HorizonScaled: TouchPredictor {
+    var inner: BuiltinPredictor
+    let scale: Double
+    init(_ inner: BuiltinPredictor, scale: Double) {
+        self.inner = inner
+        self.scale = scale
+    }
+    mutating func reset() { inner.reset() }
+    mutating func observe(_ sample: TouchSample) { inner.observe(sample) }
+    mutating func predict(horizon: SimTime) -> TouchPoint? { inner.predict(horizon: SimTime((Double(horizon) * scale).rounded())) }
 }

@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import SimKernel
 
 /// Runs a built-in scenario with overrides (the finger on a straight line
@@ -7,6 +9,17 @@ func runScenario(_ name: String, _ overrides: [String] = [], duration: String = 
     let s = try Scenario.named(name)
     let c = try s.configuration(overrides: overrides, duration: duration, seed: seed)
     return try PipelineRun.run(c)
+}
+
+extension Scenario {
+    /// The configuration after `PATH=VALUE` overrides, a duration and a seed,
+    /// as the command line would give them.
+    func configuration(overrides: [String], duration: String? = nil, seed: UInt64? = nil) throws -> PipelineConfiguration {
+        var a = try overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) }
+        if let duration { a.append(Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))) }
+        if let seed { a.append(Assignment(path: "seed", value: String(seed), source: SettingSource(file: "--seed"))) }
+        return try configuration(a)
+    }
 }
 
 /// The value every frame of a measure has (within 1e-6: instants are whole

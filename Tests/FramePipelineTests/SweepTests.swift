@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import Foundation
 import SimKernel
 import Testing
@@ -77,22 +79,22 @@ import Testing
     ])
     func badVaryFormsAreRefusedClearly(argument: String, says: String) throws {
         do {
-            _ = try SweepAxis(parsing: argument)
+            _ = try SweepAxis(parsing: argument, source: SettingSource(file: "--vary"))
             Issue.record("'\(argument)' was accepted")
-        } catch let e as SweepError {
-            #expect(e.argument == "--vary '\(argument)'")
-            #expect(e.description.contains(says), "\(e.description)")
-            #expect(e.description.contains("e.g."), "names what is expected: \(e.description)")
-            #expect(!e.description.contains("\n"))
+        } catch {
+            #expect(error.file == "--vary" && error.value == argument)
+            #expect(error.description.contains(says), "\(error.description)")
+            #expect(error.description.contains("e.g."), "names what is expected: \(error.description)")
+            #expect(!error.description.contains("\n"))
         }
     }
 
     @Test func anUnknownKeyIsTheStandardScenarioError() throws {
-        #expect(throws: ScenarioError.self) { try SweepAxis(parsing: "gpu.rendr=2ms...4ms") }
         do {
             _ = try SweepAxis(parsing: "gpu.rendr=2ms...4ms")
-        } catch let e as ScenarioError {
-            #expect(e.keyPath == "gpu.rendr" && e.description.contains("did you mean 'gpu.render'"))
+            Issue.record("an unknown key was accepted")
+        } catch {
+            #expect(error.key == "gpu.rendr" && error.description.contains("did you mean 'gpu.render'"))
         }
     }
 
@@ -106,9 +108,9 @@ import Testing
         #expect(grid.indices(of: 974) == [38, 24])
 
         let c = try SweepAxis(parsing: "device.scanHz=60,120")
-        #expect(throws: SweepError.self) { try SweepGrid(axes: []) }
-        #expect(throws: SweepError.self) { try SweepGrid(axes: [a, b, c]) }
-        #expect(throws: SweepError.self) { try SweepGrid(axes: [a, a]) }
+        #expect(throws: LatsimError.self) { try SweepGrid(axes: []) }
+        #expect(throws: LatsimError.self) { try SweepGrid(axes: [a, b, c]) }
+        #expect(throws: LatsimError.self) { try SweepGrid(axes: [a, a]) }
         let wide = try SweepAxis(parsing: "app.handler=1us...1000us:1us")
         let tall = try SweepAxis(parsing: "gpu.render=1ms...101ms:1ms")
         do {
@@ -124,17 +126,21 @@ import Testing
         let ios8 = try Scenario.named("ios8")
         let calls = SweepCallCounter()
         do {
-            _ = try Sweep.run(scenario: ios8, axes: [try SweepAxis(parsing: "gpu.render=2kg...4kg")], duration: "1s",
+            _ = try Sweep.run(scenario: ios8, assignments: try cli(duration: "1s"),
+                              axes: [try SweepAxis(parsing: "gpu.render=2kg...4kg", source: SettingSource(file: "--vary"))],
                               progress: { _ in calls.add() })
             Issue.record("a bad value was accepted")
-        } catch let e as ScenarioError {
-            #expect(e.keyPath == "gpu.render" && e.value == "2kg" && e.file == "--vary")
+        } catch let error as LatsimError {
+            #expect(error.key == "gpu.render" && error.value == "2kg" && error.file == "--vary")
         }
         #expect(calls.value == 0)
-        #expect(throws: ScenarioError.self) {
-            try Sweep.run(scenario: ios8, baseOverrides: ["gpu.render=often"], axes: [try SweepAxis(parsing: "app.commits=1...2")])
+        #expect(throws: LatsimError.self) {
+            try Sweep.run(scenario: ios8, assignments: try cli(["gpu.render=often"]), axes: [try SweepAxis(parsing: "app.commits=1...2")])
         }
-        #expect(throws: SweepError.self) {
+        #expect(throws: LatsimError.self) {
+            try Sweep.run(scenario: ios8, assignments: try cli(["app.commits=3"]), axes: [try SweepAxis(parsing: "app.commits=1...2")])
+        }
+        #expect(throws: LatsimError.self) {
             try Sweep.run(scenario: ios8, axes: [try SweepAxis(parsing: "app.commits=1...2")], seeds: 0)
         }
     }
@@ -146,9 +152,9 @@ import Testing
     @Test func resultsAreIdenticalAtOneAndTwoThreads() throws {
         let s = try Scenario.named("ios9-coalescing-120hz")
         let axes = [try SweepAxis(parsing: "gpu.render=6ms...14ms:2ms"), try SweepAxis(parsing: "os.buffering=double,adaptive")]
-        let one = try Sweep.run(scenario: s, baseOverrides: Self.stochastic, axes: axes, seeds: 2, duration: "2s", seed: 5, jobs: 1)
-        let two = try Sweep.run(scenario: s, baseOverrides: Self.stochastic, axes: axes, seeds: 2, duration: "2s", seed: 5, jobs: 2)
-        let many = try Sweep.run(scenario: s, baseOverrides: Self.stochastic, axes: axes, seeds: 2, duration: "2s", seed: 5, jobs: 7)
+        let one = try Sweep.run(scenario: s, assignments: try cli(Self.stochastic, duration: "2s", seed: 5), axes: axes, seeds: 2, jobs: 1)
+        let two = try Sweep.run(scenario: s, assignments: try cli(Self.stochastic, duration: "2s", seed: 5), axes: axes, seeds: 2, jobs: 2)
+        let many = try Sweep.run(scenario: s, assignments: try cli(Self.stochastic, duration: "2s", seed: 5), axes: axes, seeds: 2, jobs: 7)
         #expect(one.rows.count == 10 && one.runs == 20)
         #expect(one.rows == two.rows)
         #expect(one.rows == many.rows)
@@ -160,8 +166,8 @@ import Testing
         let s = try Scenario.named("ios9-low-latency")
         let overrides = Self.stochastic + ["gpu.render=uniform(3ms,12ms)"]
         let progress = SweepProgressLog()
-        let sweep = try Sweep.run(scenario: s, baseOverrides: overrides, axes: [try SweepAxis(parsing: "app.commits=1")],
-                                  seeds: 3, duration: "3s", seed: 11, jobs: 2, progress: { progress.add($0) })
+        let sweep = try Sweep.run(scenario: s, assignments: try cli(overrides, duration: "3s", seed: 11),
+                                  axes: [try SweepAxis(parsing: "app.commits=1")], seeds: 3, jobs: 2, progress: { progress.add($0) })
         let row = try #require(sweep.rows.first)
         #expect(row.metrics.runs == 3)
 
@@ -192,8 +198,8 @@ import Testing
     /// buffering takes a third buffer, and the pipeline gets one frame
     /// longer while the frame rate holds.
     @Test func aGPUSweepOnIOS8StepsFromFourToFiveFramesWhereAdaptiveGoesTriple() throws {
-        let sweep = try Sweep.run(scenario: try Scenario.named("ios8"), axes: [try SweepAxis(parsing: "gpu.render=2ms...16ms:1ms")],
-                                  duration: "5s")
+        let sweep = try Sweep.run(scenario: try Scenario.named("ios8"), assignments: try cli(duration: "5s"),
+                                  axes: [try SweepAxis(parsing: "gpu.render=2ms...16ms:1ms")])
         #expect(sweep.rows.count == 15)
         let frames = sweep.rows.map { $0.metrics.pipelineFrames.p50! }
         let triple = sweep.rows.map { $0.metrics.tripleBufferedFraction }
@@ -213,7 +219,7 @@ import Testing
     /// The talk: a 120 Hz scan takes half a frame off the pipeline.
     @Test func doublingTheScanRateLowersTheMedianByHalfAFrame() throws {
         let sweep = try Sweep.run(scenario: try Scenario.named("ios9-low-latency"),
-                                  axes: [try SweepAxis(parsing: "device.scanHz=60...120:60")], duration: "5s")
+                                  assignments: try cli(duration: "5s"), axes: [try SweepAxis(parsing: "device.scanHz=60...120:60")])
         #expect(sweep.rows.map(\.values) == [["60"], ["120"]])
         let at60 = try #require(sweep.rows[0].metrics.pipelineFrames.p50)
         let at120 = try #require(sweep.rows[1].metrics.pipelineFrames.p50)
@@ -224,6 +230,14 @@ import Testing
         // the 120 Hz window is half as long, so the sample is T/4 older
         #expect(abs((ms60 - ms120) - 1000.0 / 60 / 4) < 0.01)
     }
+}
+
+/// Settings as the command line gives them: `--set`, `--duration`, `--seed`.
+func cli(_ overrides: [String] = [], duration: String? = nil, seed: UInt64? = nil) throws -> [Assignment] {
+    var a = try overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) }
+    if let duration { a.append(Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))) }
+    if let seed { a.append(Assignment(path: "seed", value: String(seed), source: SettingSource(file: "--seed"))) }
+    return a
 }
 
 /// A thread-safe count.

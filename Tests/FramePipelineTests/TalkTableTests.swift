@@ -1,4 +1,6 @@
+import Experiments
 import FramePipeline
+import Scenarios
 import Testing
 
 /// MODEL.md section 9: with durations that fit in a frame, every displayed
@@ -17,7 +19,7 @@ import Testing
     }
 
     @Test func talkTableRunReportsAgreementForEveryRow() throws {
-        let rows = try TalkTableRun.run(duration: "2s")
+        let rows = try TalkTableRun.run(try cli(duration: "2s"))
         #expect(rows.count == 8)
         for r in rows { #expect(r.agrees, "\(r.row.scenario): \(r.range) vs \(r.row.talkFrames)") }
     }

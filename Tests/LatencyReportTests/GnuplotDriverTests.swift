@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LatencyReport
+import SimKernel
 
 @Suite("Gnuplot driver")
 struct GnuplotDriverTests {
@@ -69,7 +70,8 @@ struct GnuplotDriverTests {
         do {
             _ = try gnuplot.render(broken, directory: dir, basename: "broken")
             Issue.record("rendering a broken script should throw")
-        } catch let error as GnuplotError {
+        } catch let error as LatsimError {
+            #expect(error.kind == .environment)
             let text = "\(error)"
             #expect(text.contains("broken.gp"))
             #expect(text.contains("line"))

@@ -33,38 +33,115 @@ import Testing
         #expect(try DurationSyntax.parse("1frame", framePeriod: frame) == 16_666_667)
         #expect(try DurationSyntax.parse("0.5frames", framePeriod: frame) == 8_333_333)
         #expect(try DurationSyntax.parse("0.5ns", framePeriod: frame) == 1) // half up
-        #expect(throws: DurationSyntax.Failure.self) { try DurationSyntax.parse("4", framePeriod: frame) }
-        #expect(throws: DurationSyntax.Failure.self) { try DurationSyntax.parse("fast", framePeriod: frame) }
+        #expect(throws: LatsimError.self) { try DurationSyntax.parse("4", framePeriod: frame) }
+        #expect(throws: LatsimError.self) { try DurationSyntax.parse("fast", framePeriod: frame) }
     }
 }
 
-@Suite struct EventQueueTests {
-    @Test func equalTimesComeOutByKindThenInsertionOrder() {
-        let q = EventQueue(capacity: 2)
-        q.schedule(at: 10, kind: 7, payload: 1)
-        q.schedule(at: 10, kind: 3, payload: 2)
-        q.schedule(at: 5, kind: 9, payload: 3)
-        q.schedule(at: 10, kind: 3, payload: 4)
-        q.schedule(at: 10, kind: 1, payload: 5)
-        q.schedule(at: 20, kind: 0, payload: 6)
-        var order: [UInt16] = []
-        while let e = q.pop() { order.append(e.payload) }
+/// A test model's events: identity in declaration order, tie rank apart.
+enum TestEvent: UInt8, SimulationEvent {
+    case late, early, middle
+    var tieRank: UInt8 {
+        switch self {
+        case .early: return 1
+        case .middle: return 2
+        case .late: return 9
+        }
+    }
+    var name: String { "\(self)" }
+}
+
+@Suite struct EventSchedulerTests {
+    @Test func equalTimesComeOutByTieRankThenSchedulingOrder() {
+        var q = EventScheduler<TestEvent>(capacity: 2)
+        q.schedule(.late, at: 10, payload: 1)
+        q.schedule(.middle, at: 10, payload: 2)
+        q.schedule(.late, at: 5, payload: 3)
+        q.schedule(.middle, at: 10, payload: 4)
+        q.schedule(.early, at: 10, payload: 5)
+        q.schedule(.early, at: 20, payload: 6)
+        var order: [UInt8] = []
+        var kinds: [TestEvent] = []
+        while let e = q.pop(before: .max) {
+            order.append(e.payload)
+            kinds.append(e.event)
+            #expect(q.now == e.time)
+        }
         #expect(order == [3, 5, 2, 4, 1, 6])
+        #expect(kinds == [.late, .early, .middle, .middle, .late, .early])
     }
 
     @Test func aRandomScheduleComesOutSorted() {
         var rng = SeededRandom(seed: 9)
-        let q = EventQueue()
-        var expected: [(SimTime, UInt8, UInt16)] = []
+        var q = EventScheduler<TestEvent>()
+        var expected: [(SimTime, UInt8, Int)] = []
         for i in 0..<5_000 {
-            let t = SimTime(rng.next() % 1_000), k = UInt8(rng.next() % 8)
-            q.schedule(at: t, kind: k, payload: UInt16(i))
-            expected.append((t, k, UInt16(i)))
+            let t = SimTime(rng.next() % 1_000), k = TestEvent.allCases[Int(rng.next() % 3)]
+            q.schedule(k, at: t, payload: UInt8(i % 256))
+            expected.append((t, k.tieRank, i))
         }
         expected.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
-        var got: [UInt16] = []
-        while let e = q.pop() { got.append(e.payload) }
-        #expect(got == expected.map(\.2))
+        var got: [UInt8] = []
+        while let e = q.pop(before: .max) { got.append(e.payload) }
+        #expect(got == expected.map { UInt8($0.2 % 256) })
+    }
+
+    @Test func eventsAtOrAfterTheEndAreNotHandled() {
+        var q = EventScheduler<TestEvent>()
+        q.schedule(.early, at: 99)
+        q.schedule(.early, at: 100)
+        #expect(q.pop(before: 100)?.time == 99)
+        #expect(q.pop(before: 100) == nil)
+    }
+}
+
+/// Counts down: each event schedules the next one period later, and every
+/// third one also a `late` event at the same instant.
+struct Countdown: SimulationModel {
+    var left: Int
+    var seen: [(SimTime, TestEvent)] = []
+    func start(_ s: inout EventScheduler<TestEvent>) { s.schedule(.middle, at: 0) }
+    mutating func handle(_ event: TestEvent, payload: UInt8, _ s: inout EventScheduler<TestEvent>) {
+        seen.append((s.now, event))
+        switch event {
+        case .middle:
+            left -= 1
+            if left > 0 { s.schedule(.middle, after: 10) }
+            if left % 3 == 0 { s.schedule(.late, at: s.now); s.schedule(.early, at: s.now) }
+        case .late, .early:
+            break
+        }
+    }
+}
+
+@Suite struct SimulationTests {
+    @Test func runUntilHandlesEveryEventBeforeTheEndAndCountsThemByKind() {
+        let sim = Simulation(model: Countdown(left: 10))
+        let (model, counts) = sim.run(until: 55)
+        #expect(model.seen.filter { $0.1 == .middle }.map(\.0) == [0, 10, 20, 30, 40, 50])
+        #expect(counts[.middle] == 6)
+        // left hits 9 and 6 at t = 0 and 30: a same-instant early, then late
+        #expect(counts[.early] == 2 && counts[.late] == 2)
+        #expect(counts.total == 10)
+        #expect(counts.byKind.map(\.event) == TestEvent.allCases, "counts come in the enum's order")
+        let at30 = model.seen.filter { $0.0 == 30 }.map(\.1)
+        #expect(at30 == [.middle, .early, .late], "scheduled at the instant, ranked: early before late")
+    }
+
+    @Test func stepHandlesOneEventAtATime() {
+        var sim = Simulation(model: Countdown(left: 2))
+        let first = sim.step()
+        let (t1, left1) = (sim.now, sim.model.left)
+        let second = sim.step()
+        let (t2, left2) = (sim.now, sim.model.left)
+        // left is 0 at t = 10: an early and a late event follow at once
+        let third = sim.step(), fourth = sim.step()
+        let kinds = sim.model.seen.map(\.1)
+        let fifth = sim.step()
+        #expect(first && t1 == 0 && left1 == 1)
+        #expect(second && t2 == 10 && left2 == 0)
+        #expect(third && fourth && kinds == [.middle, .middle, .early, .late])
+        #expect(!fifth, "nothing left")
     }
 }
 
@@ -101,9 +178,9 @@ import Testing
         let before = r2
         _ = DurationDistribution.fixed(5).draw(&r2)
         #expect(r2.next() == { var b = before; return b.next() }(), "a fixed value draws no random number")
-        #expect(throws: DurationSyntax.Failure.self) { try DurationDistribution.parse("uniform(6ms,2ms)", framePeriod: frame) }
-        #expect(throws: DurationSyntax.Failure.self) { try DurationDistribution.parse("gamma(1ms,2ms)", framePeriod: frame) }
-        #expect(throws: DurationSyntax.Failure.self) { try DurationDistribution.parse("-3ms", framePeriod: frame) }
+        #expect(throws: LatsimError.self) { try DurationDistribution.parse("uniform(6ms,2ms)", framePeriod: frame) }
+        #expect(throws: LatsimError.self) { try DurationDistribution.parse("gamma(1ms,2ms)", framePeriod: frame) }
+        #expect(throws: LatsimError.self) { try DurationDistribution.parse("-3ms", framePeriod: frame) }
         #expect(uniform.description == "uniform(2ms,6ms)")
     }
 }

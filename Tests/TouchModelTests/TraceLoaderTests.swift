@@ -83,16 +83,16 @@ struct TraceLoaderTests {
             #expect(error.line == c.line, "\(error)")
             #expect(error.description.hasPrefix("\(path):\(c.line!): "), "\(error)")
             #expect(error.description.contains(c.word), "\(error)")
-            #expect(error.description.contains(" — expected"), "\(error)")
+            #expect(error.description.contains("; expected"), "\(error)")
         }
     }
 
     @Test func unreadableAndUnknownFilesAreReported() throws {
         let dir = try Fixtures.temporaryDirectory("odd")
         try Fixtures.write("hello", to: dir + "/notes.txt")
-        #expect(throws: TouchInputError.self) { _ = try Trajectory.make(dir + "/notes.txt", parameters: TrajectoryParameters()) }
-        #expect(throws: TouchInputError.self) { _ = try Trajectory.make(dir + "/absent.xml", parameters: TrajectoryParameters()) }
-        #expect(throws: TouchInputError.self) { _ = try Trajectory.make(dir, parameters: TrajectoryParameters()) }
+        #expect(throws: LatsimError.self) { _ = try Trajectory.make(dir + "/notes.txt", parameters: TrajectoryParameters()) }
+        #expect(throws: LatsimError.self) { _ = try Trajectory.make(dir + "/absent.xml", parameters: TrajectoryParameters()) }
+        #expect(throws: LatsimError.self) { _ = try Trajectory.make(dir, parameters: TrajectoryParameters()) }
     }
 
     @Test func directoryLoadingSkipsBadFilesOnlyWhenAsked() throws {
@@ -104,7 +104,7 @@ struct TraceLoaderTests {
         #expect {
             _ = try Trajectory.loadDirectory(dir, parameters: TrajectoryParameters(), skipBad: false)
         } throws: { error in
-            (error as? TouchInputError)?.file == dir + "/b/bad.csv" && (error as? TouchInputError)?.line == 3
+            (error as? LatsimError)?.file == dir + "/b/bad.csv" && (error as? LatsimError)?.line == 3
         }
         let (tr, skipped) = try Trajectory.loadDirectory(dir, parameters: TrajectoryParameters(traceGap: 50 * TraceLoaderTests.ms), skipBad: true)
         #expect(skipped.count == 1 && skipped[0].file == dir + "/b/bad.csv")

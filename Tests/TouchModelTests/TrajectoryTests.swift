@@ -149,7 +149,7 @@ struct TrajectoryTests {
         } throws: { error in
             "\(error)".contains("zigzag") && "\(error)".contains("strokes")
         }
-        #expect(throws: TouchInputError.self) { _ = try Trajectory.make("line", parameters: TrajectoryParameters(speed: -1)) }
+        #expect(throws: LatsimError.self) { _ = try Trajectory.make("line", parameters: TrajectoryParameters(speed: -1)) }
     }
 
     @Test func digitizerNoiseIsSeededAndQuantised() {

@@ -62,10 +62,10 @@ import Testing
     @Test(arguments: [
         (["run", "ios8", "--set", "app.handlr=4ms"], ["app.handlr", "did you mean 'app.handler'"]),
         (["run", "ios8", "--set", "app.handler=-4ms"], ["app.handler", "-4ms", "negative"]),
-        (["run", "ios8", "--set", "device.scanHz=0"], ["device.scanHz", "'0'", "above zero"]),
-        (["run", "ios8", "--set", "device.displayHz=-60"], ["device.displayHz", "above zero"]),
+        (["run", "ios8", "--set", "device.scanHz=0"], ["device.scanHz", "'0'", "outside the range", "from 1 to 10000"]),
+        (["run", "ios8", "--set", "device.displayHz=-60"], ["device.displayHz", "outside the range"]),
         (["run", "ios8", "--set", "device.sampleInstant=1.5"], ["device.sampleInstant", "1.5", "0...1"]),
-        (["run", "ios8", "--set", "app.commits=0"], ["app.commits", "1...1000"]),
+        (["run", "ios8", "--set", "app.commits=0"], ["app.commits", "from 1 to 1000"]),
         (["run", "ios8", "--set", "os.buffering=quadruple"], ["os.buffering", "quadruple", "double, triple or adaptive"]),
         (["run", "ios8", "--set", "app.handler=uniform(2ms)"], ["app.handler", "uniform(2ms,6ms)"]),
         (["run", "ios8", "--set", "nonsense"], ["PATH=VALUE"]),

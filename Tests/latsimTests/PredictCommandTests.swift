@@ -56,7 +56,7 @@ import Testing
     @Test func aBadPredictorIsBadInput() throws {
         let o = try Latsim.run(["predict", "--predictor", "kalmann", "--duration", "1s"])
         #expect(o.status == 2)
-        #expect(o.stderr.contains("--predictor 'kalmann'") && o.stderr.contains("leastSquares"), "\(o.stderr)")
+        #expect(o.stderr.contains("--predictor: 'kalmann'") && o.stderr.contains("leastSquares"), "\(o.stderr)")
         #expect(o.stdout.isEmpty)
     }
 
@@ -64,7 +64,7 @@ import Testing
     func aBadHorizonIsBadInput(_ horizon: String) throws {
         let o = try Latsim.run(["predict", "--horizon=\(horizon)", "--duration", "1s"])
         #expect(o.status == 2)
-        #expect(o.stderr.contains("--horizon '\(horizon)'"), "\(o.stderr)")
+        #expect(o.stderr.contains("--horizon: '\(horizon)'"), "\(o.stderr)")
         #expect(!o.stderr.contains("Fatal"))
     }
 

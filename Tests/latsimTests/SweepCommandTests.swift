@@ -46,7 +46,7 @@ import Testing
     /// Every malformed --vary: exit 2, one paragraph naming the argument and
     /// what is expected, nothing written.
     @Test(arguments: [
-        (["--vary", "gpu.render"], ["--vary 'gpu.render'", "PATH=FROM...TO[:STEP]"]),
+        (["--vary", "gpu.render"], ["--vary: 'gpu.render'", "PATH=FROM...TO[:STEP]"]),
         (["--vary", "gpu.render=2ms..."], ["gpu.render=2ms...", "both ends"]),
         (["--vary", "gpu.render=2ms...16ms:0ms"], ["step '0ms'", "above zero"]),
         (["--vary", "gpu.render=2ms...16ms:-1ms"], ["step '-1ms'", "above zero"]),
@@ -55,7 +55,7 @@ import Testing
         (["--vary", "app.handler=1us...1000us:1us", "--vary", "gpu.render=1ms...200ms:1ms"], ["1000 x 200 = 200000", "100000"]),
         (["--vary", "gpu.rendr=2ms...4ms"], ["gpu.rendr", "did you mean 'gpu.render'"]),
         (["--vary", "gpu.render=2kg...4kg"], ["gpu.render", "'2kg'", "duration"]),
-        ([], ["--vary", "one or two keys"]),
+        ([], ["--vary", "one or two"]),
     ] as [([String], [String])])
     func badVaryExitsTwoAndWritesNothing(args: [String], words: [String]) throws {
         let dir = try Latsim.temporaryDirectory()

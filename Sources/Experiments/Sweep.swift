@@ -1,0 +1,255 @@
+import Foundation
+import SimKernel
+import Scenarios
+import FramePipeline
+import TouchModel
+
+// Parameter sweeps (`latsim sweep`, and the sweep figures of `latsim report`):
+// one or two configuration keys varied over a grid, every grid point run for
+// one or more seeds, in parallel, with results that do not depend on the
+// number of threads.
+
+/// Runs parameter sweeps.
+public enum Sweep {
+    /// The most grid points a sweep may have.
+    public static let maximumPoints = 100_000
+
+    /// Runs every grid point of `axes` on `scenario`, `seeds` times each.
+    ///
+    /// Each point's settings are, in order of precedence: the axis values,
+    /// then `assignments` (in order), then the scenario file, then the
+    /// defaults. A key may not be both varied and assigned. Every point is
+    /// resolved and checked before anything runs, so bad input costs no
+    /// simulation. Seed `k` of a point (0-based) runs with the point's seed
+    /// plus `k`.
+    ///
+    /// The runs are spread over `jobs` threads; the rows are the same at any
+    /// `jobs`, because each point's seeds are merged in seed order and each
+    /// row is stored at its grid index.
+    ///
+    /// - Parameters:
+    ///   - assignments: settings for every point (e.g. from the command line).
+    ///   - axes: one or two axes (see ``SweepAxis``).
+    ///   - seeds: runs per grid point (>= 1).
+    ///   - jobs: threads to use (>= 1).
+    ///   - progress: called after each run, one call at a time (from worker
+    ///     threads); it should return quickly.
+    public static func run(scenario: Scenario,
+                           assignments: [Assignment] = [],
+                           axes: [SweepAxis],
+                           seeds: Int = 1,
+                           jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                           progress: (@Sendable (SweepProgress) -> Void)? = nil) throws(LatsimError) -> SweepResult {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        guard seeds >= 1 else { throw LatsimError(value: String(seeds), problem: "runs per grid point must be at least 1") }
+        guard jobs >= 1 else { throw LatsimError(value: String(jobs), problem: "the number of threads must be at least 1") }
+        let grid = try SweepGrid(axes: axes)
+        let (runs, overflow) = grid.count.multipliedReportingOverflow(by: seeds)
+        guard !overflow else { throw LatsimError(value: String(seeds), problem: "too many runs") }
+        for a in assignments where axes.contains(where: { $0.path == a.path }) {
+            throw LatsimError(file: a.source.file, key: a.path, value: a.value,
+                              problem: "this key is also varied", expected: "a key either varied or set, not both")
+        }
+
+        // settings shared by every point; a bad one fails once, not per point
+        let base = try scenario.settings(with: assignments)
+        _ = try base.configuration()
+
+        // resolve every point before running anything
+        let trajectories = TrajectoryCache()
+        let resolved = Parallel.map(grid.count, jobs: jobs) { i -> Result<PipelineConfiguration, LatsimError> in
+            Result { () throws(LatsimError) -> PipelineConfiguration in
+                var s = base
+                for (axis, value) in zip(grid.axes, grid.values(of: i)) { try s.set(axis.path, value, source: axis.source) }
+                let c = try s.configuration()
+                _ = try trajectories.trajectory(for: c)
+                return c
+            }
+        }
+        var points: [PipelineConfiguration] = []
+        points.reserveCapacity(grid.count)
+        for r in resolved { points.append(try r.get()) }
+        if seeds > 1, let c = points.first(where: { $0.seed > UInt64.max - UInt64(seeds - 1) }) {
+            throw LatsimError(key: "seed", value: String(c.seed), problem: "seeds \(c.seed) to \(c.seed) + \(seeds - 1) go past the largest seed",
+                              expected: "a first seed of at most \(UInt64.max - UInt64(seeds - 1))")
+        }
+        let configurations = points
+
+        // run: runs are handed out in index order; a point's seeds are
+        // merged, in seed order, by whichever thread finishes its last seed
+        let rows = Locked([SweepRow?](repeating: nil, count: grid.count))
+        let state = RunState(seeds: seeds)
+        Parallel.forEach(runs, jobs: jobs) { r in
+            let point = r / seeds, k = r % seeds
+            var c = configurations[point]
+            c.seed = c.seed &+ UInt64(k)
+            let digest: Result<RunDigest, LatsimError>
+            do throws(LatsimError) {
+                let run = PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c))
+                digest = .success(RunDigest(run.run()))
+            } catch {
+                digest = .failure(error)
+            }
+            let complete = state.finish(point: point, seed: k, digest)
+            if let progress {
+                state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
+            }
+            guard case .success(let digests)? = complete else { return }
+            let row = SweepRow(index: point, values: grid.values(of: point),
+                               numbers: zip(grid.axes, grid.indices(of: point)).map { $0.numbers?[$1] },
+                               buffering: configurations[point].buffering,
+                               simulatedSeconds: Double(configurations[point].duration) / 1e9,
+                               framePeriodMs: configurations[point].framePeriod.doubleValue / 1e6,
+                               metrics: RunDigest.merge(digests, predicts: configurations[point].predictor != .none))
+            rows.withLock { $0[point] = row }
+        }
+        if let e = state.firstError { throw e }
+        return SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.current.map { $0! }, runs: runs,
+                           wallSeconds: elapsed())
+    }
+}
+
+/// Trajectories by what they are made from: recorded traces are read once,
+/// synthetic motions (cheap) are made per run.
+final class TrajectoryCache: Sendable {
+    private let cache = Locked([String: Trajectory]())
+
+    func trajectory(for c: PipelineConfiguration) throws(LatsimError) -> Trajectory {
+        do throws(LatsimError) {
+            if Trajectory.syntheticKinds.contains(c.trajectory) {
+                return try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters)
+            }
+            let key = c.trajectory + "\u{0}" + String(describing: c.trajectoryParameters)
+            if let t = cache.withLock({ $0[key] }) { return t }
+            let t = try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters)
+            cache.withLock { $0[key] = t }
+            return t
+        } catch {
+            throw error.about(key: "input.trajectory", value: c.trajectory)
+        }
+    }
+}
+
+/// The parts of a run a sweep keeps: the latency streams and the counts,
+/// without the configuration, frame log or wall time.
+struct RunDigest: Sendable {
+    var measurements: Measurements
+    var framesPerSecond: Double
+    var hitchMsPerS: Double
+    var tripleBufferedFraction: Double
+    var events: Int
+    var invariantsHold: Bool
+
+    init(_ r: RunResult) {
+        measurements = r.measurements
+        framesPerSecond = Double(r.measurements.framesPresented) / r.simulatedSeconds
+        hitchMsPerS = r.hitchTimeRatioMsPerS
+        tripleBufferedFraction = r.tripleBufferedFraction
+        events = r.events
+        invariantsHold = r.invariants.holds
+    }
+
+    /// Merges the digests of one point's seeds, in the order given.
+    ///
+    /// - Parameter predicts: whether the point runs a predictor; without one
+    ///   the effective figures are the measured ones (``PipelineRun`` copies
+    ///   them), so they are summarised once.
+    static func merge(_ digests: [RunDigest], predicts: Bool) -> SweepMetrics {
+        var m = digests[0].measurements
+        for d in digests.dropFirst() {
+            m.touchToPhotonMs.merge(d.measurements.touchToPhotonMs)
+            m.pipelineFrames.merge(d.measurements.pipelineFrames)
+            if predicts {
+                m.effectiveMs.merge(d.measurements.effectiveMs)
+                m.effectiveFrames.merge(d.measurements.effectiveFrames)
+            }
+            m.perSampleMs.merge(d.measurements.perSampleMs)
+        }
+        let touchToPhoton = SweepStatistic(m.touchToPhotonMs), frames = SweepStatistic(m.pipelineFrames)
+        let n = Double(digests.count)
+        func mean(_ f: (RunDigest) -> Double) -> Double {
+            var s = 0.0
+            for d in digests { s += f(d) }
+            return s / n
+        }
+        return SweepMetrics(
+            touchToPhotonMs: touchToPhoton,
+            pipelineFrames: frames,
+            effectiveMs: predicts ? SweepStatistic(m.effectiveMs) : touchToPhoton,
+            effectiveFrames: predicts ? SweepStatistic(m.effectiveFrames) : frames,
+            perSampleMs: SweepStatistic(m.perSampleMs),
+            framesPerSecond: mean(\.framesPerSecond),
+            framesPresented: mean { Double($0.measurements.framesPresented) },
+            repeatedFrames: mean { Double($0.measurements.repeatedFrames) },
+            droppedFrames: mean { Double($0.measurements.droppedFrames) },
+            hitchMsPerS: mean(\.hitchMsPerS),
+            tripleBufferedFraction: mean(\.tripleBufferedFraction),
+            wastedUpdates: mean { Double($0.measurements.wastedUpdates) },
+            handlerRuns: mean { Double($0.measurements.handlerRuns) },
+            deliveries: mean { Double($0.measurements.deliveries) },
+            events: mean { Double($0.events) },
+            runs: digests.count,
+            invariantsHold: digests.allSatisfy(\.invariantsHold))
+    }
+}
+
+/// The shared bookkeeping of a running sweep: seeds waiting for the rest of
+/// their point, the count of finished runs and the errors.
+final class RunState: Sendable {
+    private struct Point {
+        var finished = 0
+        var digests: [RunDigest?]
+        var error: (seed: Int, error: LatsimError)?
+    }
+
+    private struct State {
+        var waiting: [Int: Point] = [:]
+        var failed: [Int: LatsimError] = [:]
+        var completed = 0
+    }
+
+    private let seeds: Int
+    private let state = Locked(State())
+    /// Serialises progress reports, so their numbers never go backwards.
+    private let reporting = Locked(())
+
+    init(seeds: Int) { self.seeds = seeds }
+
+    /// Records seed `seed` of `point`. When it was the point's last seed,
+    /// returns every seed's digest in seed order, or the error of the
+    /// lowest seed that failed; otherwise nil.
+    func finish(point: Int, seed: Int, _ digest: Result<RunDigest, LatsimError>) -> Result<[RunDigest], LatsimError>? {
+        let seeds = self.seeds
+        return state.withLock { st in
+            st.completed += 1
+            var p = st.waiting[point] ?? Point(digests: Array(repeating: nil, count: seeds))
+            p.finished += 1
+            switch digest {
+            case .success(let d): p.digests[seed] = d
+            case .failure(let e): if p.error == nil || p.error!.seed > seed { p.error = (seed, e) }
+            }
+            guard p.finished == seeds else {
+                st.waiting[point] = p
+                return nil
+            }
+            st.waiting[point] = nil
+            if let e = p.error {
+                st.failed[point] = e.error
+                return .failure(e.error)
+            }
+            return .success(p.digests.map { $0! })
+        }
+    }
+
+    /// Calls `body` with the number of finished runs, one call at a time
+    /// (the numbers never decrease).
+    func report(_ body: (Int) -> Void) {
+        reporting.withLock { _ in body(state.withLock { $0.completed }) }
+    }
+
+    /// The error of the lowest-numbered point that failed.
+    var firstError: LatsimError? {
+        state.withLock { $0.failed.min { $0.key < $1.key }?.value }
+    }
+}

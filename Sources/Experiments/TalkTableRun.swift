@@ -1,0 +1,46 @@
+import SimKernel
+import Scenarios
+import FramePipeline
+
+/// Runs the talk's table (``TalkTable``) and compares every displayed frame.
+public struct TalkTableRun: Sendable {
+    public let row: TalkTable.Row
+    public let pipelineFrames: Double
+    public let effectiveFrames: Double
+    public let touchToPhotonMsP50: Double
+    /// The compared measure's minimum and maximum over every measured frame.
+    public let minimum: Double
+    public let maximum: Double
+    public let framesMeasured: Int
+
+    /// The value compared with the talk's figure (the mean of the measure).
+    public var compared: Double { row.measure == .pipelineFrames ? pipelineFrames : effectiveFrames }
+    /// True when every measured frame equals the talk's figure (within 1e-6 frames).
+    public var agrees: Bool {
+        framesMeasured > 0 && abs(minimum - row.talkFrames) <= 1e-6 && abs(maximum - row.talkFrames) <= 1e-6
+    }
+    /// "4" when every frame agrees, else "min..max".
+    public var range: String {
+        let a = formatDecimal(minimum, places: 3), b = formatDecimal(maximum, places: 3)
+        return a == b ? a : "\(a)..\(b)"
+    }
+
+    /// Runs every row of the table, each scenario with `assignments` (e.g.
+    /// a duration) applied.
+    public static func run(_ assignments: [Assignment] = []) throws(LatsimError) -> [TalkTableRun] {
+        var out: [TalkTableRun] = []
+        for row in TalkTable.rows {
+            guard let s = try BuiltinScenarios.scenario(named: row.scenario) else {
+                throw LatsimError(.internal, value: row.scenario, problem: "built-in scenario missing")
+            }
+            let r = try PipelineRun.run(try s.configuration(assignments))
+            let m = r.measurements
+            let measured = row.measure == .pipelineFrames ? m.pipelineFrames : m.effectiveFrames
+            out.append(TalkTableRun(row: row, pipelineFrames: m.pipelineFrames.mean ?? .nan,
+                                    effectiveFrames: m.effectiveFrames.mean ?? .nan,
+                                    touchToPhotonMsP50: m.touchToPhotonMs.percentile(50) ?? .nan,
+                                    minimum: measured.min, maximum: measured.max, framesMeasured: measured.count))
+        }
+        return out
+    }
+}

@@ -1,0 +1,244 @@
+import SimKernel
+import TouchModel
+
+/// Which platform's pipeline a run simulates (`os.platform`).
+public enum Platform: String, Sendable, CaseIterable, Keyword {
+    /// The iOS pipeline of the WWDC 2015 talk (Docs/Model.md).
+    case ios
+}
+
+/// Core Animation render-server behaviour (`os.renderServer`).
+public enum RenderServerMode: String, Sendable, CaseIterable, Keyword {
+    /// iOS 8: the render server starts work at a vsync.
+    case vsync
+    /// iOS 9: a commit starts the render server's work at once.
+    case lowLatency
+}
+
+/// How UIKit hands touches to the app (`os.delivery`).
+public enum DeliveryPolicy: String, Sendable, CaseIterable, Keyword {
+    /// iOS 9: every ready touch at the next frame start, together.
+    case coalesced
+    /// Each touch as soon as it is ready (the no-coalescing counterfactual).
+    case perScan
+}
+
+/// How many display buffers may exist (`os.buffering`).
+public enum BufferingPolicy: String, Sendable, CaseIterable, Keyword {
+    /// Two buffers.
+    case double
+    /// Three buffers.
+    case triple
+    /// Two, and a third while the render server would otherwise wait.
+    case adaptive
+}
+
+/// Which completed frame a vsync latches (`os.present`).
+public enum PresentPolicy: String, Sendable, CaseIterable, Keyword {
+    /// The newest; older completed frames are dropped.
+    case latest
+    /// The oldest; the rest wait (a backlog adds latency).
+    case fifo
+}
+
+/// Which touches the app draws from (`app.touches`).
+public enum TouchUse: String, Sendable, CaseIterable, Keyword {
+    /// The main touch of each delivery only.
+    case main
+    /// Every coalesced touch.
+    case coalesced
+}
+
+/// How the app renders (`app.rendering`).
+public enum RenderingPath: String, Sendable, CaseIterable, Keyword {
+    /// Through Core Animation: commits rendered by the render server.
+    case coreAnimation
+    /// A Metal layer: GPU work encoded by the handler.
+    case metal
+}
+
+/// Smoothing of predicted positions (`app.prediction.smoothing`).
+public enum PredictionSmoothing: String, Sendable, CaseIterable, Keyword {
+    /// Predictions drawn as predicted.
+    case none
+    /// A 1€ filter on the predicted positions.
+    case oneEuro
+}
+
+extension PredictorKind: Keyword {}
+
+/// When UIKit or Core Animation animations are active (`app.animations`).
+public enum AnimationSchedule: Sendable, Hashable, CustomStringConvertible {
+    /// Never.
+    case never
+    /// For the whole run.
+    case always
+    /// Half-open intervals [start, end), sorted.
+    case intervals([Range<SimTime>])
+
+    /// True when an animation is active at `t`.
+    @inlinable
+    public func isActive(at t: SimTime) -> Bool {
+        switch self {
+        case .never: return false
+        case .always: return true
+        case .intervals(let rs):
+            for r in rs where r.contains(t) { return true }
+            return false
+        }
+    }
+
+    /// `never`, `always`, or `2s..4s,6s..7s`.
+    public var description: String {
+        switch self {
+        case .never: return "never"
+        case .always: return "always"
+        case .intervals(let rs):
+            return rs.map { "\(DurationSyntax.format($0.lowerBound))..\(DurationSyntax.format($0.upperBound))" }.joined(separator: ",")
+        }
+    }
+}
+
+/// The photon row (`measure.row`).
+public enum MeasureRow: Sendable, Hashable {
+    /// A fixed fraction of the screen height, 0 (top) ... 1 (bottom).
+    case fraction(Rational)
+    /// The touch's own row.
+    case touch
+}
+
+/// Every setting of a run, typed and checked (Docs/Model.md, "Configuration").
+///
+/// A configuration is made by the key table of the Scenarios module, which
+/// declares each key's default, parser and range once; code that changes a
+/// run (a sweep, a prediction study) sets these fields as values.
+public struct PipelineConfiguration: Sendable {
+    /// Simulated time (`duration`).
+    public var duration: SimTime
+    /// The seed of every random number of the run (`seed`).
+    public var seed: UInt64
+    /// Which pipeline (`os.platform`).
+    public var platform: Platform
+    /// Display refresh rate, Hz (`device.displayHz`).
+    public var displayHz: Rational
+    /// Digitizer scan rate, Hz (`device.scanHz`).
+    public var scanHz: Rational
+    /// Offset of scan window 0 from vsync 0 (`device.scanPhase`).
+    public var scanPhase: SimTime
+    /// Where in its window a sample is taken, 0...1 (`device.sampleInstant`).
+    public var sampleInstant: Rational
+    /// From a window's end to its sample being ready (`device.digitizerDelay`).
+    public var digitizerDelay: SimTime
+    /// Added to every photon time (`device.panelResponse`).
+    public var panelResponse: SimTime
+    /// Screen points per millimetre (`device.pointsPerMM`).
+    public var pointsPerMM: Double
+    /// Screen width, points (`device.widthPoints`).
+    public var widthPoints: Double
+    /// Screen height, points (`device.heightPoints`).
+    public var heightPoints: Double
+    /// Digitizer noise and quantisation (`device.noise`, `device.quantization`).
+    public var noise: DigitizerNoise
+    /// `os.renderServer`.
+    public var renderServer: RenderServerMode
+    /// `os.delivery`.
+    public var delivery: DeliveryPolicy
+    /// From a vsync to the frame start at which touches are delivered (`os.dispatchDelay`).
+    public var dispatchDelay: SimTime
+    /// `os.buffering`.
+    public var buffering: BufferingPolicy
+    /// `os.present`.
+    public var present: PresentPolicy
+    /// Vsyncs with a spare buffer before adaptive buffering gives the third back (`os.tripleReleaseFrames`).
+    public var tripleReleaseFrames: Int
+    /// The touch handler's time (`app.handler`).
+    public var handler: DurationDistribution
+    /// Transactions committed per handler run (`app.commits`).
+    public var commits: Int
+    /// `app.touches`.
+    public var touches: TouchUse
+    /// `app.animations`.
+    public var animations: AnimationSchedule
+    /// `app.rendering`.
+    public var rendering: RenderingPath
+    /// Metal GPU work encoded by the handler (`app.gpu`).
+    public var appGPU: DurationDistribution
+    /// `app.presentsWithTransaction`.
+    public var presentsWithTransaction: Bool
+    /// `app.prediction.predictor`.
+    public var predictor: PredictorKind
+    /// How far ahead the app predicts (`app.prediction.horizon`).
+    public var horizon: SimTime
+    /// `app.prediction.smoothing`.
+    public var smoothing: PredictionSmoothing
+    /// Render-server prepare time (`renderServer.prepare`).
+    public var prepare: DurationDistribution
+    /// GPU time of a render-server frame (`gpu.render`).
+    public var gpuRender: DurationDistribution
+    /// The finger's motion: a synthetic kind or a trace path (`input.trajectory`).
+    public var trajectory: String
+    /// Finger speed, points per second (`input.speed`).
+    public var speed: Double
+    /// Whether `strokes` lifts the finger between strokes (`input.liftOff`).
+    public var liftOff: Bool
+    /// The photon row (`measure.row`).
+    public var row: MeasureRow
+
+    /// A configuration whose every field the key table then sets; not a
+    /// configuration to run as it is.
+    package init() {
+        duration = 0
+        seed = 0
+        platform = .ios
+        displayHz = Rational(60)
+        scanHz = Rational(60)
+        scanPhase = 0
+        sampleInstant = Rational(0)
+        digitizerDelay = 0
+        panelResponse = 0
+        pointsPerMM = 1
+        widthPoints = 1
+        heightPoints = 1
+        noise = .none
+        renderServer = .lowLatency
+        delivery = .coalesced
+        dispatchDelay = 0
+        buffering = .adaptive
+        present = .latest
+        tripleReleaseFrames = 1
+        handler = .fixed(0)
+        commits = 1
+        touches = .coalesced
+        animations = .never
+        rendering = .coreAnimation
+        appGPU = .fixed(0)
+        presentsWithTransaction = false
+        predictor = .none
+        horizon = 0
+        smoothing = .none
+        prepare = .fixed(0)
+        gpuRender = .fixed(0)
+        trajectory = ""
+        speed = 1
+        liftOff = false
+        row = .fraction(Rational(0))
+    }
+
+    /// The display period as an exact rational number of ns.
+    public var framePeriod: Rational { Rational(Nanos.perSecond * displayHz.denominator, displayHz.numerator) }
+    /// The display clock (vsync k).
+    public var vsyncClock: PeriodicClock { PeriodicClock(hz: displayHz) }
+    /// The digitizer's clock (scan window starts).
+    public var scanClock: PeriodicClock { PeriodicClock(hz: scanHz, phase: scanPhase) }
+    /// What the finger's trajectory needs to know.
+    public var trajectoryParameters: TrajectoryParameters {
+        TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
+                             pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff)
+    }
+    /// True when Metal frames go straight to the display (Docs/Model.md, "Metal layers").
+    public var metalDirect: Bool { rendering == .metal && renderServer == .lowLatency && !presentsWithTransaction }
+    /// The predictor configuration, or nil when prediction is off.
+    public var predictorConfiguration: PredictorConfiguration? {
+        predictor == .none ? nil : PredictorConfiguration(kind: predictor, oneEuro: smoothing == .oneEuro ? OneEuroParameters() : nil)
+    }
+}

@@ -1,0 +1,83 @@
+import SimKernel
+import TouchModel
+
+/// A finished run's figures (Docs/Model.md, "What is measured"): the latency
+/// streams and the counts of the stages' work. Nothing here grows with the
+/// simulated duration.
+public struct Measurements: Sendable {
+    /// Touch-to-photon of each displayed frame with new touch content, ms.
+    public var touchToPhotonMs = Measurements.milliseconds()
+    /// The talk's diagram convention, in display frames.
+    public var pipelineFrames = Measurements.frames()
+    /// Touch-to-photon minus the prediction horizon applied, ms.
+    public var effectiveMs = Measurements.milliseconds()
+    /// Pipeline frames minus the horizon applied, in frames.
+    public var effectiveFrames = Measurements.frames()
+    /// Touch-to-photon of every touch the app drew, ms.
+    public var perSampleMs = Measurements.milliseconds()
+
+    /// Frames that became the front buffer.
+    public var framesPresented = 0
+    /// Vsyncs that showed the front frame again.
+    public var repeatedFrames = 0
+    /// Completed frames never shown (`os.present: latest`).
+    public var droppedFrames = 0
+    /// Repeated frames that were owed newer content (one display period each).
+    public var hitches = 0
+    /// Deliveries of touches to the app.
+    public var deliveries = 0
+    /// Touch-handler runs.
+    public var handlerRuns = 0
+    /// Handler runs all of whose commits were merged away before rendering.
+    public var wastedUpdates = 0
+    /// Touches the digitizer made.
+    public var samples = 0
+    /// Prediction accuracy (fed only when the app predicts).
+    public var prediction = PredictionScorer()
+
+    /// No figure yet.
+    public init() {}
+
+    /// Adds values still pending in the streams (see ``StreamingStats``).
+    mutating func settle() {
+        touchToPhotonMs.settle()
+        pipelineFrames.settle()
+        effectiveMs.settle()
+        effectiveFrames.settle()
+        perSampleMs.settle()
+    }
+
+    /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant
+    /// digits above that; mean, min and max are exact).
+    static func milliseconds() -> StreamingStats { StreamingStats(resolution: 1e3, highestValue: 100_000) }
+    /// Display frames at 1e-5 frame resolution.
+    static func frames() -> StreamingStats { StreamingStats(resolution: 1e5, highestValue: 10_000) }
+}
+
+/// Checks of the model's invariants (Docs/Model.md, "Invariants"), counted
+/// during the run so tests can assert them on any configuration.
+public struct InvariantChecks: Sendable {
+    /// Latches whose commit was older than the previous latch's.
+    public var latchesOutOfCommitOrder = 0
+    /// Deliveries whose first touch was not the one after the last delivered.
+    public var samplesOutOfOrder = 0
+    /// Touches lost (made but neither delivered nor still waiting at the end).
+    public var samplesLost = 0
+    /// The most buffers held at once.
+    public var maxBuffersHeld = 0
+    /// The most buffers allocated at once.
+    public var maxBuffersAllocated = 0
+    /// The buffering policy's maximum.
+    public var policyMaximum = 0
+    /// Buffers taken while another frame held them, or given back while free.
+    public var bufferConflicts = 0
+
+    /// No check failed yet.
+    public init() {}
+
+    /// True when no invariant was broken.
+    public var holds: Bool {
+        latchesOutOfCommitOrder == 0 && samplesOutOfOrder == 0 && samplesLost == 0
+            && maxBuffersHeld <= policyMaximum && maxBuffersAllocated <= policyMaximum && bufferConflicts == 0
+    }
+}

@@ -1,0 +1,198 @@
+import DequeModule
+import SimKernel
+import TouchModel
+
+/// A Core Animation transaction committed by the app.
+struct Commit {
+    /// Commits are numbered from 0 in the order they are made.
+    var seq: Int64
+    /// The main touch of the handler run that made it: the newest touch the
+    /// app used.
+    var mainTouch: Touch
+    /// How many touches the app had drawn in all when it committed.
+    var drawnTouches: Int64
+    /// Where the stroke's end is drawn (the predicted touch with prediction on).
+    var drawn: TouchPoint
+    /// The prediction horizon applied to ``drawn`` (0 without a prediction).
+    var horizon: SimTime
+    /// The handler run that made it.
+    var handlerRun: Int64
+    /// True for the last commit of its handler run.
+    var isLastOfRun: Bool
+}
+
+/// A prediction the app made, for scoring.
+struct PredictionMade {
+    /// The predicted touch's position.
+    var position: TouchPoint
+    /// The instant it predicts (main touch time + horizon).
+    var target: SimTime
+}
+
+/// What starting a handler run produced.
+struct HandlerStart {
+    /// When the first commit is made.
+    var firstCommit: SimTime
+    /// When the handler ends.
+    var end: SimTime
+    /// A coalesced touch began a stroke (the predictor was reset).
+    var strokeBegan: Bool
+    /// The predicted touch drawn, when the predictor answered.
+    var prediction: PredictionMade?
+}
+
+/// What a commit produced.
+struct CommitMade {
+    /// The transaction.
+    var commit: Commit
+    /// Metal GPU work encoded by the handler, with `app.rendering: metal`.
+    var metalGPU: SimTime?
+    /// When the next commit of this handler run is made; nil for the last
+    /// (the app is idle again).
+    var nextCommit: SimTime?
+}
+
+/// The app's main thread (Docs/Model.md, "App"): a delivery runs the touch
+/// handler for `app.handler`; it commits `app.commits` evenly spaced
+/// transactions, the last at the handler's end, each holding the main touch
+/// and, with prediction on, the predicted touch.
+struct App {
+    let commitsPerRun: Int
+    let touchUse: TouchUse
+    let horizon: SimTime
+    let rendersMetal: Bool
+    let handlerTime: DurationSampler
+    let metalTime: DurationSampler
+    var predictor: PredictorSlot?
+    /// True while the handler runs.
+    private(set) var busy = false
+    private(set) var handlerRuns = 0
+    private(set) var run: Int64 = -1
+    private var start: SimTime = 0
+    private var duration: SimTime = 0
+    private var nextCommitIndex = 1
+    private var mainTouch = Touch.none
+    private var drawnTouches: Int64 = 0
+    private var drawn = TouchPoint.zero
+    private var horizonApplied: SimTime = 0
+    /// Commits made so far.
+    private(set) var commitsMade: Int64 = 0
+
+    init(configuration c: PipelineConfiguration) {
+        commitsPerRun = c.commits
+        touchUse = c.touches
+        horizon = c.horizon
+        rendersMetal = c.rendering == .metal
+        handlerTime = DurationSampler(c.handler)
+        metalTime = DurationSampler(c.appGPU)
+        predictor = c.predictorConfiguration.map { .builtin(BuiltinPredictor($0)) }
+    }
+
+    /// Whether the app predicts touches.
+    var predicts: Bool { predictor != nil }
+
+    /// Runs the touch handler on a delivery's coalesced `touches` (the last
+    /// is the main touch).
+    mutating func beginHandler(_ touches: Deque<Touch>, now: SimTime, rng: inout SeededRandom) -> HandlerStart {
+        busy = true
+        handlerRuns += 1
+        run += 1
+        start = now
+        duration = handlerTime.draw(&rng)
+        nextCommitIndex = 1
+        mainTouch = touches.last!
+        drawnTouches += touchUse == .coalesced ? Int64(touches.count) : 1
+        drawn = mainTouch.position
+        horizonApplied = 0
+        var began = false
+        var prediction: PredictionMade?
+        if predictor != nil {
+            // the predictor sees every touch delivered so far, never a later one
+            for i in 0..<touches.count {
+                let t = touches[i]
+                if t.began {
+                    predictor!.reset()
+                    began = true
+                }
+                predictor!.observe(t.sample)
+            }
+            if let p = predictor!.predict(horizon: horizon) {
+                drawn = p
+                horizonApplied = horizon
+                prediction = PredictionMade(position: p, target: mainTouch.time + horizon)
+            }
+        }
+        return HandlerStart(firstCommit: commitTime(1), end: start + duration, strokeBegan: began, prediction: prediction)
+    }
+
+    /// Commit `i` of `n` at `start + i * handler / n`, rounded half up.
+    private func commitTime(_ i: Int) -> SimTime {
+        let n = Int64(commitsPerRun)
+        return n == 1 ? start + duration : start + Int64(roundHalfUp(Int128(duration) * Int128(i), Int128(n)))
+    }
+
+    /// The app commits its next transaction now.
+    mutating func commit(rng: inout SeededRandom) -> CommitMade {
+        let index = nextCommitIndex
+        let last = index == commitsPerRun
+        let c = Commit(seq: commitsMade, mainTouch: mainTouch, drawnTouches: drawnTouches, drawn: drawn,
+                       horizon: horizonApplied, handlerRun: run, isLastOfRun: last)
+        commitsMade += 1
+        let metal = rendersMetal ? metalTime.draw(&rng) : nil
+        nextCommitIndex += 1
+        if last { busy = false }
+        return CommitMade(commit: c, metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1))
+    }
+}
+
+/// A duration parameter ready for the hot path: a fixed value is returned
+/// without looking at the distribution.
+struct DurationSampler {
+    let distribution: DurationDistribution
+    let fixed: SimTime
+    let isFixed: Bool
+
+    init(_ d: DurationDistribution) {
+        distribution = d
+        if case .fixed(let v) = d { fixed = v; isFixed = true } else { fixed = 0; isFixed = false }
+    }
+
+    @inline(__always)
+    func draw(_ rng: inout SeededRandom) -> SimTime {
+        isFixed ? fixed : distribution.draw(&rng)
+    }
+}
+
+/// The app's predictor: the built-ins without an existential, or a user's
+/// own type behind one (called once per delivery, never per event).
+enum PredictorSlot {
+    case builtin(BuiltinPredictor)
+    case custom(any TouchPredictor)
+
+    mutating func reset() {
+        switch self {
+        case .builtin(var p): p.reset(); self = .builtin(p)
+        case .custom(var p): p.reset(); self = .custom(p)
+        }
+    }
+
+    mutating func observe(_ s: TouchSample) {
+        switch self {
+        case .builtin(var p): p.observe(s); self = .builtin(p)
+        case .custom(var p): p.observe(s); self = .custom(p)
+        }
+    }
+
+    mutating func predict(horizon: SimTime) -> TouchPoint? {
+        switch self {
+        case .builtin(var p):
+            let r = p.predict(horizon: horizon)
+            self = .builtin(p)
+            return r
+        case .custom(var p):
+            let r = p.predict(horizon: horizon)
+            self = .custom(p)
+            return r
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import DequeModule
+import SimKernel
+
+/// The display (Docs/Model.md, "Display"): completed frames wait in the
+/// present queue; at each vsync latch one becomes the front buffer and the
+/// previous front buffer is released. `latest` latches the newest completed
+/// frame and drops the older ones; `fifo` latches the oldest. With no
+/// completed frame waiting, the front frame is shown again: a repeated
+/// frame. Generic over the platform's frame type.
+struct Display<Frame> {
+    let present: PresentPolicy
+    var vsyncs: Ticker
+    private var presentQueue = Deque<Frame>()
+    private(set) var front: Frame?
+    private(set) var framesPresented = 0
+    private(set) var repeatedFrames = 0
+    private(set) var droppedFrames = 0
+    /// Repeated frames that were owed newer content.
+    private(set) var hitches = 0
+
+    init(present: PresentPolicy, clock: PeriodicClock) {
+        self.present = present
+        vsyncs = clock.ticks(from: 0)
+    }
+
+    /// The first latch.
+    var firstLatch: SimTime { vsyncs.time }
+
+    /// A frame is complete: it joins the present queue.
+    mutating func completed(_ frame: Frame) { presentQueue.append(frame) }
+
+    /// The latch event: returns the next latch.
+    mutating func nextLatch() -> SimTime { vsyncs.advance() }
+
+    /// The frame to latch now: the newest (`latest`) or oldest (`fifo`)
+    /// completed frame; nil when none waits.
+    mutating func frameToLatch() -> Frame? {
+        guard !presentQueue.isEmpty else { return nil }
+        return present == .latest ? presentQueue.removeLast() : presentQueue.removeFirst()
+    }
+
+    /// Under `latest`, after ``frameToLatch()``: the older completed frames,
+    /// one call each, oldest first; each is dropped (its buffer is free).
+    mutating func dropOlder() -> Frame? {
+        guard present == .latest, let old = presentQueue.popFirst() else { return nil }
+        droppedFrames += 1
+        return old
+    }
+
+    /// `frame` becomes the front buffer; returns the previous front frame,
+    /// whose buffer is released.
+    mutating func show(_ frame: Frame) -> Frame? {
+        let previous = front
+        front = frame
+        framesPresented += 1
+        return previous
+    }
+
+    /// Nothing new at this vsync: the front frame is shown again (a hitch
+    /// when newer content was owed).
+    mutating func repeatFront(owed: Bool) {
+        repeatedFrames += 1
+        if owed { hitches += 1 }
+    }
+}

@@ -1,0 +1,73 @@
+import DequeModule
+import SimKernel
+
+/// UIKit's touch delivery (Docs/Model.md, "Event delivery").
+///
+/// `coalesced` (iOS 9): at each frame start `F_k = V_k + dispatchDelay`, if
+/// the app is idle, every waiting touch is delivered at once; the newest is
+/// the main touch, all of them are the coalesced touches. `perScan`: a touch
+/// is delivered as soon as it is ready if the app is idle, else the waiting
+/// ones go together when it becomes idle.
+struct TouchDelivery {
+    let policy: DeliveryPolicy
+    let dispatchDelay: SimTime
+    var vsyncs: Ticker
+    /// Touches ready and not yet delivered, oldest first.
+    private(set) var waiting = Deque<Touch>()
+    /// A per-scan delivery is scheduled for the current instant.
+    var perScanPending = false
+    /// The scan index of the last touch delivered.
+    var lastDelivered: Int64 = -1
+    private(set) var delivered = 0
+    private(set) var deliveries = 0
+    /// Deliveries whose touches were not in scan order (an invariant).
+    private(set) var outOfOrder = 0
+
+    init(configuration c: PipelineConfiguration) {
+        policy = c.delivery
+        dispatchDelay = c.dispatchDelay
+        vsyncs = c.vsyncClock.ticks(from: 0)
+    }
+
+    /// The first frame start, or nil under `perScan` (no frame starts).
+    var firstFrameStart: SimTime? { policy == .coalesced ? vsyncs.time + dispatchDelay : nil }
+
+    /// A touch is ready.
+    mutating func receive(_ touch: Touch) { waiting.append(touch) }
+
+    /// A delivery event: returns the next frame start to schedule
+    /// (`coalesced`), or nil (`perScan`: the pending request is served).
+    mutating func deliveryEvent() -> SimTime? {
+        guard policy == .coalesced else {
+            perScanPending = false
+            return nil
+        }
+        return vsyncs.advance() + dispatchDelay
+    }
+
+    /// `perScan`: whether to schedule a delivery now (once per instant, when
+    /// the app is idle and touches wait).
+    mutating func wantsPerScanDelivery(appIdle: Bool) -> Bool {
+        guard policy == .perScan, !perScanPending, appIdle, !waiting.isEmpty else { return false }
+        perScanPending = true
+        return true
+    }
+
+    /// True when a delivery would hand touches to an idle app.
+    var hasWaiting: Bool { !waiting.isEmpty }
+
+    /// Hands the waiting touches over: the caller reads ``waiting`` (the
+    /// coalesced touches; the last is the main touch), then calls this.
+    mutating func handedOver() {
+        deliveries += 1
+        var last = lastDelivered
+        for i in 0..<waiting.count {
+            let scan = waiting[i].scan
+            if scan <= last { outOfOrder += 1 }
+            last = scan
+        }
+        lastDelivered = last
+        delivered += waiting.count
+        waiting.removeAll(keepingCapacity: true)
+    }
+}

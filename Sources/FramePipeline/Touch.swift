@@ -1,0 +1,37 @@
+import SimKernel
+import TouchModel
+
+/// One touch as the digitizer reports it: one scan window's sample of the
+/// finger (Docs/Model.md, "Digitizer"). It is the one sample type of the
+/// pipeline: the main touch, the coalesced touches and what a frame shows
+/// are all touches.
+public struct Touch: Sendable, Hashable {
+    /// The scan window it was sampled in (window 0 starts at the scan phase).
+    public var scan: Int64
+    /// The instant the finger's position was taken (its true time).
+    public var time: SimTime
+    /// The start of its scan window (the talk's diagrams count from here).
+    public var windowStart: SimTime
+    /// When the digitizer reported it.
+    public var ready: SimTime
+    /// The reported position, points (with digitizer noise, if any).
+    public var position: TouchPoint
+    /// True for the first touch of a stroke (touch-down).
+    public var began: Bool
+
+    /// A touch from its parts.
+    public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool) {
+        self.scan = scan
+        self.time = time
+        self.windowStart = windowStart
+        self.ready = ready
+        self.position = position
+        self.began = began
+    }
+
+    /// A placeholder before any touch exists (scan -1).
+    static let none = Touch(scan: -1, time: 0, windowStart: 0, ready: 0, position: .zero, began: false)
+
+    /// As a predictor sees it: time and position.
+    var sample: TouchSample { TouchSample(time: time, position: position) }
+}

@@ -1,0 +1,272 @@
+import SimKernel
+import TouchModel
+
+/// The iOS pipeline of the talk (Docs/Model.md): the stages wired output
+/// to input. Each stage owns its state and says what it produced; this
+/// type only passes a stage's output to the next stage and schedules the
+/// events that follow. Docs/FollowingOneTouch.md walks a touch through it.
+struct IOSPipeline: SimulationModel {
+    /// The model's events. At equal times they happen in the order of
+    /// ``tieRank`` (Docs/Model.md, "Time"): everything that completes at t is
+    /// visible to every decision made at t.
+    enum Event: UInt8, SimulationEvent {
+        case gpuDone, prepareDone, latch, commit, sampleReady, renderServerWake, delivery
+
+        var tieRank: UInt8 {
+            switch self {
+            case .gpuDone: return 1
+            case .prepareDone: return 2
+            case .latch: return 3
+            case .commit: return 4
+            case .sampleReady: return 5
+            case .renderServerWake: return 6
+            case .delivery: return 7
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .gpuDone: return "gpuDone"
+            case .prepareDone: return "prepareDone"
+            case .latch: return "latch"
+            case .commit: return "commit"
+            case .sampleReady: return "sampleReady"
+            case .renderServerWake: return "renderServerWake"
+            case .delivery: return "delivery"
+            }
+        }
+    }
+
+    let configuration: PipelineConfiguration
+    /// Every duration drawn in the run comes from this generator, in event order.
+    var rng: SeededRandom
+    var digitizer: Digitizer
+    var delivery: TouchDelivery
+    var app: App
+    var renderServer: RenderServer
+    var gpu = GPU<Frame>()
+    var metalLayer = MetalLayer()
+    var buffers: BufferPool
+    var display: Display<Frame>
+    var measurement: Measurement
+    var invariants = InvariantChecks()
+    /// Frames are numbered in the order they are made, on every path.
+    var nextFrameID: Int64 = 0
+    /// The scan of the newest commit latched (latches follow commit order).
+    var lastLatchedCommit: Int64 = -1
+    let log: FrameLog?
+
+    init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
+        configuration = c
+        rng = SeededRandom(seed: c.seed)
+        digitizer = Digitizer(configuration: c, trajectory: trajectory)
+        delivery = TouchDelivery(configuration: c)
+        app = App(configuration: c)
+        renderServer = RenderServer(configuration: c)
+        buffers = BufferPool(policy: c.buffering, releaseFrames: c.tripleReleaseFrames)
+        display = Display(present: c.present, clock: c.vsyncClock)
+        measurement = Measurement(configuration: c, trajectory: trajectory, predicts: app.predicts)
+        invariants.policyMaximum = buffers.policyMaximum
+        log = keepLog ? FrameLog() : nil
+    }
+
+    /// Installs a predictor in the app (a user's own, or a built-in).
+    mutating func usePredictor(_ p: some TouchPredictor) {
+        if let b = p as? BuiltinPredictor { app.predictor = .builtin(b) } else { app.predictor = .custom(p) }
+        measurement.predicts = true
+    }
+
+    func start(_ s: inout EventScheduler<Event>) {
+        s.schedule(.latch, at: display.firstLatch)
+        s.schedule(.renderServerWake, at: renderServer.vsyncs.time)
+        if let f = delivery.firstFrameStart { s.schedule(.delivery, at: f) }
+        s.schedule(.sampleReady, at: digitizer.nextReady)
+    }
+
+    mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
+        let now = s.now
+        switch event {
+        case .sampleReady:
+            if let touch = digitizer.scan(readyAt: now) {
+                delivery.receive(touch)
+                log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
+                                        instant: touch.time, ready: now, index: touch.scan))
+            }
+            s.schedule(.sampleReady, at: digitizer.nextReady)
+            requestPerScanDelivery(&s)
+
+        case .delivery:
+            if let next = delivery.deliveryEvent() { s.schedule(.delivery, at: next) }
+            if !app.busy && delivery.hasWaiting { deliver(now, &s) }
+
+        case .commit:
+            let made = app.commit(rng: &rng)
+            let c = made.commit
+            log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
+            if let metal = made.metalGPU {
+                if configuration.metalDirect {
+                    submitMetalDirect(c, gpu: metal, now, &s)
+                } else {
+                    // through Core Animation: the Metal job joins the GPU queue
+                    // now; the render-server frame of this commit runs after it
+                    submitGPU(Frame(id: -1, commit: c, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
+                    commitToRenderServer(c, now, &s)
+                }
+            } else {
+                commitToRenderServer(c, now, &s)
+            }
+            if let next = made.nextCommit {
+                s.schedule(.commit, at: next)
+            } else {
+                requestPerScanDelivery(&s)
+            }
+
+        case .renderServerWake:
+            tryStartRender(now, &s)
+            buffers.atVsync(now)
+            log?.bufferSamples.append(.init(time: now, held: buffers.held, allocated: buffers.allocated))
+            s.schedule(.renderServerWake, at: renderServer.wake())
+
+        case .prepareDone:
+            let (frame, gpuTime) = renderServer.finishPrepare(rng: &rng)
+            submitGPU(frame, duration: gpuTime, now, &s)
+            if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
+
+        case .gpuDone:
+            let (done, nextEnd) = gpu.complete(now: now)
+            if let nextEnd {
+                logGPUStart(now)
+                s.schedule(.gpuDone, at: nextEnd)
+            }
+            if done.path != .metalWithCoreAnimation { display.completed(done) }
+
+        case .latch:
+            s.schedule(.latch, at: display.nextLatch())
+            latch(now, &s)
+        }
+    }
+
+    // MARK: wiring
+
+    /// `perScan`: a delivery now, once, when the app is idle and touches wait.
+    mutating func requestPerScanDelivery(_ s: inout EventScheduler<Event>) {
+        if delivery.wantsPerScanDelivery(appIdle: !app.busy) { s.schedule(.delivery, at: s.now) }
+    }
+
+    /// Hands the waiting touches to the app's touch handler.
+    mutating func deliver(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        let touches = delivery.waiting
+        let run = app.beginHandler(touches, now: now, rng: &rng)
+        measurement.drew(touches, use: configuration.touches)
+        if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
+        if let log {
+            log.deliveries.append(.init(time: now, first: touches.first!.scan, last: touches.last!.scan, count: touches.count))
+            log.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: touches.last!.scan))
+        }
+        delivery.handedOver()
+        s.schedule(.commit, at: run.firstCommit)
+    }
+
+    /// A commit reaches the render server.
+    mutating func commitToRenderServer(_ c: Commit, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        renderServer.receive(c)
+        if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
+    }
+
+    /// The render server starts preparing the waiting commit when it is idle
+    /// and a buffer can be had.
+    mutating func tryStartRender(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
+        let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
+        nextFrameID += 1
+        log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit.seq, buffer: buffer))
+        s.schedule(.prepareDone, at: done)
+    }
+
+    /// A Metal frame presented straight to the display takes a drawable now,
+    /// or waits for one.
+    mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        var frame = Frame(id: nextFrameID, commit: c, path: .metal, buffer: -1)
+        nextFrameID += 1
+        if let b = buffers.acquire(at: now) {
+            frame.buffer = b
+            submitGPU(frame, duration: gpu, now, &s)
+        } else {
+            metalLayer.waitForDrawable(frame, gpu: gpu)
+        }
+    }
+
+    /// A job joins the GPU's queue.
+    mutating func submitGPU(_ frame: Frame, duration: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        if let end = gpu.submit(frame, duration: duration, now: now) {
+            logGPUStart(now)
+            s.schedule(.gpuDone, at: end)
+        }
+    }
+
+    func logGPUStart(_ now: SimTime) {
+        guard let log, let w = gpu.running else { return }
+        log.gpuJobs.append(.init(start: now, end: now + w.duration, frame: w.job.id, commitSeq: w.job.commit.seq,
+                                 metal: w.job.path != .renderServer, buffer: w.job.buffer))
+    }
+
+    /// A display buffer is free again; a Metal frame waiting for a drawable
+    /// takes it.
+    mutating func releaseBuffer(_ id: Int8, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        buffers.release(id)
+        if var waiting = metalLayer.nextWaiting(), let b = buffers.acquire(at: now) {
+            waiting.frame.buffer = b
+            submitGPU(waiting.frame, duration: waiting.gpu, now, &s)
+        }
+    }
+
+    /// The vsync latch: a completed frame becomes the front buffer, or the
+    /// front frame repeats.
+    mutating func latch(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        guard let frame = display.frameToLatch() else {
+            if let front = display.front {
+                // a hitch when a commit newer than the front frame's was made before this vsync
+                let owed = app.commitsMade - 1 > front.commit.seq
+                display.repeatFront(owed: owed)
+                log?.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit.seq, mainTouch: front.commit.mainTouch.scan,
+                                          buffer: front.buffer, repeated: true, hitch: owed, measured: false))
+            }
+            return
+        }
+        while let old = display.dropOlder() {
+            log?.drops.append(.init(time: now, frame: old.id))
+            releaseBuffer(old.buffer, now, &s)
+        }
+        if let previous = display.show(frame) { releaseBuffer(previous.buffer, now, &s) }
+        let c = frame.commit
+        if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
+        lastLatchedCommit = c.seq
+        let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
+                                              drawn: c.drawn, horizon: c.horizon)
+        log?.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
+                                  buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
+                                  drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
+        if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
+    }
+
+    /// The figures of the finished run.
+    mutating func finish() -> (Measurements, InvariantChecks) {
+        var m = Measurements()
+        measurement.finish(into: &m)
+        m.framesPresented = display.framesPresented
+        m.repeatedFrames = display.repeatedFrames
+        m.droppedFrames = display.droppedFrames
+        m.hitches = display.hitches
+        m.deliveries = delivery.deliveries
+        m.handlerRuns = app.handlerRuns
+        m.wastedUpdates = renderServer.wastedUpdates
+        m.samples = digitizer.touchesMade
+        var checks = invariants
+        checks.samplesOutOfOrder = delivery.outOfOrder
+        checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
+        checks.bufferConflicts = buffers.conflicts
+        checks.maxBuffersHeld = buffers.maxHeld
+        checks.maxBuffersAllocated = buffers.maxAllocated
+        return (m, checks)
+    }
+}

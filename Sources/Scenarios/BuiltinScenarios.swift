@@ -1,0 +1,32 @@
+import SimKernel
+import Foundation
+
+/// The scenarios shipped with latsim (Docs/Model.md, "Scenarios"), read from the
+/// YAML resources in `Scenarios/`.
+public enum BuiltinScenarios {
+    /// Names in the order of the talk.
+    public static let names = [
+        "ios8", "ios8-complex", "ios8-metal", "ios9-low-latency", "ios9-animations",
+        "ios9-metal", "ios9-metal-sync", "ios9-coalescing-120hz", "ios9-prediction",
+        "promotion-pencil", "slow-app",
+    ]
+
+    /// The YAML text of a built-in scenario, or nil if there is none of that name.
+    public static func yaml(named name: String) -> String? {
+        guard names.contains(name),
+              let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Builtin"),
+              let data = try? Data(contentsOf: url) else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+
+    /// A built-in scenario, or nil if there is none of that name.
+    public static func scenario(named name: String) throws(LatsimError) -> Scenario? {
+        guard let text = yaml(named: name) else { return nil }
+        return try Scenario(yaml: text, file: "builtin:\(name)", defaultName: name)
+    }
+
+    /// Every built-in scenario, in order.
+    public static func all() -> [Scenario] {
+        names.compactMap { try? scenario(named: $0) }
+    }
+}

@@ -1,0 +1,159 @@
+import FramePipeline
+import SimKernel
+import TouchModel
+
+/// One configuration key: its path, type, default, parser, range check,
+/// description and sweep label, declared once (Docs/Model.md,
+/// "Configuration"). `latsim keys`, `scenario show --resolved`, scenario
+/// files, `--set`, `--vary` and the sweep's columns and chart labels all
+/// come from ``ConfigurationKey/all``.
+public struct ConfigurationKey: Sendable {
+    /// The dotted path, e.g. `app.handler`.
+    public let path: String
+    /// The default, as text.
+    public let defaultValue: String
+    /// What values are accepted (with the range).
+    public let expected: String
+    /// What the key is, as a phrase for chart axes (`touch handler time`).
+    public let phrase: String
+    /// A short name for legends (`handler`).
+    public let shortName: String
+    /// The unit of its plain-number values (`Hz`), when they have one.
+    public let plainUnit: String?
+    /// The platforms whose runs use it; every platform when nil.
+    public let platforms: Set<Platform>?
+    let apply: @Sendable (String, inout PipelineConfiguration, ParseContext) throws(LatsimError) -> Void
+
+    init<V>(_ path: String, _ keyPath: WritableKeyPath<PipelineConfiguration, V> & Sendable, _ type: ValueType<V>,
+            default defaultValue: String, phrase: String, short: String? = nil, unit: String? = nil,
+            platforms: Set<Platform>? = nil) {
+        self.path = path
+        self.defaultValue = defaultValue
+        expected = type.expected
+        self.phrase = phrase
+        shortName = short ?? String(path.split(separator: ".").last ?? Substring(path))
+        plainUnit = unit
+        self.platforms = platforms
+        apply = { text, c, ctx throws(LatsimError) in c[keyPath: keyPath] = try type.parse(text, ctx) }
+    }
+
+    /// Every key, in the order `latsim keys` lists them.
+    public static let all: [ConfigurationKey] = {
+        let iOS: Set<Platform> = [.ios]
+        return [
+            .init("duration", \.duration, .duration(upTo: ValueLimits.duration, positive: true, example: "10s"),
+                  default: "10s", phrase: "simulated time"),
+            .init("seed", \.seed, .unsigned, default: "1", phrase: "random seed"),
+            .init("device.displayHz", \.displayHz, .rate(ValueLimits.displayHz, example: "60, 120, 59.94"),
+                  default: "60", phrase: "display refresh rate", short: "display", unit: "Hz"),
+            .init("device.scanHz", \.scanHz, .rate(ValueLimits.scanHz, example: "60, 120, 240"),
+                  default: "60", phrase: "digitizer scan rate", short: "scan", unit: "Hz"),
+            .init("device.scanPhase", \.scanPhase, .duration(upTo: ValueLimits.stage, example: "2ms"),
+                  default: "0ms", phrase: "digitizer scan phase (scan windows start at vsync 0 plus this)"),
+            .init("device.sampleInstant", \.sampleInstant, .fraction("where in its scan window a sample is taken"),
+                  default: "0.5", phrase: "sample instant (fraction of the scan window)"),
+            .init("device.digitizerDelay", \.digitizerDelay, .duration(upTo: ValueLimits.stage),
+                  default: "0ms", phrase: "digitizer delay (from a scan window's end to its sample being ready)"),
+            .init("device.panelResponse", \.panelResponse, .duration(upTo: ValueLimits.stage),
+                  default: "0ms", phrase: "panel response time (added to every photon time)"),
+            .init("device.pointsPerMM", \.pointsPerMM, .number(0...1_000, above: true, what: "screen points per millimetre"),
+                  default: "6.4", phrase: "points per millimetre"),
+            .init("device.widthPoints", \.widthPoints, .number(0...1_000_000, above: true, what: "screen width in points"),
+                  default: "768", phrase: "screen width", unit: "points"),
+            .init("device.heightPoints", \.heightPoints, .number(0...1_000_000, above: true, what: "screen height in points"),
+                  default: "1024", phrase: "screen height", unit: "points"),
+            .init("device.noise", \.noise.sigma, .number(0...10_000, what: "Gaussian position noise per axis, sigma in points"),
+                  default: "0", phrase: "digitizer noise", unit: "points"),
+            .init("device.quantization", \.noise.quantum,
+                  .number(0...10_000, what: "reported positions snap to multiples of this many points; 0 = off"),
+                  default: "0", phrase: "digitizer quantisation", unit: "points"),
+            .init("os.platform", \.platform, .keyword(), default: "ios", phrase: "platform"),
+            .init("os.renderServer", \.renderServer, .keyword(), default: "lowLatency", phrase: "render server",
+                  platforms: iOS),
+            .init("os.delivery", \.delivery, .keyword(), default: "coalesced", phrase: "touch delivery", platforms: iOS),
+            .init("os.dispatchDelay", \.dispatchDelay, .duration(upTo: ValueLimits.stage),
+                  default: "0ms", phrase: "touch dispatch delay after vsync", platforms: iOS),
+            .init("os.buffering", \.buffering, .keyword(), default: "adaptive", phrase: "display buffering", platforms: iOS),
+            .init("os.present", \.present, .keyword(), default: "latest", phrase: "present policy"),
+            .init("os.tripleReleaseFrames", \.tripleReleaseFrames,
+                  .integer(1...1_000_000, what: "vsyncs with a spare buffer before adaptive buffering gives the third back"),
+                  default: "10", phrase: "vsyncs before the third buffer is released", platforms: iOS),
+            .init("app.handler", \.handler, .distribution(upTo: ValueLimits.stage), default: "4ms",
+                  phrase: "touch handler time", short: "handler"),
+            .init("app.commits", \.commits, .integer(1...1_000, what: "transactions committed per handler run"),
+                  default: "1", phrase: "commits per handler run", platforms: iOS),
+            .init("app.touches", \.touches, .keyword(), default: "coalesced", phrase: "touches the app draws",
+                  platforms: iOS),
+            .init("app.animations", \.animations, .animations, default: "never", phrase: "animations", platforms: iOS),
+            .init("app.rendering", \.rendering, .keyword(), default: "coreAnimation", phrase: "rendering path",
+                  platforms: iOS),
+            .init("app.gpu", \.appGPU, .distribution(upTo: ValueLimits.stage), default: "2ms",
+                  phrase: "Metal GPU time per frame", short: "Metal GPU", platforms: iOS),
+            .init("app.presentsWithTransaction", \.presentsWithTransaction, .bool, default: "false",
+                  phrase: "Metal presents with the Core Animation transaction", platforms: iOS),
+            .init("app.prediction.predictor", \.predictor, .keyword(), default: "none", phrase: "touch predictor",
+                  short: "predictor"),
+            .init("app.prediction.horizon", \.horizon, .duration(upTo: ValueLimits.horizon, example: "1frame, 8ms"),
+                  default: "1frame", phrase: "prediction horizon", short: "horizon"),
+            .init("app.prediction.smoothing", \.smoothing, .keyword(" (oneEuro: a 1€ filter on the predicted positions)"),
+                  default: "none", phrase: "prediction smoothing", short: "smoothing"),
+            .init("renderServer.prepare", \.prepare, .distribution(upTo: ValueLimits.stage), default: "3ms",
+                  phrase: "render-server prepare time", short: "prepare", platforms: iOS),
+            .init("gpu.render", \.gpuRender, .distribution(upTo: ValueLimits.stage), default: "4ms",
+                  phrase: "GPU time per render-server frame", short: "GPU"),
+            .init("input.trajectory", \.trajectory,
+                  .text("line, circle, strokes, flick, random, or a trace file (.xml, .csv) or directory of them"),
+                  default: "strokes", phrase: "finger motion"),
+            .init("input.speed", \.speed, .number(0...1_000_000, above: true, what: "finger speed in points per second"),
+                  default: "600", phrase: "finger speed", unit: "points/s"),
+            .init("input.liftOff", \.liftOff, .bool, default: "false",
+                  phrase: "lift the finger between strokes (strokes: 100-300 ms up)"),
+            .init("measure.row", \.row, .row, default: "0.5", phrase: "photon row (fraction of the screen height)"),
+        ]
+    }()
+
+    /// Keys by path.
+    public static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
+
+    /// Keys a scenario file may hold besides the settings.
+    public static let metadataKeys: Set<String> = ["name", "description"]
+
+    /// The key at `path`, or an unknown-key error with the nearest valid one.
+    public static func named(_ path: String) throws(LatsimError) -> ConfigurationKey {
+        if let k = byPath[path] { return k }
+        var e = LatsimError(key: path, problem: "unknown key", expected: "one of the configuration keys")
+        if let s = suggestion(for: path) { e.problem += "; did you mean '\(s)'?" }
+        e.seeAlso = .keys
+        throw e
+    }
+
+    /// The valid path nearest to a mistyped one, for "did you mean".
+    public static func suggestion(for path: String) -> String? {
+        let candidates = all.map(\.path) + Array(metadataKeys)
+        var best: (String, Int)?
+        for c in candidates {
+            var d = editDistance(path.lowercased(), c.lowercased())
+            // a right leaf under a wrong parent (e.g. device.handler) is close too
+            if let leaf = path.split(separator: ".").last, c.hasSuffix("." + leaf) || c == leaf { d = Swift.min(d, 2) }
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (c, d) = best, d <= Swift.max(3, path.count / 3) else { return nil }
+        return c
+    }
+}
+
+/// Levenshtein distance between two strings.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count), cur = Array(repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = Swift.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}

@@ -1,0 +1,189 @@
+import FramePipeline
+import SimKernel
+import Foundation
+import Yams
+
+/// A named scenario: settings read from a YAML document (Docs/Model.md,
+/// "Scenarios").
+///
+/// A scenario file holds `name`, `description` and any keys of
+/// ``ConfigurationKey/all`` written as nested mappings (`os: {renderServer:
+/// vsync}`) or dotted paths (`os.renderServer: vsync`). Distributions may be
+/// written `uniform(2ms,6ms)` or as a mapping (`{uniform: [2ms, 6ms]}`,
+/// `{normal: {mean: 4ms, sd: 1ms}}`, `{lognormal: {median: 4ms, sigma: 0.3}}`,
+/// `{empirical: [1ms, 2ms]}`); animation intervals as a string or a list.
+public struct Scenario: Sendable {
+    public var name: String
+    public var description: String
+    public var settings: Settings
+    /// The YAML text it was read from.
+    public var yaml: String
+    /// The file it was read from, or `builtin:NAME`.
+    public var file: String
+
+    /// Reads a scenario from YAML text. `file` names it in errors.
+    public init(yaml: String, file: String, defaultName: String) throws(LatsimError) {
+        self.yaml = yaml
+        self.file = file
+        name = defaultName
+        description = ""
+        settings = Settings()
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let e as YamlError {
+            throw Scenario.describe(e, file: file)
+        } catch {
+            throw LatsimError(file: file, problem: "not valid YAML: \(error)")
+        }
+        guard let root else { return } // an empty file is the defaults
+        guard case .mapping(let mapping) = root else {
+            throw LatsimError(file: file, line: root.mark?.line, column: root.mark?.column,
+                              problem: "a scenario is a YAML mapping of keys, not a \(Scenario.kind(root))",
+                              expected: "keys such as `os:` then `  renderServer: vsync`")
+        }
+        try read(mapping, prefix: "")
+    }
+
+    private mutating func read(_ mapping: Node.Mapping, prefix: String) throws(LatsimError) {
+        for (keyNode, value) in mapping {
+            guard let key = keyNode.string else {
+                throw LatsimError(file: file, line: keyNode.mark?.line, column: keyNode.mark?.column, problem: "a key is not a plain name",
+                                  expected: "keys such as app.handler")
+            }
+            let path = prefix.isEmpty ? key : prefix + "." + key
+            let source = SettingSource(file: file, line: keyNode.mark?.line, column: keyNode.mark?.column)
+            if prefix.isEmpty, ConfigurationKey.metadataKeys.contains(key) {
+                guard let s = value.string else {
+                    throw LatsimError(file: file, line: source.line, column: source.column, key: path, problem: "not a string",
+                                      expected: "a string")
+                }
+                if key == "name" { name = s } else { description = s }
+                continue
+            }
+            if ConfigurationKey.byPath[path] != nil {
+                try settings.set(path, try Scenario.text(of: value, path: path, file: file), source: source)
+            } else if case .mapping(let inner) = value, ConfigurationKey.all.contains(where: { $0.path.hasPrefix(path + ".") }) {
+                try read(inner, prefix: path)
+            } else {
+                try settings.set(path, value.string ?? "", source: source) // throws: unknown key
+            }
+        }
+    }
+
+    /// The value of a setting as the command-line text it stands for.
+    static func text(of node: Node, path: String, file: String) throws(LatsimError) -> String {
+        func bad(_ what: String) -> LatsimError {
+            LatsimError(file: file, line: node.mark?.line, column: node.mark?.column, key: path,
+                        problem: what, expected: ConfigurationKey.byPath[path]?.expected ?? "a value")
+        }
+        switch node {
+        case .scalar(let s):
+            return s.string
+        case .sequence(let seq):
+            // a list of animation intervals
+            var parts: [String] = []
+            for item in seq {
+                guard let s = item.string else { throw bad("a list item is not a plain value") }
+                parts.append(s)
+            }
+            return parts.joined(separator: ",")
+        case .mapping(let m):
+            // a distribution written as a mapping
+            guard m.count == 1, let (k, v) = m.first, let name = k.string else {
+                throw bad("a mapping here must name one distribution, e.g. {uniform: [2ms, 6ms]}")
+            }
+            var args: [String] = []
+            switch v {
+            case .sequence(let seq):
+                for item in seq {
+                    guard let s = item.string else { throw bad("distribution arguments must be plain values") }
+                    args.append(s)
+                }
+            case .mapping(let named):
+                let order = ["uniform": ["low", "high"], "normal": ["mean", "sd"], "lognormal": ["median", "sigma"]][name] ?? []
+                for field in order {
+                    guard let s = named[field]?.string else { throw bad("\(name) needs '\(field)'") }
+                    args.append(s)
+                }
+                if named.count != order.count { throw bad("\(name) takes exactly \(order.joined(separator: " and "))") }
+            case .scalar(let s):
+                args = [s.string]
+            default:
+                throw bad("unsupported distribution form")
+            }
+            return "\(name)(\(args.joined(separator: ",")))"
+        case .alias:
+            throw bad("aliases are not supported")
+        }
+    }
+
+    static func kind(_ node: Node) -> String {
+        switch node {
+        case .scalar: return "single value"
+        case .sequence: return "list"
+        case .mapping: return "mapping"
+        case .alias: return "alias"
+        }
+    }
+
+    static func describe(_ e: YamlError, file: String) -> LatsimError {
+        switch e {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+            let ctx = context.map { $0.text + " (line \($0.mark.line)), " } ?? ""
+            return LatsimError(file: file, line: mark.line, column: mark.column, problem: "malformed YAML: \(ctx)\(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return LatsimError(file: file, line: context.mark.line, column: context.mark.column,
+                               problem: "malformed YAML: duplicated key(s) \(duplicates.sorted().joined(separator: ", "))")
+        default:
+            return LatsimError(file: file, problem: "malformed YAML: \(e)")
+        }
+    }
+}
+
+extension Scenario {
+    /// Reads a scenario from a file path.
+    public static func load(file path: String) throws(LatsimError) -> Scenario {
+        let url = URL(fileURLWithPath: path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            var e = LatsimError(file: path, problem: exists ? "cannot read this file" : "no such file, and no built-in scenario of that name",
+                                expected: exists ? "a readable YAML scenario" : "a built-in scenario name or the path of a YAML file")
+            if !exists { e.seeAlso = .scenarios }
+            throw e
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LatsimError(file: path, problem: "not UTF-8 text", expected: "a YAML scenario")
+        }
+        return try Scenario(yaml: text, file: path, defaultName: url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// A built-in scenario by name, or a YAML file by path.
+    public static func named(_ nameOrPath: String) throws(LatsimError) -> Scenario {
+        if let s = try BuiltinScenarios.scenario(named: nameOrPath) { return s }
+        if nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/") {
+            return try load(file: nameOrPath)
+        }
+        var problem = "no built-in scenario of that name"
+        if let near = BuiltinScenarios.names.min(by: { editDistance($0, nameOrPath) < editDistance($1, nameOrPath) }),
+           editDistance(near, nameOrPath) <= 3 {
+            problem += "; did you mean '\(near)'?"
+        }
+        var e = LatsimError(value: nameOrPath, problem: problem,
+                            expected: "one of " + BuiltinScenarios.names.joined(separator: ", ") + ", or a path to a YAML file")
+        e.seeAlso = .scenarios
+        throw e
+    }
+
+    /// The scenario's settings after `assignments`, in order.
+    public func settings(with assignments: [Assignment]) throws(LatsimError) -> Settings {
+        var s = settings
+        for a in assignments { try s.apply(a) }
+        return s
+    }
+
+    /// The resolved configuration after `assignments`, in order.
+    public func configuration(_ assignments: [Assignment] = []) throws(LatsimError) -> PipelineConfiguration {
+        try settings(with: assignments).configuration()
+    }
+}

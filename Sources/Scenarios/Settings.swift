@@ -1,0 +1,113 @@
+import FramePipeline
+import SimKernel
+import TouchModel
+
+/// Where a setting came from: a file position, or an origin on the command
+/// line that the command line names (e.g. `--set`).
+public struct SettingSource: Sendable, Hashable {
+    /// The file, or the command-line origin.
+    public var file: String?
+    /// The 1-based line in the file.
+    public var line: Int?
+    /// The 1-based column in the file.
+    public var column: Int?
+    /// A source.
+    public init(file: String? = nil, line: Int? = nil, column: Int? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
+/// One `PATH=VALUE` assignment and where it came from.
+public struct Assignment: Sendable, Hashable {
+    /// The key path.
+    public var path: String
+    /// The value's text.
+    public var value: String
+    /// Where it was written.
+    public var source: SettingSource
+
+    /// An assignment from its parts.
+    public init(path: String, value: String, source: SettingSource) {
+        self.path = path
+        self.value = value
+        self.source = source
+    }
+
+    /// Parses `PATH=VALUE`.
+    public init(parsing text: String, source: SettingSource) throws(LatsimError) {
+        guard let eq = text.firstIndex(of: "=") else {
+            throw LatsimError(file: source.file, value: text, problem: "not an assignment",
+                              expected: "PATH=VALUE, e.g. app.handler=uniform(2ms,6ms)")
+        }
+        path = text[..<eq].trimmingCharacters(in: .whitespaces)
+        value = text[text.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        self.source = source
+    }
+}
+
+/// The raw settings of a run: key path -> text, each with where it came
+/// from. Later assignments override earlier ones (defaults, then the
+/// scenario file, then the command line).
+public struct Settings: Sendable {
+    /// A key's text and its origin.
+    public struct Entry: Sendable, Hashable {
+        /// The value as written.
+        public var text: String
+        /// Where it was written.
+        public var source: SettingSource
+    }
+
+    /// The keys set, by path.
+    public private(set) var entries: [String: Entry] = [:]
+
+    /// No key set: every key at its default.
+    public init() {}
+
+    /// The text a key resolves to (its default when unset).
+    public func text(_ path: String) -> String {
+        entries[path]?.text ?? ConfigurationKey.byPath[path]?.defaultValue ?? ""
+    }
+
+    /// Sets a key. An unknown key is refused with the nearest valid one.
+    public mutating func set(_ path: String, _ text: String, source: SettingSource) throws(LatsimError) {
+        do { _ = try ConfigurationKey.named(path) } catch {
+            throw error.located(file: source.file, line: source.line, column: source.column)
+        }
+        entries[path] = Entry(text: text, source: source)
+    }
+
+    /// Applies an assignment.
+    public mutating func apply(_ a: Assignment) throws(LatsimError) {
+        try set(a.path, a.value, source: a.source)
+    }
+
+    /// The typed configuration: every key parsed and range-checked, the
+    /// display rate first (durations may be written in its frames).
+    public func configuration() throws(LatsimError) -> PipelineConfiguration {
+        var c = PipelineConfiguration()
+        var context = ParseContext(framePeriod: Rational(16_666_667))
+        try resolve("device.displayHz", into: &c, context)
+        context.framePeriod = c.framePeriod
+        for key in ConfigurationKey.all where key.path != "device.displayHz" {
+            try resolve(key.path, into: &c, context)
+        }
+        return c
+    }
+
+    func resolve(_ path: String, into c: inout PipelineConfiguration, _ context: ParseContext) throws(LatsimError) {
+        let key = ConfigurationKey.byPath[path]!
+        let text = self.text(path)
+        do { try key.apply(text, &c, context) } catch {
+            let source = entries[path]?.source
+            var e = error
+            e.file = source?.file ?? "default"
+            e.line = source?.line
+            e.column = source?.column
+            e.key = path
+            e.value = text
+            throw e
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import FramePipeline
+import SimKernel
+import TouchModel
+
+/// What a value is parsed against: the display period (durations may be
+/// written in frames).
+public struct ParseContext: Sendable {
+    /// The display period, ns.
+    public var framePeriod: Rational
+    /// A context for a display period.
+    public init(framePeriod: Rational) { self.framePeriod = framePeriod }
+}
+
+/// The type of a configuration key's value: how its text is parsed and
+/// range-checked, and what is accepted, said once for messages and help.
+///
+/// Every range is the physically sensible one, chosen so that no value that
+/// passes can overflow the model's 64-bit nanosecond arithmetic
+/// (Docs/Limits.md).
+public struct ValueType<Value>: Sendable {
+    /// What is accepted, e.g. `a duration from 0 to 1h, e.g. 4ms`.
+    public let expected: String
+    let parse: @Sendable (String, ParseContext) throws(LatsimError) -> Value
+
+    init(_ expected: String, _ parse: @escaping @Sendable (String, ParseContext) throws(LatsimError) -> Value) {
+        self.expected = expected
+        self.parse = parse
+    }
+}
+
+/// The limits of the model's values (Docs/Limits.md).
+public enum ValueLimits {
+    /// The longest simulated duration: about 116 days.
+    public static let duration: SimTime = 10_000_000 * Nanos.perSecond
+    /// The longest model duration (a handler, a delay, a GPU job): an hour.
+    public static let stage: SimTime = 3_600 * Nanos.perSecond
+    /// The longest prediction horizon: a second.
+    public static let horizon: SimTime = Nanos.perSecond
+    /// Display refresh rates, Hz.
+    public static let displayHz: ClosedRange<Double> = 1...1_000
+    /// Digitizer scan rates, Hz.
+    public static let scanHz: ClosedRange<Double> = 1...10_000
+}
+
+extension ValueType {
+    static func failure(_ text: String, _ problem: String, _ expected: String) -> LatsimError {
+        LatsimError(value: text, problem: problem, expected: expected)
+    }
+}
+
+extension ValueType where Value == SimTime {
+    /// A duration from `minimum` to `maximum` ns (`positive`: above 0).
+    static func duration(upTo maximum: SimTime, positive: Bool = false, example: String = "4ms") -> ValueType {
+        let expected = "a duration \(positive ? "above 0" : "from 0") up to \(DurationSyntax.format(maximum)), e.g. \(example) (units ns, us, ms, s, or frames)"
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            let v: SimTime
+            do throws(LatsimError) { v = try DurationSyntax.parse(text, framePeriod: ctx.framePeriod) } catch {
+                throw failure(text, error.problem, expected)
+            }
+            if v < 0 { throw failure(text, "a duration cannot be negative", expected) }
+            if positive && v == 0 { throw failure(text, "must be above zero", expected) }
+            if v > maximum { throw failure(text, "is longer than \(DurationSyntax.format(maximum))", expected) }
+            return v
+        }
+    }
+}
+
+extension ValueType where Value == DurationDistribution {
+    /// A duration or a distribution of durations, every value (and every
+    /// bound of a distribution) at most `maximum`.
+    static func distribution(upTo maximum: SimTime) -> ValueType {
+        let expected = DurationDistribution.expected + ", values up to \(DurationSyntax.format(maximum))"
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            let d: DurationDistribution
+            do throws(LatsimError) { d = try DurationDistribution.parse(text, framePeriod: ctx.framePeriod) } catch {
+                throw failure(text, error.problem, error.expected ?? expected)
+            }
+            if d.largestParameter > maximum {
+                throw failure(text, "has a value above \(DurationSyntax.format(maximum))", expected)
+            }
+            return d
+        }
+    }
+}
+
+extension ValueType where Value == Rational {
+    /// A rate in Hz within `range`.
+    static func rate(_ range: ClosedRange<Double>, example: String) -> ValueType {
+        let expected = "a rate in Hz from \(formatDecimal(range.lowerBound, places: 3)) to \(formatDecimal(range.upperBound, places: 3)), e.g. \(example)"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            guard let r = Rational(decimal: text) else { throw failure(text, "not a number", expected) }
+            guard range.contains(r.doubleValue) else { throw failure(text, "is outside the range", expected) }
+            return r
+        }
+    }
+
+    /// A fraction from 0 to 1.
+    static func fraction(_ what: String) -> ValueType {
+        let expected = "a number from 0 to 1 (\(what))"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            guard let r = Rational(decimal: text) else { throw failure(text, "not a number", expected) }
+            guard !r.isNegative, r.numerator <= r.denominator else { throw failure(text, "is outside 0...1", expected) }
+            return r
+        }
+    }
+}
+
+extension ValueType where Value == Double {
+    /// A number within `range` (`above`: the lower bound excluded).
+    static func number(_ range: ClosedRange<Double>, above: Bool = false, what: String) -> ValueType {
+        let low = formatDecimal(range.lowerBound, places: 6), high = formatDecimal(range.upperBound, places: 6)
+        let expected = above ? "a number above \(low) and at most \(high) (\(what))" : "a number from \(low) to \(high) (\(what))"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            guard let v = NumberSyntax.double(text) else { throw failure(text, "not a number", expected) }
+            guard range.contains(v), !(above && v == range.lowerBound) else { throw failure(text, "is outside the range", expected) }
+            return v
+        }
+    }
+}
+
+extension ValueType where Value == Int {
+    /// A whole number within `range`.
+    static func integer(_ range: ClosedRange<Int>, what: String) -> ValueType {
+        let expected = "a whole number from \(range.lowerBound) to \(range.upperBound) (\(what))"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            guard let v = NumberSyntax.integer(text) else { throw failure(text, "not a whole number", expected) }
+            guard range.contains(v) else { throw failure(text, "is outside the range", expected) }
+            return v
+        }
+    }
+}
+
+extension ValueType where Value == UInt64 {
+    /// An unsigned 64-bit whole number.
+    static var unsigned: ValueType {
+        let expected = "a whole number from 0 to 18446744073709551615"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            guard let v = NumberSyntax.unsigned(text) else { throw failure(text, "not an unsigned whole number", expected) }
+            return v
+        }
+    }
+}
+
+extension ValueType where Value == Bool {
+    /// `true` or `false` (also yes/no, on/off, 1/0).
+    static var bool: ValueType {
+        ValueType("true or false") { text, _ throws(LatsimError) in
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "true", "yes", "on", "1": return true
+            case "false", "no", "off", "0": return false
+            default: throw failure(text, "not true or false", "true or false")
+            }
+        }
+    }
+}
+
+extension ValueType where Value: Keyword {
+    /// One of the keyword's spellings (matched as ``Keyword`` says).
+    static func keyword(_ notes: String = "") -> ValueType {
+        let expected = Value.spellings + notes
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            guard let v = Value(keyword: text) else { throw failure(text, "not a valid choice", expected) }
+            return v
+        }
+    }
+}
+
+extension ValueType where Value == String {
+    /// Any non-empty text.
+    static func text(_ expected: String) -> ValueType {
+        ValueType(expected) { text, _ throws(LatsimError) in
+            let t = text.trimmingCharacters(in: .whitespaces)
+            guard !t.isEmpty else { throw failure(text, "empty value", expected) }
+            return t
+        }
+    }
+}
+
+extension ValueType where Value == AnimationSchedule {
+    /// `never`, `always`, or half-open intervals `2s..4s,6s..7s`.
+    static var animations: ValueType {
+        let expected = "never, always, or intervals such as 2s..4s,6s..7s (each from 0, ending after it starts)"
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            let t = text.trimmingCharacters(in: .whitespaces)
+            if t == "never" { return .never }
+            if t == "always" { return .always }
+            var ranges: [Range<SimTime>] = []
+            for part in t.split(separator: ",") {
+                let ends = part.components(separatedBy: "..")
+                guard ends.count == 2, !ends[1].hasPrefix(".") else {
+                    throw failure(text, "'\(part)' is not an interval like 2s..4s", expected)
+                }
+                let lo: SimTime, hi: SimTime
+                do throws(LatsimError) {
+                    lo = try DurationSyntax.parse(ends[0], framePeriod: ctx.framePeriod)
+                    hi = try DurationSyntax.parse(ends[1], framePeriod: ctx.framePeriod)
+                } catch { throw failure(text, "'\(part)': \(error.problem)", expected) }
+                guard lo >= 0, lo <= hi else { throw failure(text, "interval '\(part)' must start at 0 or later and end after it starts", expected) }
+                guard hi <= ValueLimits.duration else { throw failure(text, "interval '\(part)' ends after the longest run", expected) }
+                ranges.append(lo..<hi)
+            }
+            guard !ranges.isEmpty else { throw failure(text, "no interval", expected) }
+            return .intervals(ranges.sorted { $0.lowerBound < $1.lowerBound })
+        }
+    }
+}
+
+extension ValueType where Value == MeasureRow {
+    /// A fraction of the screen height, or `touch`.
+    static var row: ValueType {
+        let fraction = ValueType<Rational>.fraction("the screen row whose scan-out is the photon time")
+        let expected = fraction.expected + " or touch"
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            if text.trimmingCharacters(in: .whitespaces) == "touch" { return .touch }
+            do throws(LatsimError) { return .fraction(try fraction.parse(text, ctx)) } catch {
+                throw failure(text, error.problem, expected)
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// A model a ``Simulation`` runs: its event kinds, how it starts, and what
+/// it does at each event.
+///
+/// The simulation is generic over the model, so the compiler specialises the
+/// event loop for it: no existential, closure or allocation stands between
+/// an event and the model's `switch` over its kinds.
+public protocol SimulationModel {
+    /// The model's event kinds.
+    associatedtype Event: SimulationEvent
+    /// Schedules the first events (at time 0 or later).
+    mutating func start(_ scheduler: inout EventScheduler<Event>)
+    /// Handles one event at `scheduler.now`, scheduling what follows from it.
+    mutating func handle(_ event: Event, payload: UInt8, _ scheduler: inout EventScheduler<Event>)
+}
+
+/// How many events of each kind a run handled.
+public struct EventCounts<Event: SimulationEvent>: Sendable {
+    /// Events handled, by kind in `Event.allCases` order.
+    public private(set) var byKind: [(event: Event, count: Int)]
+    /// Every event handled.
+    public var total: Int { byKind.reduce(0) { $0 + $1.count } }
+
+    @usableFromInline
+    init(_ counts: UnsafeMutablePointer<Int>) {
+        byKind = Event.allCases.map { ($0, counts[Int($0.rawValue)]) }
+    }
+
+    /// The count of one kind.
+    public subscript(event: Event) -> Int {
+        byKind.first { $0.event == event }?.count ?? 0
+    }
+}
+
+/// A discrete-event simulation in the vocabulary of SimPy: the current
+/// instant (``now``), ``schedule(_:at:payload:)``, ``step()`` and
+/// ``run(until:)``.
+///
+/// It owns its model and its future; it cannot be copied, and
+/// ``run(until:)`` consumes it, so a simulation is run once.
+public struct Simulation<Model: SimulationModel>: ~Copyable {
+    /// The model, with all its state.
+    public var model: Model
+    @usableFromInline var scheduler: EventScheduler<Model.Event>
+    @usableFromInline let counts: UnsafeMutablePointer<Int>
+    @usableFromInline var started = false
+
+    /// A simulation of `model`; nothing happens until it steps or runs.
+    public init(model: Model) {
+        self.model = model
+        scheduler = EventScheduler()
+        counts = .allocate(capacity: 256)
+        counts.initialize(repeating: 0, count: 256)
+    }
+
+    deinit { counts.deallocate() }
+
+    /// The instant of the last event handled.
+    @inlinable public var now: SimTime { scheduler.now }
+
+    /// Schedules an event from outside the model (before or between steps).
+    @inlinable
+    public mutating func schedule(_ event: Model.Event, at time: SimTime, payload: UInt8 = 0) {
+        scheduler.schedule(event, at: time, payload: payload)
+    }
+
+    @inlinable
+    mutating func startIfNeeded() {
+        if !started {
+            started = true
+            model.start(&scheduler)
+        }
+    }
+
+    /// Handles the next event before `end`; false when there is none.
+    @inlinable @discardableResult
+    public mutating func step(before end: SimTime = .max) -> Bool {
+        startIfNeeded()
+        guard let e = scheduler.pop(before: end) else { return false }
+        counts[Int(e.kindCode)] &+= 1
+        model.handle(e.event, payload: e.payload, &scheduler)
+        return true
+    }
+
+    /// Handles every event before `end`, in order, and returns the model
+    /// and the events handled.
+    @inlinable
+    public consuming func run(until end: SimTime) -> (model: Model, events: EventCounts<Model.Event>) {
+        startIfNeeded()
+        while let e = scheduler.pop(before: end) {
+            counts[Int(e.kindCode)] &+= 1
+            model.handle(e.event, payload: e.payload, &scheduler)
+        }
+        return (model, EventCounts(counts))
+    }
+}
