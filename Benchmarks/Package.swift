@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SimKernel", package: "latsim"),
                 .product(name: "TouchModel", package: "latsim"),
+                .product(name: "FramePipeline", package: "latsim"),
             ]
         ),
         .executableTarget(
@@ -31,6 +32,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "FramePipeline", package: "latsim"),
+                .product(name: "Scenarios", package: "latsim"),
                 .product(name: "SimKernel", package: "latsim"),
             ],
             path: "Benchmarks/Engine",
@@ -53,6 +55,7 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "FramePipeline", package: "latsim"),
+                .product(name: "Scenarios", package: "latsim"),
                 .product(name: "SimKernel", package: "latsim"),
             ]
         ),

@@ -73,12 +73,20 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     @inlinable public var next: Entry? { size > 0 ? heap[0] : nil }
 
     /// Schedules `event` at `time` (which must not be before ``now``).
-    @inlinable
+    ///
+    /// Inlined, so that at a call site naming its event the tie rank is a
+    /// constant; the heap insertion itself is shared.
+    @inlinable @inline(__always)
     public mutating func schedule(_ event: Event, at time: SimTime, payload: UInt8 = 0) {
         let order = UInt64(event.tieRank) << 56 | (nextSequence & 0xFF_FFFF_FFFF) << 16
             | UInt64(event.rawValue) << 8 | UInt64(payload)
         nextSequence &+= 1
-        let e = Entry(time: time, order: order)
+        insert(Entry(time: time, order: order))
+    }
+
+    /// Adds an entry to the heap (sift up).
+    @inlinable
+    mutating func insert(_ e: Entry) {
         if size == capacity { grow() }
         var i = size
         size &+= 1
@@ -92,7 +100,7 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     }
 
     /// Schedules `event` `delay` after ``now``.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func schedule(_ event: Event, after delay: SimTime, payload: UInt8 = 0) {
         schedule(event, at: now &+ delay, payload: payload)
     }

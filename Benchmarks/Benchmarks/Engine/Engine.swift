@@ -23,6 +23,7 @@
 import Benchmark
 import BenchSupport
 import FramePipeline
+import Scenarios
 import SimKernel
 
 let eventsPerSecond = BenchmarkMetric.custom("events/s", polarity: .prefersLarger, useScalingFactor: false)
@@ -40,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         // Built once, outside the measured closure: YAML and validation are not the engine.
         let config: PipelineConfiguration
         do {
-            config = try Scenario.named(scenario).configuration(duration: duration)
+            config = try Scenario.named(scenario).configuration([Assignment(path: "duration", value: duration, source: SettingSource())])
         } catch {
             fatalError("\(scenario) at \(duration): \(error)")
         }
@@ -67,13 +68,13 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // The same number of events as the 600 s pipeline run, through the bare queue.
+    // As many events as the 600 s pipeline run, through the bare simulation core.
     Benchmark("empty event loop",
               configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput, eventsPerSecond],
                                    warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 500)) { benchmark in
-        let n = EmptyEventLoop.pipeline600sEvents
         let start = ContinuousClock.now
-        blackHole(EmptyEventLoop.run(events: n))
+        let n = EmptyEventLoop.run(for: 600 * Nanos.perSecond)
+        blackHole(n)
         let wall = ContinuousClock.now - start
         benchmark.stopMeasurement()
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18

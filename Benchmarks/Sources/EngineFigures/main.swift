@@ -1,8 +1,8 @@
 // EngineFigures: the engine speed figures the project's notes quote.
 //
 // Runs the `ios9-coalescing-120hz` scenario for 600 simulated seconds 5
-// times, and the bare event queue (BenchSupport.EmptyEventLoop) over the
-// same number of events 5 times; prints the best and median events per wall
+// times, and the bare simulation core (BenchSupport.EmptyEventLoop) over the
+// same simulated time 5 times; prints the best and median events per wall
 // second and real-time factor (simulated s / wall s) of each, their ratio,
 // and, when python3 with simpy is there, the SimPy peer's real-time factor
 // and our speed-up over it.
@@ -16,6 +16,7 @@
 import BenchSupport
 import Foundation
 import FramePipeline
+import Scenarios
 import SimKernel
 
 let scenarioName = "ios9-coalescing-120hz"
@@ -49,7 +50,7 @@ func fail(_ message: String) -> Never {
 
 let config: PipelineConfiguration
 do {
-    config = try Scenario.named(scenarioName).configuration(duration: duration)
+    config = try Scenario.named(scenarioName).configuration([Assignment(path: "duration", value: duration, source: SettingSource())])
 } catch {
     fail("\(scenarioName) at \(duration): \(error)")
 }
@@ -67,12 +68,14 @@ for run in 0...runs { // run 0 warms up and is not counted
 // MARK: the empty event loop, over as many events as the pipeline processed
 
 var empty: [Sample] = []
-_ = EmptyEventLoop.run(events: pipelineEvents) // warm-up
+var emptyEvents = 0
+let simulated = config.duration
+_ = EmptyEventLoop.run(for: simulated) // warm-up
 for _ in 0..<runs {
     let start = DispatchTime.now().uptimeNanoseconds
-    let reached = EmptyEventLoop.run(events: pipelineEvents)
+    emptyEvents = EmptyEventLoop.run(for: simulated)
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    empty.append(Sample(eventsPerSecond: Double(pipelineEvents) / wall, realTimeFactor: Double(reached) / 1e9 / wall))
+    empty.append(Sample(eventsPerSecond: Double(emptyEvents) / wall, realTimeFactor: Double(simulated) / 1e9 / wall))
 }
 
 // MARK: the SimPy peer
@@ -142,8 +145,8 @@ let mid = { (xs: [Sample], k: KeyPath<Sample, Double>) in median(xs.map { $0[key
 
 print("latsim engine, \(scenarioName), \(duration) simulated, \(runs) runs each after a warm-up (best / median)")
 print("  " + pad("", 12) + pad("events", 10) + pad("events/s", 20) + "realTimeFactor")
-for (name, xs) in [("pipeline", pipeline), ("empty loop", empty)] {
-    print("  " + pad(name, 12) + pad(String(pipelineEvents), 10)
+for (name, xs, n) in [("pipeline", pipeline, pipelineEvents), ("empty loop", empty, emptyEvents)] {
+    print("  " + pad(name, 12) + pad(String(n), 10)
           + pad(si(best(xs, \.eventsPerSecond)) + " / " + si(mid(xs, \.eventsPerSecond)), 20)
           + String(format: "%.0fx / %.0fx", best(xs, \.realTimeFactor), mid(xs, \.realTimeFactor)))
 }
@@ -159,7 +162,4 @@ if let peer {
                  best(pipeline, \.realTimeFactor) / pBest, mid(pipeline, \.realTimeFactor) / pMid))
 } else {
     print("  SimPy peer: " + peerNote)
-}
-if pipelineEvents != EmptyEventLoop.pipeline600sEvents {
-    print("  note: the pipeline processed \(pipelineEvents) events; the Engine benchmark's empty loop assumes \(EmptyEventLoop.pipeline600sEvents)")
 }

@@ -21,8 +21,9 @@ struct Measurement {
     var prediction = PredictionScorer()
     /// The scan of the newest touch shown so far.
     private var newestShown: Int64 = -1
-    /// Touches the app drew and no frame has shown yet.
-    private var drawnWaiting = Deque<Touch>()
+    /// Touches the app drew and no frame has shown yet: what per-sample
+    /// latency needs of each, its true time and its row.
+    private var drawnWaiting = Deque<(time: SimTime, y: Double)>()
     private var drawnShown: Int64 = 0
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
@@ -35,9 +36,10 @@ struct Measurement {
     /// one with `coalesced`, the main touch with `main`).
     mutating func drew(_ touches: Deque<Touch>, use: TouchUse) {
         if use == .coalesced {
-            for i in 0..<touches.count { drawnWaiting.append(touches[i]) }
+            for i in 0..<touches.count { drawnWaiting.append((touches[i].time, touches[i].position.y)) }
         } else {
-            drawnWaiting.append(touches.last!)
+            let main = touches.last!
+            drawnWaiting.append((main.time, main.position.y))
         }
     }
 
@@ -68,7 +70,7 @@ struct Measurement {
         }
         while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
             drawnShown += 1
-            perSampleMs.record(Double(geometry.photonTime(latch: latch, y: d.position.y) - d.time) / 1e6)
+            perSampleMs.record(Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6)
         }
         return measured
     }

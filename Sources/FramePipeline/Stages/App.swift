@@ -63,7 +63,10 @@ struct App {
     let rendersMetal: Bool
     let handlerTime: DurationSampler
     let metalTime: DurationSampler
-    var predictor: PredictorSlot?
+    var predictor: PredictorSlot? { didSet { predicts = predictor != nil } }
+    /// Whether the app predicts touches (kept apart from ``predictor`` so the
+    /// hot path never looks into it).
+    private(set) var predicts: Bool
     /// True while the handler runs.
     private(set) var busy = false
     private(set) var handlerRuns = 0
@@ -86,10 +89,8 @@ struct App {
         handlerTime = DurationSampler(c.handler)
         metalTime = DurationSampler(c.appGPU)
         predictor = c.predictorConfiguration.map { .builtin(BuiltinPredictor($0)) }
+        predicts = predictor != nil
     }
-
-    /// Whether the app predicts touches.
-    var predicts: Bool { predictor != nil }
 
     /// Runs the touch handler on a delivery's coalesced `touches` (the last
     /// is the main touch).
@@ -106,7 +107,7 @@ struct App {
         horizonApplied = 0
         var began = false
         var prediction: PredictionMade?
-        if predictor != nil {
+        if predicts {
             // the predictor sees every touch delivered so far, never a later one
             for i in 0..<touches.count {
                 let t = touches[i]

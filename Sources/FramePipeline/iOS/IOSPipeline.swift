@@ -1,41 +1,58 @@
 import SimKernel
 import TouchModel
 
+/// The iOS pipeline's events. At equal times they happen in the order of
+/// ``tieRank`` (Docs/Model.md, "Time"): everything that completes at t is
+/// visible to every decision made at t.
+public enum IOSEvent: UInt8, SimulationEvent {
+    /// A GPU job is done.
+    case gpuDone
+    /// The render server's prepare is done.
+    case prepareDone
+    /// The display's vsync latch.
+    case latch
+    /// The app commits a transaction.
+    case commit
+    /// A digitizer sample is ready.
+    case sampleReady
+    /// The render server's vsync wake.
+    case renderServerWake
+    /// A delivery of touches: a frame start, or a per-scan dispatch.
+    case delivery
+
+    /// The order at equal times (1 first).
+    public var tieRank: UInt8 {
+        switch self {
+        case .gpuDone: return 1
+        case .prepareDone: return 2
+        case .latch: return 3
+        case .commit: return 4
+        case .sampleReady: return 5
+        case .renderServerWake: return 6
+        case .delivery: return 7
+        }
+    }
+
+    /// The name in JSON and traces.
+    public var name: String {
+        switch self {
+        case .gpuDone: return "gpuDone"
+        case .prepareDone: return "prepareDone"
+        case .latch: return "latch"
+        case .commit: return "commit"
+        case .sampleReady: return "sampleReady"
+        case .renderServerWake: return "renderServerWake"
+        case .delivery: return "delivery"
+        }
+    }
+}
+
 /// The iOS pipeline of the talk (Docs/Model.md): the stages wired output
 /// to input. Each stage owns its state and says what it produced; this
 /// type only passes a stage's output to the next stage and schedules the
 /// events that follow. Docs/FollowingOneTouch.md walks a touch through it.
 struct IOSPipeline: SimulationModel {
-    /// The model's events. At equal times they happen in the order of
-    /// ``tieRank`` (Docs/Model.md, "Time"): everything that completes at t is
-    /// visible to every decision made at t.
-    enum Event: UInt8, SimulationEvent {
-        case gpuDone, prepareDone, latch, commit, sampleReady, renderServerWake, delivery
-
-        var tieRank: UInt8 {
-            switch self {
-            case .gpuDone: return 1
-            case .prepareDone: return 2
-            case .latch: return 3
-            case .commit: return 4
-            case .sampleReady: return 5
-            case .renderServerWake: return 6
-            case .delivery: return 7
-            }
-        }
-
-        var name: String {
-            switch self {
-            case .gpuDone: return "gpuDone"
-            case .prepareDone: return "prepareDone"
-            case .latch: return "latch"
-            case .commit: return "commit"
-            case .sampleReady: return "sampleReady"
-            case .renderServerWake: return "renderServerWake"
-            case .delivery: return "delivery"
-            }
-        }
-    }
+    typealias Event = IOSEvent
 
     let configuration: PipelineConfiguration
     /// Every duration drawn in the run comes from this generator, in event order.
@@ -83,6 +100,7 @@ struct IOSPipeline: SimulationModel {
         s.schedule(.sampleReady, at: digitizer.nextReady)
     }
 
+    @inline(__always)
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
         switch event {
@@ -155,13 +173,15 @@ struct IOSPipeline: SimulationModel {
 
     /// Hands the waiting touches to the app's touch handler.
     mutating func deliver(_ now: SimTime, _ s: inout EventScheduler<Event>) {
-        let touches = delivery.waiting
-        let run = app.beginHandler(touches, now: now, rng: &rng)
-        measurement.drew(touches, use: configuration.touches)
+        // the touches are read in place: a copy would make the delivery's
+        // queue copy itself when it is emptied
+        let run = app.beginHandler(delivery.waiting, now: now, rng: &rng)
+        measurement.drew(delivery.waiting, use: configuration.touches)
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
         if let log {
-            log.deliveries.append(.init(time: now, first: touches.first!.scan, last: touches.last!.scan, count: touches.count))
-            log.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: touches.last!.scan))
+            let first = delivery.waiting.first!.scan, last = delivery.waiting.last!.scan
+            log.deliveries.append(.init(time: now, first: first, last: last, count: delivery.waiting.count))
+            log.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: last))
         }
         delivery.handedOver()
         s.schedule(.commit, at: run.firstCommit)
