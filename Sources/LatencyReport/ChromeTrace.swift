@@ -215,23 +215,11 @@ enum JSONText {
         return negative ? "-" + s : s
     }
 
-    /// A JSON string literal.
+    /// A JSON string literal (``JSONValue``'s escaping).
     static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONValue.quote(text, into: &out)
+        return out
     }
 
     /// A JSON value; non-finite numbers become `null`.

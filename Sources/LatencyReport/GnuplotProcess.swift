@@ -16,24 +16,17 @@ enum GnuplotProcess {
     }
 
     /// Collects a pipe's bytes on a background queue.
-    private final class Drain: @unchecked Sendable {
-        private var bytes = Data()
-        private let lock = NSLock()
+    private final class Drain: Sendable {
+        private let bytes = Locked(Data())
 
         func start(_ handle: FileHandle, group: DispatchGroup) {
             DispatchQueue.global().async(group: group) {
                 let data = handle.readDataToEndOfFile()
-                self.lock.lock()
-                self.bytes = data
-                self.lock.unlock()
+                self.bytes.withLock { $0 = data }
             }
         }
 
-        var text: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        var text: String { String(decoding: bytes.current, as: UTF8.self) }
     }
 
     /// Runs `executable` with `arguments` in `directory` and waits for it.

@@ -58,6 +58,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Appends `s` as a JSON string literal: quotes, backslashes and
+    /// control characters escaped.
     static func quote(_ s: String, into out: inout String) {
         out += "\""
         for u in s.unicodeScalars {
@@ -67,7 +69,9 @@ public indirect enum JSONValue: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(u)
             }
         }

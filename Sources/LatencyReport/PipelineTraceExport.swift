@@ -10,8 +10,8 @@ import SimKernel
 /// measured touch sample through delivery, commit, prepare and GPU to the
 /// latch that showed it.
 public enum PipelineTraceExport {
-    /// Track names, top to bottom.
-    public static let trackNames = ["Multi-Touch (digitizer)", "App main thread", "Core Animation render server", "GPU", "Display"]
+    /// Track names, top to bottom: the diagram's lanes.
+    public static var trackNames: [String] { PipelineLane.allCases.map(\.trackName) }
 
     public static func trace(_ result: RunResult, scenario: String) -> ChromeTrace? {
         guard let log = result.frameLog else { return nil }

@@ -59,39 +59,20 @@ public enum PredictionTable {
     static func key(_ item: String, _ horizon: Int64) -> String { "\(item)\u{0}\(horizon)" }
 
     /// A figure of the table that has a best value.
-    public enum Metric: String, CaseIterable, Sendable {
-        /// Error magnitude rms: smaller is better.
-        case errorRms
-        /// Error magnitude p95: smaller is better.
-        case errorP95
-        /// Error magnitude maximum: smaller is better.
-        case errorMax
-        /// Along-track mean: closer to 0 is better.
-        case alongTrackMean
-        /// Cross-track rms: smaller is better.
-        case crossTrackRms
-        /// Jitter: smaller is better.
-        case jitter
-        /// Photon-time error rms: smaller is better.
-        case photonRms
-        /// Photon-time error p95: smaller is better.
-        case photonP95
+    public enum Metric: Hashable, Sendable, CaseIterable {
+        /// One of the compared metrics.
+        case metric(PredictionMetric)
         /// Photon-time error cut vs `none`: larger is better.
         case photonCut
+
+        /// Every column the table ranks, in its order.
+        public static var allCases: [Metric] { PredictionMetric.allCases.map { .metric($0) } + [.photonCut] }
 
         /// The value of the metric in a row, oriented so that smaller is
         /// better; nil when the row has none.
         public func cost(_ row: PredictionTableRow) -> Double? {
-            let s = row.score
             switch self {
-            case .errorRms: return s.errorPx.rms
-            case .errorP95: return s.errorPx.p95
-            case .errorMax: return s.errorPx.max
-            case .alongTrackMean: return abs(s.alongTrackMeanPx)
-            case .crossTrackRms: return s.crossTrackRmsPx
-            case .jitter: return s.jitterPx
-            case .photonRms: return s.photonErrorPx.rms
-            case .photonP95: return s.photonErrorPx.p95
+            case .metric(let m): return m.cost(m.value(row.score))
             case .photonCut: return row.photonCutPercent.map { -$0 }
             }
         }

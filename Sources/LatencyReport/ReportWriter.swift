@@ -178,9 +178,8 @@ public struct ReportWriter {
 }
 
 /// Counts charts that could not be rendered.
-final class UnrenderedCharts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func add() { lock.lock(); n += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return n }
+final class UnrenderedCharts: Sendable {
+    private let n = Locked(0)
+    func add() { n.withLock { $0 += 1 } }
+    var count: Int { n.current }
 }

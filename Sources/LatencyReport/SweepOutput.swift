@@ -116,33 +116,10 @@ public enum SweepOutput {
     /// CSV and JSON keep every value).
     public static let maximumSeries = 6
 
-    /// What a key measures and the unit of its plain-number values, for
-    /// axis labels.
-    static let keyDescriptions: [String: (phrase: String, plainUnit: String?)] = [
-        "gpu.render": ("GPU time per render-server frame", nil),
-        "renderServer.prepare": ("render-server prepare time", nil),
-        "app.handler": ("touch handler time", nil),
-        "app.gpu": ("Metal GPU time per frame", nil),
-        "app.commits": ("commits per handler run", nil),
-        "app.prediction.horizon": ("prediction horizon", nil),
-        "device.scanHz": ("digitizer scan rate", "Hz"),
-        "device.displayHz": ("display refresh rate", "Hz"),
-        "device.scanPhase": ("digitizer scan phase", nil),
-        "device.digitizerDelay": ("digitizer delay", nil),
-        "device.panelResponse": ("panel response time", nil),
-        "device.sampleInstant": ("sample instant (fraction of the scan window)", nil),
-        "device.noise": ("digitizer noise", "points"),
-        "os.dispatchDelay": ("touch dispatch delay after vsync", nil),
-        "os.tripleReleaseFrames": ("vsyncs before the third buffer is released", nil),
-        "input.speed": ("finger speed", "points/s"),
-        "measure.row": ("photon row (fraction of the screen height)", nil),
-        "duration": ("simulated time", nil),
-    ]
-
     /// The axis label of a varied key: what it is, its path, and its unit;
     /// for a non-numeric axis, which position stands for which value.
     public static func label(of axis: SweepAxis) -> String {
-        let d = keyDescriptions[axis.path]
+        let d = ConfigurationKey.byPath[axis.path]
         let name = d.map { "\($0.phrase), \(axis.path)" } ?? axis.path
         guard axis.numbers != nil else {
             let legend = axis.values.enumerated().map { "\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
@@ -172,19 +149,12 @@ public enum SweepOutput {
         return nil
     }
 
-    /// Short names of keys for legends and markers; other keys go by the
-    /// last part of their path.
-    static let shortNames: [String: String] = [
-        "gpu.render": "GPU", "renderServer.prepare": "prepare", "app.handler": "handler", "app.gpu": "Metal GPU",
-        "device.scanHz": "scan", "device.displayHz": "display", "app.prediction.horizon": "horizon",
-        "app.prediction.predictor": "predictor",
-    ]
-
     /// A value of an axis as a legend reads it: `handler 11ms`, `scan 120Hz`.
     public static func shortLabel(_ axis: SweepAxis, value index: Int) -> String {
-        let name = shortNames[axis.path] ?? String(axis.path.split(separator: ".").last ?? Substring(axis.path))
+        let key = ConfigurationKey.byPath[axis.path]
+        let name = key?.shortName ?? String(axis.path.split(separator: ".").last ?? Substring(axis.path))
         var value = axis.values[index]
-        if axis.numbers != nil, axis.unit.isEmpty, let unit = keyDescriptions[axis.path]?.plainUnit { value += unit }
+        if axis.numbers != nil, axis.unit.isEmpty, let unit = key?.plainUnit { value += unit }
         return "\(name) \(value)"
     }
 
@@ -242,7 +212,7 @@ public enum SweepOutput {
             }
         }
 
-        let phrase = keyDescriptions[axis.path]?.phrase ?? axis.path
+        let phrase = ConfigurationKey.byPath[axis.path]?.phrase ?? axis.path
         var subtitle = result.scenario + ", "
         subtitle += result.seeds == 1 ? "1 run" : "\(result.seeds) runs (seeds)"
         if let seconds = result.rows.first?.simulatedSeconds {
@@ -250,7 +220,7 @@ public enum SweepOutput {
         }
         subtitle += result.seeds == 1 ? " per point" : " merged per point"
         if result.axes.count == 2 && result.axes[1].count > maximumSeries {
-            let name = shortNames[result.axes[1].path] ?? result.axes[1].path
+            let name = ConfigurationKey.byPath[result.axes[1].path]?.shortName ?? result.axes[1].path
             subtitle += "; \(maximumSeries) of \(result.axes[1].count) \(name) values shown"
         }
         if result.rows.allSatisfy({ $0.metrics.touchToPhotonMs.p50 == $0.metrics.touchToPhotonMs.p99 }) {

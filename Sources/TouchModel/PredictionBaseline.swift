@@ -1,6 +1,8 @@
 import Foundation
+import SimKernel
 
-/// The figures of one scored run that the regression gate compares.
+/// The figures of one scored run that the regression gate compares (one
+/// per ``PredictionMetric``), as stored in a baseline file.
 public struct BaselineMetrics: Sendable, Codable, Hashable {
     /// Error magnitude, rms, points.
     public var errorRms: Double
@@ -19,10 +21,6 @@ public struct BaselineMetrics: Sendable, Codable, Hashable {
     /// Photon-time error, 95th percentile, points.
     public var photonP95: Double
 
-    /// The metric names, in the order they are compared and reported.
-    public static let names = ["errorRms", "errorP95", "errorMax", "alongTrackMean",
-                               "crossTrackRms", "jitter", "photonRms", "photonP95"]
-
     /// Metrics from their values.
     public init(errorRms: Double, errorP95: Double, errorMax: Double, alongTrackMean: Double,
                 crossTrackRms: Double, jitter: Double, photonRms: Double, photonP95: Double) {
@@ -39,24 +37,22 @@ public struct BaselineMetrics: Sendable, Codable, Hashable {
     /// The metrics of a score, rounded to 1e-6 points so that a stored
     /// baseline does not churn in its last digits.
     public init(_ s: PredictionScore) {
-        func r(_ x: Double) -> Double { x.isFinite ? (x * 1e6).rounded() / 1e6 : 0 }
-        self.init(errorRms: r(s.errorPx.rms), errorP95: r(s.errorPx.p95), errorMax: r(s.errorPx.max),
-                  alongTrackMean: r(s.alongTrackMeanPx), crossTrackRms: r(s.crossTrackRmsPx),
-                  jitter: r(s.jitterPx), photonRms: r(s.photonErrorPx.rms), photonP95: r(s.photonErrorPx.p95))
+        func r(_ m: PredictionMetric) -> Double { let x = m.value(s); return x.isFinite ? (x * 1e6).rounded() / 1e6 : 0 }
+        self.init(errorRms: r(.errorRms), errorP95: r(.errorP95), errorMax: r(.errorMax), alongTrackMean: r(.alongTrackMean),
+                  crossTrackRms: r(.crossTrackRms), jitter: r(.jitter), photonRms: r(.photonRms), photonP95: r(.photonP95))
     }
 
-    /// The value of the metric called `name` (one of ``names``).
-    public func value(_ name: String) -> Double? {
-        switch name {
-        case "errorRms": return errorRms
-        case "errorP95": return errorP95
-        case "errorMax": return errorMax
-        case "alongTrackMean": return alongTrackMean
-        case "crossTrackRms": return crossTrackRms
-        case "jitter": return jitter
-        case "photonRms": return photonRms
-        case "photonP95": return photonP95
-        default: return nil
+    /// The value of one metric.
+    public subscript(metric: PredictionMetric) -> Double {
+        switch metric {
+        case .errorRms: return errorRms
+        case .errorP95: return errorP95
+        case .errorMax: return errorMax
+        case .alongTrackMean: return alongTrackMean
+        case .crossTrackRms: return crossTrackRms
+        case .jitter: return jitter
+        case .photonRms: return photonRms
+        case .photonP95: return photonP95
         }
     }
 }
@@ -137,7 +133,7 @@ public struct MetricChange: Sendable, Hashable, CustomStringConvertible {
     public var predictor: String
     /// The horizon, milliseconds.
     public var horizonMs: Double
-    /// The metric's name (``BaselineMetrics/names``), or `"entry"` when the
+    /// The metric's name (a ``PredictionMetric``), or `"entry"` when the
     /// whole entry is missing on one side.
     public var metric: String
     /// The baseline's value; nil when the entry is new.
@@ -167,12 +163,12 @@ public struct MetricChange: Sendable, Hashable, CustomStringConvertible {
     /// or `item predictor@4ms: missing from the current run REGRESSION` /
     /// `...: new entry` for an entry on one side only.
     public var description: String {
-        let head = "\(item) \(predictor)@\(formatNumber(horizonMs))ms"
+        let head = "\(item) \(predictor)@\(formatDecimal(horizonMs, places: 6))ms"
         if metric == "entry" {
             return head + (isRegression ? ": missing from the current run REGRESSION" : ": new entry")
         }
-        func f(_ x: Double?) -> String { x.map { formatNumber($0) } ?? "missing" }
-        let pct = changePercent.map { ($0 >= 0 ? " (+" : " (") + formatNumber($0, places: 2) + "%)" } ?? ""
+        func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: 6) } ?? "missing" }
+        let pct = changePercent.map { ($0 >= 0 ? " (+" : " (") + formatDecimal($0, places: 2) + "%)" } ?? ""
         return "\(head) \(metric): \(f(old)) -> \(f(new))\(pct)\(isRegression ? " REGRESSION" : "")"
     }
 }
@@ -201,14 +197,14 @@ public func compareBaselines(baseline: PredictionBaseline, current: PredictionBa
     for key in Set(old.keys).union(new.keys).sorted() {
         switch (old[key], new[key]) {
         case let (o?, n?):
-            for name in BaselineMetrics.names {
-                let a = o.value(name)!, b = n.value(name)!
+            for metric in PredictionMetric.allCases {
+                let a = o[metric], b = n[metric]
                 let threshold = Swift.max(Swift.abs(a) * tolerancePercent / 100, absoluteFloor)
                 let changed = Swift.abs(b - a) > threshold
-                let worse = name == "alongTrackMean" ? Swift.abs(b) - Swift.abs(a) > threshold : b - a > threshold
+                let worse = metric.cost(b) - metric.cost(a) > threshold
                 guard changed || includeUnchanged else { continue }
                 changes.append(MetricChange(item: key.item, predictor: key.predictor, horizonMs: key.horizonMs,
-                                            metric: name, old: a, new: b,
+                                            metric: metric.rawValue, old: a, new: b,
                                             changePercent: a != 0 ? (b - a) / Swift.abs(a) * 100 : nil,
                                             isRegression: worse))
             }
@@ -223,15 +219,4 @@ public func compareBaselines(baseline: PredictionBaseline, current: PredictionBa
         }
     }
     return changes
-}
-
-/// POSIX formatting for the change lines: up to `places` decimals, no
-/// trailing zeros.
-func formatNumber(_ x: Double, places: Int = 6) -> String {
-    var s = String(format: "%.\(places)f", locale: nil, x)
-    if s.contains(".") {
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
-    }
-    return s == "-0" ? "0" : s
 }

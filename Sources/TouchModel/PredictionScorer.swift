@@ -26,8 +26,7 @@ public struct PredictionScorer: Sendable {
 
     var error = StreamingStats(resolution: resolution, highestValue: highest)
     var errorMoments = RunningMoments()
-    var alongSum = 0.0
-    var alongCompensation = 0.0
+    var along = CompensatedSum()
     var moving = 0
     var cross = RunningMoments()
     var jitter = RunningMoments()
@@ -51,19 +50,12 @@ public struct PredictionScorer: Sendable {
         let speed = truth.velocity.length
         if speed >= PredictionScorer.movingSpeed {
             let direction = truth.velocity / speed
-            addAlong(e.dot(direction))
+            along.add(e.dot(direction))
             cross.record(direction.cross(e))
             moving += 1
         }
         if let previous = previousError { jitter.record((e - previous).length) }
         previousError = e
-    }
-
-    /// Neumaier-compensated running sum of the along-track parts.
-    mutating func addAlong(_ x: Double) {
-        let t = alongSum + x
-        if Swift.abs(alongSum) >= Swift.abs(x) { alongCompensation += (alongSum - t) + x } else { alongCompensation += (x - t) + alongSum }
-        alongSum = t
     }
 
     /// What the eye sees: position drawn on screen vs the true position at
@@ -82,8 +74,7 @@ public struct PredictionScorer: Sendable {
     public mutating func merge(_ other: PredictionScorer) {
         error.merge(other.error)
         errorMoments.merge(other.errorMoments)
-        addAlong(other.alongSum)
-        alongCompensation += other.alongCompensation
+        along.add(other.along)
         moving += other.moving
         cross.merge(other.cross)
         jitter.merge(other.jitter)
@@ -100,7 +91,7 @@ public struct PredictionScorer: Sendable {
                                       p95: photon.percentile(95) ?? 0)
         return PredictionScore(
             samples: error.count, movingSamples: moving, errorPx: stats,
-            alongTrackMeanPx: moving > 0 ? (alongSum + alongCompensation) / Double(moving) : 0,
+            alongTrackMeanPx: moving > 0 ? along.value / Double(moving) : 0,
             crossTrackRmsPx: cross.rms ?? 0, jitterPx: jitter.rms ?? 0,
             photonErrorPx: photonStats, pointsPerMM: pointsPerMM)
     }

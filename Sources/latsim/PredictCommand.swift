@@ -203,9 +203,9 @@ enum PredictionTableText {
             t.rows.append([
                 r.predictor, formatDecimal(r.horizonMs, places: 3, fixed: true), formatDecimal(r.horizonFrames, places: 3),
                 String(s.samples),
-                cell(s.errorPx.rms, .errorRms), cell(s.errorPx.p95, .errorP95), cell(s.errorPx.max, .errorMax),
-                cell(s.alongTrackMeanPx, .alongTrackMean, signed: true), cell(s.crossTrackRmsPx, .crossTrackRms),
-                cell(s.jitterPx, .jitter), cell(s.photonErrorPx.rms, .photonRms), cell(s.photonErrorPx.p95, .photonP95),
+                cell(s.errorPx.rms, .metric(.errorRms)), cell(s.errorPx.p95, .metric(.errorP95)), cell(s.errorPx.max, .metric(.errorMax)),
+                cell(s.alongTrackMeanPx, .metric(.alongTrackMean), signed: true), cell(s.crossTrackRmsPx, .metric(.crossTrackRms)),
+                cell(s.jitterPx, .metric(.jitter)), cell(s.photonErrorPx.rms, .metric(.photonRms)), cell(s.photonErrorPx.p95, .metric(.photonP95)),
                 cell(s.photonErrorMM.rms, nil), cell(s.photonErrorMM.p95, nil), cut,
             ])
         }
@@ -215,7 +215,7 @@ enum PredictionTableText {
     /// One line per horizon: the predictor with the smallest photon-time
     /// error and its cut against `none`.
     static func summary(_ rows: [PredictionTableRow]) -> [String] {
-        let best = PredictionTable.best(.photonRms, in: rows)
+        let best = PredictionTable.best(.metric(.photonRms), in: rows)
         var lines: [String] = []
         var seen: Set<String> = []
         for (i, r) in rows.enumerated() where best.contains(i) {

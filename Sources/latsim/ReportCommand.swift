@@ -3,6 +3,7 @@ import FramePipeline
 import Foundation
 import LatencyReport
 import Scenarios
+import SimKernel
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +32,7 @@ struct ReportCommand: ParsableCommand {
                                   progress: { CLI.warn("report: " + $0) })
         let page = try writer.write(extraSections: ReportSections.extra(writer))
         CLI.say(page.path)
-        CLI.warn(String(format: "report written in %.1f s", Date().timeIntervalSince(started)))
+        CLI.warn("report written in \(formatDecimal(Date().timeIntervalSince(started), places: 1, fixed: true)) s")
     }
 }
 

@@ -116,38 +116,42 @@ struct SweepCommand: ParsableCommand {
             CLI.say("")
             CLI.say(SweepOutput.table(result))
         }
-        CLI.warn("\(result.runs) run\(result.runs == 1 ? "" : "s") in \(String(format: result.wallSeconds < 1 ? "%.2f" : "%.1f", result.wallSeconds)) s")
+        CLI.warn("\(result.runs) run\(result.runs == 1 ? "" : "s") in \(formatDecimal(result.wallSeconds, places: result.wallSeconds < 1 ? 2 : 1, fixed: true)) s")
     }
 }
 
 /// The progress bar of a long sweep, on stderr: drawn only when stderr is a
 /// terminal and the sweep has run for more than a second, redrawn at most
 /// ten times a second, erased at the end.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     let enabled: Bool
-    private var drawnAt = -1.0
-    private var width = 0
-    private let lock = NSLock()
+    private struct State {
+        var drawnAt = -1.0
+        var width = 0
+    }
+    private let state = Locked(State())
 
     init(enabled: Bool) { self.enabled = enabled }
 
     func update(_ p: SweepProgress) {
-        lock.lock(); defer { lock.unlock() }
-        guard p.elapsedSeconds > 1, p.elapsedSeconds - drawnAt >= 0.1 || p.completed == p.total else { return }
-        drawnAt = p.elapsedSeconds
-        let cells = 10
-        let done = p.total > 0 ? p.completed * cells / p.total : cells
-        let text = "[" + String(repeating: "#", count: done) + String(repeating: "-", count: cells - done) + "] "
-            + "\(p.completed)/\(p.total) runs, \(String(format: "%.1f", p.elapsedSeconds)) s"
-        let padded = text + String(repeating: " ", count: max(0, width - text.count))
-        width = max(width, text.count)
-        FileHandle.standardError.write(Data(("\r" + padded).utf8))
+        state.withLock { st in
+            guard p.elapsedSeconds > 1, p.elapsedSeconds - st.drawnAt >= 0.1 || p.completed == p.total else { return }
+            st.drawnAt = p.elapsedSeconds
+            let cells = 10
+            let done = p.total > 0 ? p.completed * cells / p.total : cells
+            let text = "[" + String(repeating: "#", count: done) + String(repeating: "-", count: cells - done) + "] "
+                + "\(p.completed)/\(p.total) runs, \(formatDecimal(p.elapsedSeconds, places: 1, fixed: true)) s"
+            let padded = text + String(repeating: " ", count: max(0, st.width - text.count))
+            st.width = max(st.width, text.count)
+            FileHandle.standardError.write(Data(("\r" + padded).utf8))
+        }
     }
 
     func clear() {
-        lock.lock(); defer { lock.unlock() }
-        guard width > 0 else { return }
-        FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: width) + "\r").utf8))
-        width = 0
+        state.withLock { st in
+            guard st.width > 0 else { return }
+            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: st.width) + "\r").utf8))
+            st.width = 0
+        }
     }
 }

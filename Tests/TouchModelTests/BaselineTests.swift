@@ -32,7 +32,7 @@ struct BaselineTests {
         #expect(changes.isEmpty)
         let all = compareBaselines(baseline: BaselineTests.baseline(BaselineTests.metrics),
                                    current: BaselineTests.baseline(slightly), tolerancePercent: 5, includeUnchanged: true)
-        #expect(all.count == BaselineMetrics.names.count && all.allSatisfy { !$0.isRegression })
+        #expect(all.count == PredictionMetric.allCases.count && all.allSatisfy { !$0.isRegression })
     }
 
     @Test func nearZeroMetricsDoNotFlap() {

@@ -24,6 +24,17 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// The lane's track in a trace: the thread or unit that does its work.
+    public var trackName: String {
+        switch self {
+        case .multiTouch: return "Multi-Touch (digitizer)"
+        case .app: return "App main thread"
+        case .coreAnimation: return "Core Animation render server"
+        case .gpu: return "GPU"
+        case .display: return "Display"
+        }
+    }
+
     /// Lanes order top to bottom.
     public static func < (a: PipelineLane, b: PipelineLane) -> Bool { a.rawValue < b.rawValue }
 }
