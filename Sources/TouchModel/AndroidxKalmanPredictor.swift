@@ -65,6 +65,10 @@ struct AndroidxKalmanFilter: Sendable {
 ///   the newest accepted position, one report interval apart; the steps
 ///   continue, whatever `n`, until they reach the time of the last sample
 ///   predicted before, so the predicted ink never retracts.
+/// - Not modelled: pressure (androidx filters it too and may stop at a
+///   predicted lift), since latsim's samples carry none; `setReportRate`.
+///   A report interval of 0 (every accepted sample at one time) gives no
+///   prediction, where androidx would divide by zero.
 struct AndroidxKalmanState: Sendable {
     static let minIterations = 4
     static let ignoredWithin = 20.0
