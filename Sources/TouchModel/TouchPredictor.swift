@@ -15,6 +15,26 @@ public protocol TouchPredictor: Sendable {
     /// The position predicted `horizon` ns after the newest observed
     /// sample's time, or nil when there is not enough history yet.
     mutating func predict(horizon: SimTime) -> TouchPoint?
+    /// The position predicted `horizon` ns after the newest observed
+    /// sample's time, for a display whose frames are `frameInterval` ns
+    /// apart, or nil when there is not enough history yet.
+    ///
+    /// A horizon alone does not say how fast the display refreshes, and some
+    /// platform predictors depend on it: Chromium's resampler can aim a
+    /// fraction of a frame interval ahead (its frame-based latency variants),
+    /// and Chromium passes the interval with every prediction request, so a
+    /// variable-refresh display can change it frame by frame. A predictor
+    /// that ignores the interval need not implement this: the default calls
+    /// ``predict(horizon:)``.
+    mutating func predict(horizon: SimTime, frameInterval: SimTime) -> TouchPoint?
+}
+
+extension TouchPredictor {
+    /// The prediction `horizon` after the newest sample; the frame interval
+    /// is ignored.
+    public mutating func predict(horizon: SimTime, frameInterval: SimTime) -> TouchPoint? {
+        predict(horizon: horizon)
+    }
 }
 
 /// The built-in prediction methods.
