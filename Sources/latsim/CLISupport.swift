@@ -2,6 +2,7 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import SimKernel
 
 /// Bad input: printed as one paragraph on stderr, exit status 2.
 struct InputError: Error, CustomStringConvertible {
@@ -10,10 +11,15 @@ struct InputError: Error, CustomStringConvertible {
 }
 
 enum CLI {
-    /// Runs `body`; turns input errors into a message on stderr and exit 2.
+    /// Runs `body`; turns input errors into a message on stderr and exit 2
+    /// (3 for an environment failure). On SIGINT/SIGTERM the temporary files
+    /// and staging folders of outputs are removed (exit 130/143).
     static func guarded<T>(_ body: () throws -> T) throws -> T {
+        SignalCleanup.install()
         do {
             return try body()
+        } catch let e as LatsimError {
+            throw fail(e.description, status: e.kind == .badInput ? 2 : 3)
         } catch let e as ScenarioError {
             throw fail(e.description)
         } catch let e as InputError {
@@ -27,23 +33,21 @@ enum CLI {
         }
     }
 
-    static func fail(_ message: String) -> ExitCode {
+    static func fail(_ message: String, status: Int32 = 2) -> ExitCode {
         FileHandle.standardError.write(Data(("latsim: error: " + message + "\n").utf8))
-        return ExitCode(2)
+        return ExitCode(status)
     }
 
-    /// Writes text to a path, or to stdout for `-`; files are written
-    /// atomically.
+    /// Writes text to a path as `OutputDestination` does: `-` and
+    /// /dev/stdout are stdout, files are replaced atomically, links written
+    /// through, devices and FIFOs written in place.
     static func write(_ text: String, to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        } else {
-            do {
-                try AtomicFile.write(text, to: URL(fileURLWithPath: path))
-            } catch {
-                throw InputError("\(path): cannot write: \(error.localizedDescription)")
-            }
-        }
+        try OutputDestination.write(text, to: path)
+    }
+
+    /// Checks every output path before any work runs (nothing is created).
+    static func preflight(files: [String?], directories: [String?] = []) throws {
+        try OutputDestination.preflight(files: files, directories: directories)
     }
 
     static func say(_ text: String) {
