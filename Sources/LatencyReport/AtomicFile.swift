@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 #if canImport(Glibc)
 import Glibc
@@ -8,40 +9,31 @@ import Musl
 import Darwin
 #endif
 
-/// Writes output files so that a reader never sees a half-written one.
+/// Writes output files so that a reader never sees a half-written one, and
+/// never replaces what is not a regular file.
 ///
-/// The bytes go to a temporary file in the destination's own directory (so
-/// the final step is a rename within one file system), are flushed to disk,
-/// and the temporary file is then renamed over the destination with POSIX
-/// `rename(2)`, which replaces an existing file atomically. An interrupted
-/// run leaves either the old file or the new one, never a mixture; on any
-/// error the temporary file is removed.
+/// ``write(_:to:)-(Data,_)`` goes through ``OutputDestination``: a regular
+/// file (or a new one) is replaced atomically as described below; a
+/// symbolic link is written through (its target is replaced, the link
+/// stays); a device, FIFO or socket is written in place; `-` and
+/// `/dev/stdout` are standard output.
+///
+/// The atomic replacement: the bytes go to a hidden temporary file
+/// `.<name>.<random>.tmp` in the destination's own directory (so the final
+/// step is a rename within one file system), are flushed to disk, and the
+/// temporary file is renamed over the destination with POSIX `rename(2)`.
+/// An interrupted run leaves either the old file or the new one, never a
+/// mixture; on any error the temporary file is removed, and on SIGINT or
+/// SIGTERM too once ``SignalCleanup`` is installed. A replaced file keeps
+/// its permission bits (and, when run as root, its owner); hard links to
+/// the old file keep the old contents. Missing parent directories are
+/// created (and removed again if the write fails).
 public enum AtomicFile {
-    /// Writes `data` to `url`, creating missing parent directories and
-    /// replacing any existing file.
+    /// Writes `data` to `url` as ``OutputDestination`` describes.
+    ///
+    /// - Throws: ``LatsimError`` naming `url`'s path.
     public static func write(_ data: Data, to url: URL) throws {
-        let destination = url.standardizedFileURL
-        let directory = destination.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = temporaryURL(for: destination)
-        do {
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-            }
-            let handle = try FileHandle(forWritingTo: temporary)
-            do {
-                try handle.write(contentsOf: data)
-                try handle.synchronize()
-                try handle.close()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            try rename(temporary, to: destination)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
+        try OutputDestination(url.path).write(data)
     }
 
     /// Writes `text` as UTF-8 to `url`, exactly as the `Data` overload does.
@@ -49,30 +41,64 @@ public enum AtomicFile {
         try write(Data(text.utf8), to: url)
     }
 
-    /// A hidden, unique name beside `destination`:
-    /// `.<name>.<uuid>.tmp`.
-    static func temporaryURL(for destination: URL) -> URL {
-        let name = ".\(destination.lastPathComponent).\(UUID().uuidString).tmp"
-        return destination.deletingLastPathComponent().appendingPathComponent(name)
-    }
-
-    /// Renames `source` over `destination` (atomic replace on POSIX systems).
-    static func rename(_ source: URL, to destination: URL) throws {
-        let status = source.withUnsafeFileSystemRepresentation { from in
-            destination.withUnsafeFileSystemRepresentation { to in
-                guard let from, let to else { return Int32(-1) }
-                #if canImport(Glibc)
-                return Glibc.rename(from, to)
-                #elseif canImport(Musl)
-                return Musl.rename(from, to)
-                #else
-                return Darwin.rename(from, to)
-                #endif
+    /// Replaces the regular file (or creates the file) at `target` with
+    /// `data` through a temporary file and a rename; `file` is the path the
+    /// user gave, for messages.
+    static func replace(_ target: String, with data: Data, file: String,
+                        registry: CleanupRegistry = .shared) throws {
+        let directory = FileSystem.directory(of: target)
+        let created = try FileSystem.makeDirectories(directory, file: file)
+        var temporary: String?
+        var token: CleanupRegistry.Token?
+        var descriptor: Int32 = -1
+        do {
+            let existing = FileSystem.status(target)
+            if let existing {
+                guard !existing.isDirectory else { throw FileSystem.error(EISDIR, file: file) }
+                guard access(target, W_OK) == 0 else { throw FileSystem.error(errno, file: file) }
             }
-        }
-        if status != 0 {
-            let code = POSIXErrorCode(rawValue: errno) ?? .EIO
-            throw POSIXError(code, userInfo: [NSFilePathErrorKey: destination.path])
+            // create and register in one step: a signal never leaves it behind
+            try registry.critical {
+                for _ in 0..<8 {
+                    let name = FileSystem.join(directory, ".\(FileSystem.name(of: target)).\(FileSystem.randomSuffix()).tmp")
+                    descriptor = FileSystem.open(name, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+                    if descriptor >= 0 {
+                        temporary = name
+                        token = registry.register(path: name)
+                        return
+                    }
+                    if errno != EEXIST { break }
+                }
+                let code = errno
+                if code == ENOENT && FileSystem.status(directory)?.isDirectory == true {
+                    // the folder exists but takes no new files (/proc, /sys)
+                    throw LatsimError(.badInput, file: file, problem: "cannot create a file in \(directory): the file system does not allow it",
+                                      expected: "a path on an ordinary file system")
+                }
+                throw FileSystem.error(code, file: file, action: "cannot create a file in \(directory)")
+            }
+            if let existing, existing.isRegular {
+                _ = fchmod(descriptor, existing.mode & 0o7777)
+                if geteuid() == 0 { _ = fchown(descriptor, existing.owner, existing.group) }
+            }
+            var code = FileSystem.writeAll(descriptor, data)
+            if code == 0 && fsync(descriptor) != 0 && errno != EINVAL { code = errno }
+            let closed = close(descriptor)
+            descriptor = -1
+            if code == 0 && closed != 0 { code = errno }
+            if code != 0 { throw FileSystem.error(code, file: file) }
+            try registry.critical {
+                let moved = FileSystem.move(temporary!, to: target)
+                if moved != 0 { throw FileSystem.error(moved, file: file) }
+                registry.unregister(token!)
+                token = nil
+            }
+        } catch {
+            if descriptor >= 0 { close(descriptor) }
+            if let temporary { unlink(temporary) }
+            if let token { registry.unregister(token) }
+            FileSystem.removeDirectories(created)
+            throw error
         }
     }
 }

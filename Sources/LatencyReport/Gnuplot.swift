@@ -1,6 +1,14 @@
 import Foundation
 import SimKernel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Renders ``ChartScript``s with the system's gnuplot.
 ///
 /// For a chart named `basename` in `directory`, ``render(_:directory:basename:formats:)``
@@ -13,7 +21,10 @@ import SimKernel
 /// and then, if gnuplot is available, runs it to produce `basename.png` and
 /// `basename.svg`. gnuplot writes to temporary names that are renamed into
 /// place only when it succeeds, so a failed or interrupted render never
-/// leaves a half-written image. Without gnuplot the script and data are
+/// leaves a half-written image (the temporaries are registered with
+/// ``CleanupRegistry/shared`` while gnuplot runs). Every file is written as
+/// ``OutputDestination`` writes: a symbolic link is written through, never
+/// replaced. Without gnuplot the script and data are
 /// still written and ``ChartOutput/hint`` tells the user how to render them.
 public struct Gnuplot: Sendable {
     /// The gnuplot executable, or `nil` when gnuplot is not installed.
@@ -75,11 +86,16 @@ public struct Gnuplot: Sendable {
                                hint: Self.notFoundHint(basename: basename, directory: directory), warnings: "")
         }
 
-        // gnuplot writes `<temporary>.png` etc.; they are renamed on success.
+        // gnuplot writes `<temporary>.png` etc.; they are moved into place on
+        // success, and removed on failure or on SIGINT/SIGTERM
         let temporaryBase = ".\(basename).\(UUID().uuidString).tmp"
         let temporaries = formats.map { directory.appendingPathComponent("\(temporaryBase).\($0.fileExtension)") }
         let finals = formats.map { directory.appendingPathComponent("\(basename).\($0.fileExtension)") }
-        defer { for url in temporaries { try? FileManager.default.removeItem(at: url) } }
+        let tokens = temporaries.map { CleanupRegistry.shared.register($0) }
+        defer {
+            for url in temporaries { unlink(url.path) }
+            for token in tokens { CleanupRegistry.shared.unregister(token) }
+        }
 
         let result = try GnuplotProcess.run(
             executable: executable,
@@ -89,14 +105,27 @@ public struct Gnuplot: Sendable {
             throw LatsimError.gnuplotFailed(script: scriptURL, status: result.status, stderr: result.stderr)
         }
         for (temporary, final) in zip(temporaries, finals) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? Int) ?? 0
-            guard size > 0 else {
+            guard let info = FileSystem.status(temporary.path), info.isRegular, info.size > 0 else {
                 throw LatsimError.gnuplotMissingImage(script: scriptURL, image: final, stderr: result.stderr)
             }
-            try AtomicFile.rename(temporary, to: final)
+            try Self.place(temporary, at: final)
         }
         return ChartOutput(script: scriptURL, data: dataURL, images: finals, rendered: true, hint: nil,
                            warnings: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Moves a rendered image into place: renamed over a regular file (or
+    /// into a free name), written through anything else (a link, a device)
+    /// as ``OutputDestination`` does.
+    static func place(_ temporary: URL, at final: URL) throws {
+        let destination = try OutputDestination(final.path)
+        if destination.kind == .file && destination.target == final.path {
+            let code = FileSystem.move(temporary.path, to: final.path)
+            if code != 0 { throw FileSystem.error(code, file: final.path) }
+        } else {
+            guard let image = try? Data(contentsOf: temporary) else { throw FileSystem.error(EIO, file: final.path) }
+            try destination.write(image)
+        }
     }
 
     /// Renders a chart value; see ``render(_:directory:basename:formats:)``.

@@ -49,6 +49,9 @@ enum GnuplotProcess {
             throw LatsimError.gnuplotLaunchFailed(executable: executable, reason: "\(error)")
         }
         try? input.fileHandleForWriting.close()
+        // stopped if latsim is interrupted, so it writes nothing afterwards
+        let token = CleanupRegistry.shared.register(process: process.processIdentifier)
+        defer { CleanupRegistry.shared.unregister(token) }
 
         let group = DispatchGroup()
         let out = Drain(), err = Drain()

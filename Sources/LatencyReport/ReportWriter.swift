@@ -8,17 +8,28 @@ import TouchModel
 /// Writes `latsim report`: runs the built-in scenarios, the talk's table,
 /// sweeps and the prediction comparison, renders their charts and writes a
 /// Markdown page that explains each one.
+///
+/// The whole report is built in a ``StagedDirectory`` beside ``directory``
+/// and moved into place at the end: a failed or interrupted report leaves
+/// the old directory exactly as it was, and files in it that the report
+/// does not write (such as `prediction-baseline.json`) survive a new one.
 public struct ReportWriter {
+    /// Where the report goes (created if missing).
     public var directory: URL
     /// Simulated time of each scenario run.
     public var duration: String
+    /// The random seed of every run.
     public var seed: UInt64
+    /// Renders the charts.
     public var gnuplot: Gnuplot
     /// Called with a line of progress (for stderr).
     public var progress: @Sendable (String) -> Void
     /// Charts written as scripts only (no gnuplot), for one hint at the end.
     let unrendered = UnrenderedCharts()
+    /// The staging folder while ``write(extraSections:)`` runs.
+    let staging = StagingSlot()
 
+    /// A writer; nothing runs until ``write(extraSections:)``.
     public init(directory: URL, duration: String = "10s", seed: UInt64 = 1, gnuplot: Gnuplot = .system(),
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.directory = directory
@@ -30,7 +41,9 @@ public struct ReportWriter {
 
     /// The page being written, section by section.
     public struct Page: Sendable {
+        /// The Markdown lines so far.
         public var lines: [String] = []
+        /// Adds a line (an empty one by default).
         public mutating func add(_ s: String = "") { lines.append(s) }
         /// Adds a chart's PNG (or, when it was not rendered, its name).
         public mutating func chart(_ output: ChartOutput, alt: String) {
@@ -39,13 +52,21 @@ public struct ReportWriter {
             lines.append("![\(alt)](\(name))")
             lines.append("")
         }
+        /// The page's text.
         public var text: String { lines.joined(separator: "\n") + "\n" }
     }
 
     /// Writes everything; returns the Markdown page's URL.
+    ///
+    /// - Throws: ``LatsimError`` when the directory cannot be written, and
+    ///   whatever a section throws; the old directory is then untouched and
+    ///   no temporary file is left.
     @discardableResult
     public func write(extraSections: [(Page) throws -> Page] = []) throws -> URL {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let staged = try StagedDirectory(destination: directory, previousOutput: Self.previousReportFiles(in:))
+        defer { staged.discard() }
+        staging.set(staged.url)
+        defer { staging.set(nil) }
         var page = Page()
         page.add("# latsim report")
         page.add()
@@ -55,19 +76,37 @@ public struct ReportWriter {
         page = try diagrams(page)
         page = try scenarios(page)
         for section in extraSections { page = try section(page) }
-        let url = directory.appendingPathComponent("README.md")
-        try AtomicFile.write(page.text, to: url)
+        try AtomicFile.write(page.text, to: staged.url.appendingPathComponent("README.md"))
+        try staged.commit()
         if unrendered.count > 0 {
             progress("gnuplot not found: \(unrendered.count) charts were written as .gp and .dat only; install gnuplot (apt-get install gnuplot-nox, or brew install gnuplot) and run `for f in *.gp; do gnuplot \"$f\"; done` in \(directory.path) to render them")
         }
-        return url
+        return directory.appendingPathComponent("README.md")
     }
 
-    /// Renders a chart into the report's directory.
+    /// Renders a chart into the report's (staging) directory.
     public func render(_ chart: some GnuplotChart, _ name: String) throws -> ChartOutput {
-        let out = try gnuplot.render(chart, directory: directory, basename: name)
+        let out = try gnuplot.render(chart, directory: staging.url ?? directory, basename: name)
         if !out.rendered { unrendered.add() }
         return out
+    }
+
+    /// The files of the report in `directory`, if its README.md is one:
+    /// README.md and each chart it shows with its `.png`, `.svg`, `.gp` and
+    /// `.dat`. A new report drops them (it writes its own), keeping
+    /// everything else.
+    public static func previousReportFiles(in directory: URL) -> Set<String> {
+        guard let page = try? String(contentsOf: directory.appendingPathComponent("README.md"), encoding: .utf8),
+              page.hasPrefix("# latsim report") else { return [] }
+        var names: Set<String> = ["README.md"]
+        for piece in page.components(separatedBy: "](").dropFirst() {
+            guard let end = piece.firstIndex(of: ")") else { continue }
+            let target = String(piece[..<end])
+            guard target.hasSuffix(".png"), !target.contains("/"), !target.hasPrefix(".") else { continue }
+            let base = String(target.dropLast(4))
+            for ext in ["png", "svg", "gp", "dat"] { names.insert("\(base).\(ext)") }
+        }
+        return names
     }
 
     /// The report's duration and seed, as settings of every run.
@@ -175,6 +214,14 @@ public struct ReportWriter {
         page.add()
         return page
     }
+}
+
+/// The staging folder a report is being written into, shared by copies of
+/// its ``ReportWriter`` (the extra sections hold their own copy).
+final class StagingSlot: Sendable {
+    private let current = Locked<URL?>(nil)
+    func set(_ url: URL?) { current.withLock { $0 = url } }
+    var url: URL? { current.current }
 }
 
 /// Counts charts that could not be rendered.

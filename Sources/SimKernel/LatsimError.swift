@@ -106,3 +106,10 @@ public struct LatsimError: Error, Sendable, Hashable, CustomStringConvertible {
         return e
     }
 }
+
+extension LatsimError: LocalizedError {
+    /// The same paragraph as ``description``.
+    public var errorDescription: String? { description }
+}
+
+import Foundation

@@ -39,18 +39,16 @@ enum CLI {
         LatsimError(file: flag, value: value, problem: problem, expected: expected)
     }
 
-    /// Writes text to a path, or to stdout for `-`; files are written
-    /// atomically.
+    /// Writes text to a path as `OutputDestination` does: `-` and
+    /// /dev/stdout are stdout, files are replaced atomically, links written
+    /// through, devices and FIFOs written in place.
     static func write(_ text: String, to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
-        } else {
-            do {
-                try AtomicFile.write(text, to: URL(fileURLWithPath: path))
-            } catch {
-                throw LatsimError(.environment, file: path, problem: "cannot write: \(error.localizedDescription)")
-            }
-        }
+        try OutputDestination.write(text, to: path)
+    }
+
+    /// Checks every output path before any work runs (nothing is created).
+    static func preflight(files: [String?], directories: [String?] = []) throws {
+        try OutputDestination.preflight(files: files, directories: directories)
     }
 
     /// A line on stdout.

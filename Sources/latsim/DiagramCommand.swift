@@ -30,6 +30,7 @@ struct DiagramCommand: ParsableCommand {
     }
 
     func run() throws {
+        try CLI.preflight(files: [], directories: [out])
         let s = try Scenario.named(scenario)
         let warmUp = 12
         var c = try s.configuration(overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) })

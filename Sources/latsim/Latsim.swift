@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LatencyReport
 import SimKernel
 
 /// The `latsim` command line.
@@ -28,6 +29,8 @@ struct Latsim: ParsableCommand {
     /// on stderr and the exit status of ``ExitStatus``: argument errors are
     /// bad input (2) like any other.
     static func main() {
+        // an interrupted command removes its temporary files (exit 130/143)
+        SignalCleanup.install()
         let status: Int32
         do {
             var command = try parseAsRoot()

@@ -125,6 +125,7 @@ struct PredictCommand: ParsableCommand {
 
     func run() throws {
         try data.check()
+        try CLI.preflight(files: [json])
         let kinds = try Self.predictors(predictor)
         let horizonSpecs = try Self.horizons(horizon)
         let smooth = smoothing

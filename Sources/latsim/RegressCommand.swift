@@ -50,6 +50,7 @@ struct RegressCommand: ParsableCommand {
     func run() throws {
         let regressions = try { () throws -> Int in
             try data.check()
+            if update { try CLI.preflight(files: [baseline]) }
             // with --update an unreadable old file is simply replaced
             let stored: PredictionBaseline?
             if update { stored = try? readBaseline() } else { stored = try readBaseline() }
@@ -63,9 +64,7 @@ struct RegressCommand: ParsableCommand {
             let changes = stored.map { compareBaselines(baseline: $0, current: current, tolerancePercent: tolerance) } ?? []
             if update {
                 let data = try current.encodedJSON()
-                do { try AtomicFile.write(data, to: URL(fileURLWithPath: baseline)) } catch {
-                    throw LatsimError(.environment, file: baseline, problem: "cannot write: \(error.localizedDescription)")
-                }
+                try OutputDestination.write(data, to: baseline)
                 if stored != nil && !changes.isEmpty { CLI.say(RegressReport.render(changes)); CLI.say("") }
                 CLI.say("wrote \(current.entries.count) entries (\(corpus.items.count) items x \(PredictorKind.allCases.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) to \(baseline)")
                 return 0

@@ -22,6 +22,7 @@ struct ReportCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Random seed.") var seed: String = "1"
 
     func run() throws {
+        try CLI.preflight(files: [], directories: [out])
         // --duration and --seed are checked as the keys they set
         let checked = try Scenario.named("ios8").configuration([
             Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration")),

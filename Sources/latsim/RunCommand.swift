@@ -35,13 +35,16 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        // resolve every input before running anything: nothing half-done on bad input
+        // resolve every input and check every output before running anything:
+        // nothing half-done on bad input
         let assignments = try options.assignments()
         var jobs: [(Scenario, PipelineConfiguration)] = []
         for name in scenarios {
             let s = try Scenario.named(name)
             jobs.append((s, try s.configuration(assignments)))
         }
+        let tracePaths = trace.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
+        try CLI.preflight(files: [json] + tracePaths)
         var results: [(String, RunResult)] = []
         for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
         if let trace {

@@ -72,9 +72,6 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         // check every input before running anything: nothing half-done on bad input
-        if csv == "-" && json == "-" {
-            throw CLI.badFlag("--csv", "-", "--csv - and --json - both ask for stdout", expected: "one of them written to a file")
-        }
         if seeds < 1 { throw CLI.badFlag("--seeds", String(seeds), "runs per grid point must be 1 or more") }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         if jobs < 1 { throw CLI.badFlag("--jobs", String(jobs), "the number of threads must be 1 or more") }
@@ -87,12 +84,7 @@ struct SweepCommand: ParsableCommand {
             throw CLI.badFlag("--vary", nil, "given \(vary.count) times: a sweep varies one or two keys (a line or a grid)",
                               expected: "the other keys fixed with --set PATH=VALUE")
         }
-        if let plot {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: plot, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw CLI.badFlag("--plot", plot, "this is a file", expected: "a directory (created if missing)")
-            }
-        }
+        try CLI.preflight(files: [csv, json], directories: [plot])
         let axes = try vary.map { try SweepAxis(parsing: $0, source: SettingSource(file: "--vary")) }
         let s = try Scenario.named(scenario)
 

@@ -22,6 +22,7 @@ struct TableCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout).", valueName: "PATH")) var json: String?
 
     func run() throws {
+        try CLI.preflight(files: [json])
         let rows = try TalkTableRun.run([Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))])
         if let json {
             let doc = JSONValue.array(rows.map(\.json))

@@ -3,6 +3,12 @@ import Testing
 @testable import LatencyReport
 import SimKernel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite("Gnuplot driver")
 struct GnuplotDriverTests {
     static let simple = ChartScript(
@@ -90,6 +96,34 @@ struct GnuplotDriverTests {
         let output = try gnuplot.render(Self.simple, directory: dir, basename: "simple", formats: [.png])
         #expect(output.rendered)
         #expect(output.images.map(\.lastPathComponent) == ["simple.png"])
+        #expect(try entries(dir) == ["simple.dat", "simple.gp", "simple.png", "simple.svg"])
+    }
+
+    @Test func aFailingGnuplotLeavesNoImageAndNoTemporaryFile() throws {
+        let dir = try makeTemporaryDirectory("fakefail")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tools = try makeTemporaryDirectory("faketools")
+        defer { try? FileManager.default.removeItem(at: tools) }
+        let error = #expect(throws: LatsimError.self) {
+            _ = try failingGnuplot(in: tools).render(Self.simple, directory: dir, basename: "simple")
+        }
+        #expect(error.map { "\($0)" }?.contains("fake gnuplot: broken") == true)
+        #expect(try entries(dir) == ["simple.dat", "simple.gp"])
+        #expect(CleanupRegistry.shared.paths.allSatisfy { !$0.hasPrefix(dir.path) })
+    }
+
+    @Test func anImageThatIsASymlinkIsWrittenThroughNotReplaced() throws {
+        let dir = try makeTemporaryDirectory("fakelink")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tools = try makeTemporaryDirectory("faketools")
+        defer { try? FileManager.default.removeItem(at: tools) }
+        let elsewhere = tools.appendingPathComponent("published.png")
+        let link = dir.appendingPathComponent("simple.png")
+        #expect(symlink(elsewhere.path, link.path) == 0)
+        let output = try workingGnuplot(in: tools).render(Self.simple, directory: dir, basename: "simple")
+        #expect(output.rendered)
+        #expect(fileType(link.path) == S_IFLNK)
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "PNG")
         #expect(try entries(dir) == ["simple.dat", "simple.gp", "simple.png", "simple.svg"])
     }
 
