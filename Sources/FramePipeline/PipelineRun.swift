@@ -4,13 +4,19 @@ import TouchModel
 
 /// One simulation of the frame pipeline, prepared and not yet run.
 ///
-/// It cannot be copied, and ``run()`` consumes it: a run happens once, and
-/// its result can never be a stale copy of another run's.
+/// It cannot be copied, and ``run()`` consumes it: a run happens once, its
+/// event queue is made when it starts and belongs to it alone, and its
+/// result can never be a stale copy of another run's.
 public struct PipelineRun: ~Copyable {
     /// The configuration it runs.
     public let configuration: PipelineConfiguration
     let trajectoryName: String
-    var simulation: Simulation<IOSPipeline>
+    var model: Prepared
+
+    /// The prepared model of the configuration's platform.
+    enum Prepared {
+        case ios(IOSPipeline)
+    }
 
     /// Prepares a run whose finger follows `input.trajectory`.
     public init(configuration c: PipelineConfiguration, keepLog: Bool = false) throws(LatsimError) {
@@ -26,28 +32,39 @@ public struct PipelineRun: ~Copyable {
     public init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool = false) {
         configuration = c
         trajectoryName = trajectory.name
-        simulation = Simulation(model: IOSPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
+        switch c.platform {
+        case .ios: model = .ios(IOSPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
+        }
     }
 
     /// Replaces the predictor the configuration names with any type that
     /// conforms to ``TouchPredictor``: a user's own, from their package.
     /// The configured horizon still applies; the run is scored as usual.
     public mutating func usePredictor(_ p: some TouchPredictor) {
-        simulation.model.usePredictor(p)
+        switch model {
+        case .ios(var m):
+            m.usePredictor(p)
+            model = .ios(m)
+        }
     }
 
     /// Runs to the configured duration and returns the result.
     public consuming func run() -> RunResult {
-        let c = configuration
-        let name = trajectoryName
+        switch model {
+        case .ios(let m): return Self.execute(m, configuration, trajectoryName)
+        }
+    }
+
+    /// Runs a platform's model in a fresh simulation.
+    static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String) -> RunResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        var (model, events) = simulation.run(until: c.duration)
+        var (model, events) = Simulation(model: prepared).run(until: c.duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let (measurements, invariants) = model.finish()
         return RunResult(configuration: c, measurements: measurements, invariants: invariants,
                          eventsByKind: events.byKind.map { ($0.event.name, $0.count) }, events: events.total,
-                         wallSeconds: wall, tripleBufferedTime: model.buffers.tripleBufferedTime(until: c.duration),
-                         frameLog: model.log, trajectoryName: name)
+                         wallSeconds: wall, tripleBufferedTime: model.tripleBufferedTime(until: c.duration),
+                         frameLog: model.log, trajectoryName: trajectoryName)
     }
 
     /// Prepares and runs a configuration.

@@ -51,7 +51,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
 /// to input. Each stage owns its state and says what it produced; this
 /// type only passes a stage's output to the next stage and schedules the
 /// events that follow. Docs/FollowingOneTouch.md walks a touch through it.
-struct IOSPipeline: SimulationModel {
+struct IOSPipeline: PlatformPipeline {
     typealias Event = IOSEvent
 
     let configuration: PipelineConfiguration
@@ -268,6 +268,8 @@ struct IOSPipeline: SimulationModel {
                                   drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
+
+    func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }
 
     /// The figures of the finished run.
     mutating func finish() -> (Measurements, InvariantChecks) {

@@ -1,0 +1,18 @@
+import SimKernel
+import TouchModel
+
+/// A platform's pipeline: a simulation model wiring the stage types, which
+/// ``PipelineRun`` prepares, runs and turns into a ``RunResult``.
+protocol PlatformPipeline: SimulationModel {
+    /// A pipeline for a configuration whose finger follows `trajectory`;
+    /// `keepLog` keeps the frame log.
+    init(configuration: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool)
+    /// Installs a predictor in the app.
+    mutating func usePredictor(_ p: some TouchPredictor)
+    /// The figures of the finished run.
+    mutating func finish() -> (Measurements, InvariantChecks)
+    /// Time with three display buffers allocated, up to `end`.
+    func tripleBufferedTime(until end: SimTime) -> SimTime
+    /// The frame log, when it was kept.
+    var log: FrameLog? { get }
+}
