@@ -118,7 +118,7 @@ public struct SweepMetrics: Sendable, Equatable {
     public var events: Double
     /// Runs merged (the number of seeds).
     public var runs: Int
-    /// True when every run kept the model's invariants (MODEL.md section 7).
+    /// True when every run kept the model's invariants (Docs/Model.md, "Invariants").
     public var invariantsHold: Bool
 }
 

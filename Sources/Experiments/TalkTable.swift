@@ -4,14 +4,19 @@ public enum TalkTable {
     /// Which measure the talk's figure is compared with.
     public enum Measure: String, Sendable { case pipelineFrames, effectiveFrames }
 
+    /// One row: a scenario and the talk's figure for it.
     public struct Row: Sendable {
+        /// The built-in scenario.
         public let scenario: String
         /// The talk's words.
         public let label: String
+        /// The talk's figure, in pipeline frames.
         public let talkFrames: Double
+        /// Which measure it is compared with.
         public let measure: Measure
     }
 
+    /// The rows, in the order of the talk.
     public static let rows: [Row] = [
         Row(scenario: "ios8", label: "4 frames", talkFrames: 4.0, measure: .pipelineFrames),
         Row(scenario: "ios8-complex", label: "5 frames", talkFrames: 5.0, measure: .pipelineFrames),

@@ -4,13 +4,19 @@ import FramePipeline
 
 /// Runs the talk's table (``TalkTable``) and compares every displayed frame.
 public struct TalkTableRun: Sendable {
+    /// The row of the talk's table.
     public let row: TalkTable.Row
+    /// The mean pipeline frames of the run.
     public let pipelineFrames: Double
+    /// The mean effective frames (prediction subtracted).
     public let effectiveFrames: Double
+    /// The median touch-to-photon latency, ms.
     public let touchToPhotonMsP50: Double
     /// The compared measure's minimum and maximum over every measured frame.
     public let minimum: Double
+    /// The compared measure's maximum over every measured frame.
     public let maximum: Double
+    /// The frames measured.
     public let framesMeasured: Int
 
     /// The value compared with the talk's figure (the mean of the measure).

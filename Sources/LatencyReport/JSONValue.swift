@@ -16,6 +16,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// A number with 6 decimals (ms and frames), or null when absent.
     public static func ms(_ x: Double?) -> JSONValue { x.map { .number($0, places: 6) } ?? .null }
 
+    /// Two values are equal when they print the same text.
     public static func == (a: JSONValue, b: JSONValue) -> Bool { a.text() == b.text() }
 
     /// The JSON text; `indent` spaces per level (0 = one line).

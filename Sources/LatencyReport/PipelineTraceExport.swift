@@ -13,6 +13,7 @@ public enum PipelineTraceExport {
     /// Track names, top to bottom: the diagram's lanes.
     public static var trackNames: [String] { PipelineLane.allCases.map(\.trackName) }
 
+    /// The trace of a run that kept its frame log; nil when it did not.
     public static func trace(_ result: RunResult, scenario: String) -> ChromeTrace? {
         guard let log = result.frameLog else { return nil }
         let index = FrameLogIndex(log)

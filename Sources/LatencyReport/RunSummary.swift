@@ -9,6 +9,7 @@ public enum RunSummary {
     /// Which engine figures to include: wall-clock ones differ run to run.
     public enum Timing: Sendable { case include, omit }
 
+    /// The summary of one run of `scenario`.
     public static func json(_ r: RunResult, scenario: String, timing: Timing = .include) -> JSONValue {
         let m = r.measurements
         let e = r.events

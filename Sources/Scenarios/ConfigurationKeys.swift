@@ -16,6 +16,9 @@ public struct ConfigurationKey: Sendable {
     public let expected: String
     /// What the key is, as a phrase for chart axes (`touch handler time`).
     public let phrase: String
+    /// What the key is, for `latsim keys`: the phrase and, where it needs
+    /// one, a word on what it does.
+    public let summary: String
     /// A short name for legends (`handler`).
     public let shortName: String
     /// The unit of its plain-number values (`Hz`), when they have one.
@@ -25,12 +28,13 @@ public struct ConfigurationKey: Sendable {
     let apply: @Sendable (String, inout PipelineConfiguration, ParseContext) throws(LatsimError) -> Void
 
     init<V>(_ path: String, _ keyPath: WritableKeyPath<PipelineConfiguration, V> & Sendable, _ type: ValueType<V>,
-            default defaultValue: String, phrase: String, short: String? = nil, unit: String? = nil,
+            default defaultValue: String, phrase: String, detail: String? = nil, short: String? = nil, unit: String? = nil,
             platforms: Set<Platform>? = nil) {
         self.path = path
         self.defaultValue = defaultValue
         expected = type.expected
         self.phrase = phrase
+        summary = detail.map { "\(phrase) (\($0))" } ?? phrase
         shortName = short ?? String(path.split(separator: ".").last ?? Substring(path))
         plainUnit = unit
         self.platforms = platforms
@@ -49,13 +53,13 @@ public struct ConfigurationKey: Sendable {
             .init("device.scanHz", \.scanHz, .rate(ValueLimits.scanHz, example: "60, 120, 240"),
                   default: "60", phrase: "digitizer scan rate", short: "scan", unit: "Hz"),
             .init("device.scanPhase", \.scanPhase, .duration(upTo: ValueLimits.stage, example: "2ms"),
-                  default: "0ms", phrase: "digitizer scan phase"),
+                  default: "0ms", phrase: "digitizer scan phase", detail: "scan windows start at vsync 0 plus this"),
             .init("device.sampleInstant", \.sampleInstant, .fraction("where in its scan window a sample is taken"),
                   default: "0.5", phrase: "sample instant (fraction of the scan window)"),
             .init("device.digitizerDelay", \.digitizerDelay, .duration(upTo: ValueLimits.stage),
-                  default: "0ms", phrase: "digitizer delay"),
+                  default: "0ms", phrase: "digitizer delay", detail: "from a scan window's end to its touch being ready"),
             .init("device.panelResponse", \.panelResponse, .duration(upTo: ValueLimits.stage),
-                  default: "0ms", phrase: "panel response time"),
+                  default: "0ms", phrase: "panel response time", detail: "added to every photon time"),
             .init("device.pointsPerMM", \.pointsPerMM, .number(0...1_000, above: true, what: "screen points per millimetre"),
                   default: "6.4", phrase: "points per millimetre"),
             .init("device.widthPoints", \.widthPoints, .number(0...1_000_000, above: true, what: "screen width in points"),
@@ -72,7 +76,7 @@ public struct ConfigurationKey: Sendable {
                   platforms: iOS),
             .init("os.delivery", \.delivery, .keyword(), default: "coalesced", phrase: "touch delivery", platforms: iOS),
             .init("os.dispatchDelay", \.dispatchDelay, .duration(upTo: ValueLimits.stage),
-                  default: "0ms", phrase: "touch dispatch delay after vsync", platforms: iOS),
+                  default: "0ms", phrase: "touch dispatch delay after vsync", detail: "from a vsync to the frame start", platforms: iOS),
             .init("os.buffering", \.buffering, .keyword(), default: "adaptive", phrase: "display buffering", platforms: iOS),
             .init("os.present", \.present, .keyword(), default: "latest", phrase: "present policy"),
             .init("os.tripleReleaseFrames", \.tripleReleaseFrames,

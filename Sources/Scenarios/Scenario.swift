@@ -13,8 +13,11 @@ import Yams
 /// `{normal: {mean: 4ms, sd: 1ms}}`, `{lognormal: {median: 4ms, sigma: 0.3}}`,
 /// `{empirical: [1ms, 2ms]}`); animation intervals as a string or a list.
 public struct Scenario: Sendable {
+    /// The scenario's name (`name:`, else the file's name).
     public var name: String
+    /// One line saying what it is (`description:`).
     public var description: String
+    /// The keys it sets, with where each was written.
     public var settings: Settings
     /// The YAML text it was read from.
     public var yaml: String

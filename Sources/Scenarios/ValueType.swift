@@ -40,6 +40,15 @@ public enum ValueLimits {
     public static let displayHz: ClosedRange<Double> = 1...1_000
     /// Digitizer scan rates, Hz.
     public static let scanHz: ClosedRange<Double> = 1...10_000
+
+    /// A limit as a reader says it: `3600s (an hour)`.
+    public static func describe(_ limit: SimTime) -> String {
+        switch limit {
+        case duration: return "10000000s (about 116 days)"
+        case stage: return "3600s (an hour)"
+        default: return DurationSyntax.format(limit)
+        }
+    }
 }
 
 extension ValueType {
@@ -51,7 +60,7 @@ extension ValueType {
 extension ValueType where Value == SimTime {
     /// A duration from `minimum` to `maximum` ns (`positive`: above 0).
     static func duration(upTo maximum: SimTime, positive: Bool = false, example: String = "4ms") -> ValueType {
-        let expected = "a duration \(positive ? "above 0" : "from 0") up to \(DurationSyntax.format(maximum)), e.g. \(example) (units ns, us, ms, s, or frames)"
+        let expected = "a duration \(positive ? "above 0" : "from 0") up to \(ValueLimits.describe(maximum)), e.g. \(example) (units ns, us, ms, s, or frames)"
         return ValueType(expected) { text, ctx throws(LatsimError) in
             let v: SimTime
             do throws(LatsimError) { v = try DurationSyntax.parse(text, framePeriod: ctx.framePeriod) } catch {
@@ -59,7 +68,7 @@ extension ValueType where Value == SimTime {
             }
             if v < 0 { throw failure(text, "a duration cannot be negative", expected) }
             if positive && v == 0 { throw failure(text, "must be above zero", expected) }
-            if v > maximum { throw failure(text, "is longer than \(DurationSyntax.format(maximum))", expected) }
+            if v > maximum { throw failure(text, "is longer than \(ValueLimits.describe(maximum))", expected) }
             return v
         }
     }
@@ -69,14 +78,14 @@ extension ValueType where Value == DurationDistribution {
     /// A duration or a distribution of durations, every value (and every
     /// bound of a distribution) at most `maximum`.
     static func distribution(upTo maximum: SimTime) -> ValueType {
-        let expected = DurationDistribution.expected + ", values up to \(DurationSyntax.format(maximum))"
+        let expected = DurationDistribution.expected + ", values up to \(ValueLimits.describe(maximum))"
         return ValueType(expected) { text, ctx throws(LatsimError) in
             let d: DurationDistribution
             do throws(LatsimError) { d = try DurationDistribution.parse(text, framePeriod: ctx.framePeriod) } catch {
                 throw failure(text, error.problem, error.expected ?? expected)
             }
             if d.largestParameter > maximum {
-                throw failure(text, "has a value above \(DurationSyntax.format(maximum))", expected)
+                throw failure(text, "has a value above \(ValueLimits.describe(maximum))", expected)
             }
             return d
         }

@@ -8,6 +8,7 @@ public struct PeriodicClock: Sendable, Hashable {
     /// Time of tick 0.
     public let phase: SimTime
 
+    /// A clock ticking `hz` times a second from `phase`.
     public init(hz: Rational, phase: SimTime = 0) {
         precondition(hz.isPositive, "a periodic clock needs a positive rate")
         self.hz = hz
@@ -58,6 +59,7 @@ public struct Ticker: Sendable {
     @usableFromInline let stepRemainder: Int64
     @usableFromInline let twoP: Int64
 
+    /// A walk over `clock`'s ticks starting at tick `k`.
     public init(clock: PeriodicClock, from k: Int64) {
         let p = Int128(clock.hz.numerator), q = Int128(clock.hz.denominator)
         let a = 2 * Int128(k) * Int128(Nanos.perSecond) * q + p

@@ -1,10 +1,13 @@
 /// An exact non-negative rational number, used for rates (Hz) and for the
 /// decimal values written in scenarios (`0.5frames`, `1.5s`), so that
-/// instants derived from them round exactly as MODEL.md section 1 asks.
+/// instants derived from them round exactly as Docs/Model.md, "Time" asks.
 public struct Rational: Hashable, Sendable, CustomStringConvertible {
+    /// The numerator, in lowest terms (carries the sign).
     public let numerator: Int64
+    /// The denominator, in lowest terms, above 0.
     public let denominator: Int64
 
+    /// `numerator / denominator`, reduced.
     public init(_ numerator: Int64, _ denominator: Int64 = 1) {
         precondition(denominator != 0, "zero denominator")
         var n = numerator, d = denominator
@@ -52,8 +55,11 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
         self.init(negative ? -n : n, d)
     }
 
+    /// The nearest double.
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
+    /// True above 0.
     public var isPositive: Bool { numerator > 0 }
+    /// True below 0.
     public var isNegative: Bool { numerator < 0 }
 
     /// `self * scale`, rounded half up to an integer; nil when the result
@@ -63,6 +69,7 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
                                    Int128(denominator) * Int128(scale.denominator)))
     }
 
+    /// The integer, or the decimal value.
     public var description: String {
         denominator == 1 ? "\(numerator)" : "\(doubleValue)"
     }

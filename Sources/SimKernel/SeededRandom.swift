@@ -7,6 +7,7 @@
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     @usableFromInline var s0, s1, s2, s3: UInt64
 
+    /// A generator whose whole stream follows from `seed`.
     public init(seed: UInt64) {
         var sm = seed
         func splitMix(_ x: inout UInt64) -> UInt64 {
@@ -26,6 +27,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         self.init(seed: seed ^ (stream &* 0xD1B5_4A32_D192_ED03) &+ stream)
     }
 
+    /// The next 64 random bits.
     @inlinable
     public mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9

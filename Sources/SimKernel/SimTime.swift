@@ -1,13 +1,16 @@
 /// Simulated time: an integer count of nanoseconds.
 ///
 /// The model never uses a floating-point clock, so two events at "the same
-/// time" compare equal (MODEL.md section 1).
+/// time" compare equal (Docs/Model.md, "Time").
 public typealias SimTime = Int64
 
 /// Nanoseconds per unit of time.
 public enum Nanos {
+    /// Nanoseconds in a second.
     public static let perSecond: Int64 = 1_000_000_000
+    /// Nanoseconds in a millisecond.
     public static let perMillisecond: Int64 = 1_000_000
+    /// Nanoseconds in a microsecond.
     public static let perMicrosecond: Int64 = 1_000
 }
 

@@ -12,6 +12,7 @@ import Histogram
 /// A reported percentile is clamped to the exact [min, max], so a stream of
 /// identical values reports that value exactly.
 public struct StreamingStats: Sendable {
+    /// Recorded steps per unit of the value.
     public let resolution: Double
     @usableFromInline var _count: Int = 0
     @usableFromInline var _min: Double = .infinity
@@ -272,10 +273,15 @@ public struct StreamingStats: Sendable {
 
 /// Exact running sums for root-mean-square figures.
 public struct RunningMoments: Sendable {
+    /// Values recorded.
     public private(set) var count = 0
     var sumSquares = 0.0
+    /// No value yet.
     public init() {}
+    /// Records one value.
     public mutating func record(_ x: Double) { count += 1; sumSquares += x * x }
+    /// The root mean square, or nil when nothing was recorded.
     public var rms: Double? { count == 0 ? nil : (sumSquares / Double(count)).squareRoot() }
+    /// Adds another stream's values.
     public mutating func merge(_ o: RunningMoments) { count += o.count; sumSquares += o.sumSquares }
 }

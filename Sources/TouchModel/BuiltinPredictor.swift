@@ -21,7 +21,7 @@ import SimKernel
 ///   `v = v12 + a (t2 − t1) / 2`. With two samples it predicts first order,
 ///   as Chromium does.
 /// - `leastSquares`: the least-squares quadratic in time through the last
-///   three samples (MODEL.md section 6; with three points it interpolates
+///   three samples (Docs/Model.md, "Prediction"; with three points it interpolates
 ///   them), solved from the normal equations on a normalised time axis, and
 ///   evaluated at `t2 + h`. With two samples, the line through them.
 ///   `linearSecond` and `leastSquares` agree in exact arithmetic; they are

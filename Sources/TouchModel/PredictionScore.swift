@@ -46,7 +46,7 @@ public struct PhotonStats: Sendable, Codable, Hashable {
     }
 }
 
-/// How well a predictor did (MODEL.md section 6). Figures named `Px` are
+/// How well a predictor did (Docs/Model.md, "Prediction"). Figures named `Px` are
 /// in points (the screen's unit; one point is one pixel of the $1 traces);
 /// those named `MM` are the same in millimetres. An empty score is all zeros.
 public struct PredictionScore: Sendable, Codable, Hashable {

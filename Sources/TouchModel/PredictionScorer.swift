@@ -1,7 +1,7 @@
 import SimKernel
 
 /// Accumulates prediction errors against the noise-free true trajectory
-/// (MODEL.md section 6), in constant memory.
+/// (Docs/Model.md, "Prediction"), in constant memory.
 ///
 /// For a prediction `p` of an instant whose truth is at `q` moving with
 /// velocity `v`, the error is `e = p − q`. Its along-track part is

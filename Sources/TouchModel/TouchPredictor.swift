@@ -1,6 +1,6 @@
 import SimKernel
 
-/// Something that guesses where the finger will be (MODEL.md section 6).
+/// Something that guesses where the finger will be (Docs/Model.md, "Prediction").
 ///
 /// At each delivery the app gives it the delivered samples, in time order,
 /// and asks for positions up to a horizon ahead. A conforming type may keep

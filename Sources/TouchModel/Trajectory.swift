@@ -2,7 +2,7 @@ import Foundation
 import SimKernel
 
 /// The finger's true motion over time: a synthetic generator or a recorded
-/// trace (MODEL.md section 5).
+/// trace (Docs/Model.md, "Finger motion").
 ///
 /// ``state(at:)`` is a pure function of the instant: it may be called at
 /// sample instants, predicted timestamps and photon times in any order, from

@@ -5,6 +5,7 @@ import SimKernel
 /// rebuilt from its random numbers at every call. Its answers are exactly
 /// ``Trajectory/state(at:)``'s; only the cost differs.
 public struct TrajectoryCursor: Sendable {
+    /// The motion read.
     public let trajectory: Trajectory
     let strokes: StrokeMotion?
     /// The stroke plan last used (stroke `Int64.min` before the first call).
@@ -13,6 +14,7 @@ public struct TrajectoryCursor: Sendable {
     var planStart: SimTime = 0
     var planEnd: SimTime = 0
 
+    /// A cursor at the start of `trajectory`.
     public init(_ trajectory: Trajectory) {
         self.trajectory = trajectory
         if case .strokes(let m) = trajectory.motion { strokes = m } else { strokes = nil }

@@ -18,7 +18,7 @@ public struct TrajectoryParameters: Sendable, Hashable {
     public var traceGap: SimTime
     /// Whether `strokes` lifts the finger between strokes (100–300 ms up,
     /// then a touch-down elsewhere). Off, the strokes chain into one long
-    /// touch, the talk's finger "down and moving" (MODEL.md section 5).
+    /// touch, the talk's finger "down and moving" (Docs/Model.md, "Finger motion").
     public var strokeLiftOff: Bool
 
     /// Parameters with the defaults of a 768 x 1024 point iPad held by a

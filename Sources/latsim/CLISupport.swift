@@ -95,9 +95,11 @@ struct RunOptions: ParsableArguments {
 }
 
 extension PredictionSmoothing: ExpressibleByArgument {
+    /// The smoothing spelled `argument` (the one keyword rule).
     public init?(argument: String) { self.init(keyword: argument) }
 }
 
 extension PredictorKind: ExpressibleByArgument {
+    /// The predictor spelled `argument` (the one keyword rule).
     public init?(argument: String) { self.init(keyword: argument) }
 }

@@ -56,8 +56,12 @@ struct KeysCommand: ParsableCommand {
     )
 
     func run() throws {
-        var t = TextTable(header: ["key", "default", "accepted values"])
-        for k in ConfigurationKey.all { t.rows.append([k.path, k.defaultValue, k.expected]) }
+        var t = TextTable(header: ["key", "default", "what it is", "accepted values"])
+        for k in ConfigurationKey.all {
+            var what = k.summary
+            if let p = k.platforms, p.count == 1, let only = p.first { what += " [\(only.rawValue) only]" }
+            t.rows.append([k.path, k.defaultValue, what, k.expected])
+        }
         CLI.say(t.render())
     }
 }

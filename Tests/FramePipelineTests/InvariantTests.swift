@@ -4,7 +4,7 @@ import Scenarios
 import SimKernel
 import Testing
 
-/// MODEL.md section 7 on the built-ins and on randomized configurations.
+/// Docs/Model.md, "Invariants" on the built-ins and on randomized configurations.
 @Suite struct InvariantTests {
     static func check(_ r: RunResult, _ label: String) {
         let inv = r.invariants

@@ -3,7 +3,7 @@ import FramePipeline
 import Scenarios
 import Testing
 
-/// MODEL.md section 9: with durations that fit in a frame, every displayed
+/// Docs/Model.md, "The talk's table": with durations that fit in a frame, every displayed
 /// frame of each scenario has the talk's pipeline-frames value.
 @Suite struct TalkTableTests {
     @Test(arguments: TalkTable.rows.map(\.scenario))
