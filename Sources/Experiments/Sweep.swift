@@ -13,6 +13,9 @@ import TouchModel
 public enum Sweep {
     /// The most grid points a sweep may have.
     public static let maximumPoints = 100_000
+    /// The most runs per grid point (seeds): their results are merged, so a
+    /// point's seeds are held until its last one is done.
+    public static let maximumSeeds = 10_000
 
     /// Runs every grid point of `axes` on `scenario`, `seeds` times each.
     ///
@@ -32,6 +35,8 @@ public enum Sweep {
     ///   - axes: one or two axes (see ``SweepAxis``).
     ///   - seeds: runs per grid point (>= 1).
     ///   - jobs: threads to use (>= 1).
+    ///   - maxEvents: the most model events the whole sweep may handle
+    ///     (``WorkEstimate``); checked before anything runs.
     ///   - progress: called after each run, one call at a time (from worker
     ///     threads); it should return quickly.
     public static func run(scenario: Scenario,
@@ -39,10 +44,14 @@ public enum Sweep {
                            axes: [SweepAxis],
                            seeds: Int = 1,
                            jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                           maxEvents: Double = WorkEstimate.defaultEventLimit,
                            progress: (@Sendable (SweepProgress) -> Void)? = nil) throws(LatsimError) -> SweepResult {
         let start = DispatchTime.now().uptimeNanoseconds
         let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         guard seeds >= 1 else { throw LatsimError(value: String(seeds), problem: "runs per grid point must be at least 1") }
+        guard seeds <= maximumSeeds else {
+            throw LatsimError(value: String(seeds), problem: "more runs per grid point than \(maximumSeeds)", expected: "at most \(maximumSeeds) seeds")
+        }
         guard jobs >= 1 else { throw LatsimError(value: String(jobs), problem: "the number of threads must be at least 1") }
         let grid = try SweepGrid(axes: axes)
         let (runs, overflow) = grid.count.multipliedReportingOverflow(by: seeds)
@@ -75,6 +84,9 @@ public enum Sweep {
                               expected: "a first seed of at most \(UInt64.max - UInt64(seeds - 1))")
         }
         let configurations = points
+        var perSeed = 0.0
+        for c in configurations { perSeed += WorkEstimate.events(c) }
+        try WorkEstimate.check(events: perSeed * Double(seeds), runs: runs, limit: maxEvents)
 
         // run: runs are handed out in index order; a point's seeds are
         // merged, in seed order, by whichever thread finishes its last seed

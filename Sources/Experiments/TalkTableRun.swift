@@ -25,8 +25,12 @@ public struct TalkTableRun: Sendable {
     public var agrees: Bool {
         framesMeasured > 0 && abs(minimum - row.talkFrames) <= 1e-6 && abs(maximum - row.talkFrames) <= 1e-6
     }
-    /// "4" when every frame agrees, else "min..max".
+    /// True when the run measured at least one frame.
+    public var measured: Bool { framesMeasured > 0 }
+    /// "4" when every frame agrees, "min..max" when they differ, "-" when
+    /// nothing was measured.
     public var range: String {
+        guard measured else { return "-" }
         let a = formatDecimal(minimum, places: 3), b = formatDecimal(maximum, places: 3)
         return a == b ? a : "\(a)..\(b)"
     }

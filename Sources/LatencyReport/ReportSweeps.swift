@@ -15,9 +15,9 @@ extension ReportWriter {
         page.add()
         let sweeps: [(String, String, String, String)] = [
             ("ios8", "gpu.render=2ms...20ms:1ms", "sweep-gpu",
-             "With a 3 ms prepare, GPU work up to 13 ms fits in the frame after the vsync and the latency stays at four frames. From 14 ms prepare plus GPU exceed a frame: adaptive buffering allocates the third buffer and holds 60 fps at one more frame of latency, until the GPU alone takes longer than a frame and the frame rate falls."),
+             "With a 3 ms prepare the render server's frame fits a display period while prepare plus GPU do; past that, adaptive buffering allocates a third buffer and holds the frame rate at one more frame of latency, until the GPU alone takes longer than a frame and the frame rate falls."),
             ("ios9-coalescing-120hz", "app.handler=1ms...30ms:1ms", "sweep-handler",
-             "The iOS 9 pipeline keeps its 2.5 frames while handler, prepare and GPU (4 + 3 ms) fit in the frame. From a 10 ms handler the frame misses the next vsync: one frame more, and a third buffer, since a new frame starts while the last still waits for its latch. A handler longer than a frame is still busy at the next frame start, so touches are delivered every other frame, coalesced, and the frame rate halves; past 26 ms the handler's commit misses yet another vsync."),
+             "The iOS 9 pipeline keeps its 2.5 frames while handler, prepare and GPU fit in the frame; a longer handler makes the frame miss the next vsync, and a handler longer than a frame is still busy at the next frame start, so touches are delivered every other frame, coalesced, and the frame rate halves."),
         ]
         for (scenario, vary, name, text) in sweeps {
             progress("sweep \(scenario) \(vary)")
@@ -26,7 +26,7 @@ extension ReportWriter {
             page.add("### `latsim sweep \(scenario) --vary \(vary)`")
             page.add()
             page.chart(try render(SweepOutput.chart(result), name), alt: "sweep of \(axis.path) on \(scenario)")
-            page.add(text)
+            page.add(text + " " + SweepOutput.narrative(result))
             page.add()
         }
         return page

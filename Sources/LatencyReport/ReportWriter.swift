@@ -138,17 +138,40 @@ public struct ReportWriter {
         page.add()
         page.add("| scenario | the talk says | simulated (frames) | every frame | touch-to-photon p50 (ms) |")
         page.add("|---|---|---:|---:|---:|")
+        func shown(_ x: Double) -> String { x.isFinite ? formatDecimal(x, places: 3) : "-" }
         for r in rows {
-            page.add("| \(r.row.scenario) | \(r.row.label) | \(formatDecimal(r.compared, places: 3)) | \(r.range) | \(formatDecimal(r.touchToPhotonMsP50, places: 3)) |")
+            page.add("| \(r.row.scenario) | \(r.row.label) | \(shown(r.compared)) | \(r.range) | \(shown(r.touchToPhotonMsP50)) |")
         }
         page.add()
         let chart = TalkTableChart(rows: rows.map { (scenario: $0.row.scenario, label: $0.row.label, talkFrames: $0.row.talkFrames, simulatedFrames: $0.compared) },
                                    title: "Touch-to-display latency: the talk vs latsim",
                                    subtitle: "display frames from the start of the touch's scan window to the frame on screen (prediction: effective)")
         page.chart(try render(chart, "talk-table"), alt: "the talk's figures beside the simulated ones")
-        page.add("The bars pair the figure the talk gives for each step of the iOS 9 improvements with the simulated value. The simulator reproduces every one exactly: low latency saves a frame, 120 Hz scan with coalescing half a frame, and prediction about one more.")
+        page.add("The bars pair the figure the talk gives for each step of the iOS 9 improvements with the simulated value. " + Self.talkTableVerdict(rows))
         page.add()
         return page
+    }
+
+    /// `1 display frame`, `1.5 display frames`.
+    static func frames(_ n: Double) -> String {
+        let text = formatDecimal(n, places: 1)
+        return text + (text == "1" ? " display frame" : " display frames")
+    }
+
+    /// What the talk's table shows, said from its rows.
+    static func talkTableVerdict(_ rows: [TalkTableRun]) -> String {
+        let silent = rows.filter { !$0.measured }.map(\.row.scenario)
+        let agreeing = rows.filter(\.agrees).count
+        if agreeing == rows.count {
+            return "Every displayed frame of every row has the talk's figure: low latency saves a frame, 120 Hz scan with coalescing half a frame, and prediction about one more."
+        }
+        var text = "\(agreeing) of \(rows.count) rows have the talk's figure in every displayed frame."
+        if !silent.isEmpty {
+            text += " At this duration \(silent.joined(separator: ", ")) measured no frame: the runs are too short for a touch to reach the screen."
+        }
+        let differing = rows.filter { $0.measured && !$0.agrees }.map { "\($0.row.scenario) (\($0.range) against \(formatDecimal($0.row.talkFrames, places: 2)))" }
+        if !differing.isEmpty { text += " Rows that differ: " + differing.joined(separator: "; ") + "." }
+        return text
     }
 
     static let diagramScenarios: [(String, String)] = [
@@ -188,10 +211,12 @@ public struct ReportWriter {
         page.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         var cdf: [(name: String, points: [(valueMs: Double, fraction: Double)])] = []
         let shown: Set = ["ios8", "ios8-complex", "ios9-low-latency", "ios9-coalescing-120hz", "promotion-pencil"]
+        var silent: [String] = []
         for name in BuiltinScenarios.names {
             progress("scenario \(name)")
             let r = try run(name)
             let m = r.measurements
+            if m.touchToPhotonMs.count == 0 { silent.append(name) }
             func f(_ x: Double?, _ p: Int = 3) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
             page.add("| \(name) | \(f(m.touchToPhotonMs.percentile(50))) | \(f(m.touchToPhotonMs.percentile(99))) | \(f(m.pipelineFrames.percentile(50))) | \(f(m.effectiveFrames.percentile(50))) | \(f(Double(m.framesPresented) / r.simulatedSeconds, 1)) | \(m.repeatedFrames) | \(m.droppedFrames) | \(f(r.tripleBufferedFraction * 100, 1)) |")
             if shown.contains(name) {
@@ -199,6 +224,10 @@ public struct ReportWriter {
             }
         }
         page.add()
+        if !silent.isEmpty {
+            page.add("At this duration \(silent.joined(separator: ", ")) measured no frame with new touch content (\"-\" in the table): the runs end before a touch reaches the screen.")
+            page.add()
+        }
         // a stochastic variant shows real spread
         let spread = try run("ios9-coalescing-120hz") {
             $0.handler = .lognormal(median: 6 * Nanos.perMillisecond, sigma: 0.5)
@@ -210,7 +239,12 @@ public struct ReportWriter {
                                     title: "Touch-to-photon latency distribution",
                                     subtitle: "cumulative share of displayed frames; photon = scan-out of the middle row", framePeriodMs: 1000.0 / 60)
         page.chart(try render(chart, "latency-cdf"), alt: "latency CDF per scenario")
-        page.add("With fixed durations each scenario is a vertical step: every frame has the same latency, the talk's steady state. The lognormal variant shows what real variation does: the median stays near the fixed value while the tail reaches whole frames more whenever the handler or GPU misses a vsync.")
+        let spreadStats = spread.measurements.touchToPhotonMs
+        if let p50 = spreadStats.percentile(50), let p99 = spreadStats.percentile(99) {
+            page.add("With fixed durations each scenario is a vertical step: every frame has the same latency, the talk's steady state. The lognormal variant shows what real variation does: its median is \(formatDecimal(p50, places: 1)) ms and its 99th percentile \(formatDecimal(p99, places: 1)) ms, \(Self.frames((p99 - p50) / (1000.0 / 60))) more, from the frames whose handler or GPU missed a vsync.")
+        } else {
+            page.add("At this duration the lognormal variant measured no frame.")
+        }
         page.add()
         return page
     }

@@ -135,6 +135,34 @@ public enum SweepOutput {
         row.numbers[0] ?? Double(result.grid.indices(of: row.index)[0] + 1)
     }
 
+    /// What a one-key sweep shows, said from its rows: where the median
+    /// pipeline frames step, where adaptive buffering goes triple, and where
+    /// the frame rate falls by more than a tenth.
+    public static func narrative(_ result: SweepResult) -> String {
+        let rows = result.rows
+        guard result.axes.count == 1, rows.contains(where: { $0.metrics.pipelineFrames.p50 != nil }) else {
+            return "At this duration the sweep measured no frame."
+        }
+        let key = result.axes[0].path
+        var sentences: [String] = []
+        var steps: [String] = []
+        for (a, b) in zip(rows, rows.dropFirst()) {
+            guard let fa = a.metrics.pipelineFrames.p50, let fb = b.metrics.pipelineFrames.p50, fa != fb else { continue }
+            steps.append("from \(formatDecimal(fa, places: 2)) to \(formatDecimal(fb, places: 2)) frames at \(b.values[0])")
+        }
+        if let first = rows.first?.metrics.pipelineFrames.p50 {
+            sentences.append(steps.isEmpty
+                ? "Here the median stays at \(formatDecimal(first, places: 2)) frames over the whole range of \(key)."
+                : "Here the median starts at \(formatDecimal(first, places: 2)) frames and steps " + steps.prefix(4).joined(separator: ", ") + ".")
+        }
+        if let triple = adaptiveGoesTriple(rows) { sentences.append("Adaptive buffering goes triple at \(triple.values[0]).") }
+        for (a, b) in zip(rows, rows.dropFirst()) where b.metrics.framesPerSecond < 0.9 * a.metrics.framesPerSecond {
+            sentences.append("The frame rate falls from \(formatDecimal(a.metrics.framesPerSecond, places: 0)) to \(formatDecimal(b.metrics.framesPerSecond, places: 0)) fps at \(b.values[0]).")
+            break
+        }
+        return sentences.joined(separator: " ")
+    }
+
     /// The first grid point, along the first axis, at which adaptive
     /// buffering holds three buffers more than half of the time, having held
     /// them at most half of the time at the point before; nil when that

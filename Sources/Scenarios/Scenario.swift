@@ -25,7 +25,14 @@ public struct Scenario: Sendable {
     public var file: String
 
     /// Reads a scenario from YAML text. `file` names it in errors.
+    /// The largest scenario file read: 1 MiB (a scenario is a few dozen lines).
+    public static let maximumBytes = 1 << 20
+
     public init(yaml: String, file: String, defaultName: String) throws(LatsimError) {
+        guard yaml.utf8.count <= Scenario.maximumBytes else {
+            throw LatsimError(file: file, problem: "the scenario has \(yaml.utf8.count) bytes",
+                              expected: "a scenario file of at most 1 MiB")
+        }
         self.yaml = yaml
         self.file = file
         name = defaultName
@@ -65,6 +72,11 @@ public struct Scenario: Sendable {
                 continue
             }
             if ConfigurationKey.byPath[path] != nil {
+                if let earlier = settings.entries[path]?.source, earlier.file == file {
+                    // dotted and nested forms of one key: which should win is not the file's to leave implicit
+                    throw LatsimError(file: file, line: source.line, column: source.column, key: path,
+                                      problem: "is set twice (also on line \(earlier.line ?? 0))", expected: "each key once")
+                }
                 try settings.set(path, try Scenario.text(of: value, path: path, file: file), source: source)
             } else if case .mapping(let inner) = value, ConfigurationKey.all.contains(where: { $0.path.hasPrefix(path + ".") }) {
                 try read(inner, prefix: path)
@@ -148,6 +160,9 @@ extension Scenario {
     /// Reads a scenario from a file path.
     public static func load(file path: String) throws(LatsimError) -> Scenario {
         let url = URL(fileURLWithPath: path)
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a scenario file of at most 1 MiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             var e = LatsimError(file: path, problem: exists ? "cannot read this file" : "no such file, and no built-in scenario of that name",

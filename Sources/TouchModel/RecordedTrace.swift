@@ -80,6 +80,21 @@ struct RecordedTrace: Sendable {
     /// From the first point to the last.
     var duration: SimTime { times[times.count - 1] }
 
+    /// The longest a trace played as one motion may be: about 116 days, as
+    /// long as the longest run.
+    static let maximumLength: SimTime = 10_000_000 * Nanos.perSecond
+
+    /// Throws when `strokes` played one after another, `gap` apart, would
+    /// last longer than ``maximumLength``.
+    static func checkLength(_ strokes: [TraceStroke], gap: SimTime, name: String) throws(LatsimError) {
+        var total = 0.0
+        for s in strokes { total += Double(s.duration) + Double(gap) }
+        guard total <= Double(maximumLength) else {
+            throw LatsimError(file: name, problem: "the trace lasts about \(formatDecimal(total / 1e9 / 86_400, places: 0)) days",
+                              expected: "recorded strokes lasting at most 116 days in all")
+        }
+    }
+
     /// The index of the last point at or before `t` (`t` within the trace).
     func index(atOrBefore t: SimTime) -> Int {
         var lo = 0, hi = times.count - 1

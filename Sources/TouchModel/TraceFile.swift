@@ -24,17 +24,49 @@ enum TraceFile {
         var position: TouchPoint
     }
 
+    /// The largest trace file read: 256 MiB (about 15 million CSV rows).
+    static let maximumBytes = 256 << 20
+    /// The largest time a point may have, ms: about 31 years, so that every
+    /// instant and every difference of two stays inside 64-bit nanoseconds.
+    static let maximumMilliseconds = 1e12
+    /// The largest coordinate, points: far beyond any screen.
+    static let maximumCoordinate = 1e7
+
     /// Loads one `.xml` or `.csv` file as a stroke.
     static func load(_ path: String) throws(LatsimError) -> TraceStroke {
         let ext = (path as NSString).pathExtension.lowercased()
         guard ext == "xml" || ext == "csv" else {
             throw LatsimError(file: path, problem: "unknown trace format '.\(ext)'", expected: "a .xml gesture log or a .csv file")
         }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
+            throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a trace of at most \(maximumBytes >> 20) MiB")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LatsimError(file: path, problem: "the file cannot be read", expected: "a readable trace file")
         }
         let bytes = [UInt8](data)
+        guard bytes.count <= maximumBytes else {
+            throw LatsimError(file: path, problem: "the file has more than \(maximumBytes >> 20) MiB", expected: "a smaller trace")
+        }
+        let utf16 = bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF))
+        guard !utf16, !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
+            throw LatsimError(file: path, problem: "not UTF-8 text\(utf16 ? " (it is UTF-16)" : "")", expected: "a trace saved as UTF-8")
+        }
         return ext == "xml" ? try parseGestureLog(bytes, file: path) : try parseCSV(bytes, file: path)
+    }
+
+    /// Checks a point's numbers against the limits that keep the model's
+    /// arithmetic exact.
+    static func checked(_ t: Double, _ x: Double, _ y: Double, file: String, line: Int) throws(LatsimError) -> RawPoint {
+        guard Swift.abs(t) <= maximumMilliseconds else {
+            throw LatsimError(file: file, line: line, problem: "the time \(LatsimError.shortened(String(t))) ms is out of range",
+                              expected: "times within ±\(formatDecimal(maximumMilliseconds, places: 0)) ms")
+        }
+        guard Swift.abs(x) <= maximumCoordinate, Swift.abs(y) <= maximumCoordinate else {
+            throw LatsimError(file: file, line: line, problem: "the point (\(LatsimError.shortened(String(x))), \(LatsimError.shortened(String(y)))) is out of range",
+                              expected: "coordinates within ±\(formatDecimal(maximumCoordinate, places: 0)) points")
+        }
+        return RawPoint(line: line, time: roundHalfUp(t * 1e6), position: TouchPoint(x: x, y: y))
     }
 
     // MARK: gesture log
@@ -110,14 +142,14 @@ enum TraceFile {
                     throw fail(tagLine, "<Point> has no \(key) attribute — expected X, Y (pixels) and T (milliseconds)")
                 }
                 guard let v = parseNumber(text) else {
-                    throw fail(tagLine, "\(key)=\"\(text)\" is not a number — expected \(unit)")
+                    throw fail(tagLine, "\(key)=\"\(LatsimError.shortened(text))\" is not a number — expected \(unit)")
                 }
                 return v
             }
             let x = try number("X", "a decimal number of pixels")
             let y = try number("Y", "a decimal number of pixels")
             let t = try number("T", "a decimal number of milliseconds")
-            points.append(RawPoint(line: tagLine, time: roundHalfUp(t * 1e6), position: TouchPoint(x: x, y: y)))
+            points.append(try checked(t, x, y, file: file, line: tagLine))
         }
         let lastLine = b.last == 0x0A ? line - 1 : line
         return try stroke(points, file: file, endLine: lastLine, what: "<Point> elements")
@@ -126,13 +158,15 @@ enum TraceFile {
     // MARK: CSV
 
     static func parseCSV(_ b: [UInt8], file: String) throws(LatsimError) -> TraceStroke {
-        let text = String(decoding: b, as: UTF8.self)
         var points: [RawPoint] = []
         var columns = 0
         var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // lines end at LF; a CR before it (Windows, spreadsheets) is dropped
+        for rawBytes in b.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            var lineText = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            var bytes = rawBytes
+            if bytes.last == 0x0D { bytes = bytes.dropLast() }
+            var lineText = Substring(String(decoding: bytes, as: UTF8.self))
             if lineNumber == 1, lineText.first == "\u{FEFF}" { lineText = lineText.dropFirst() }
             let trimmed = lineText.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
@@ -141,24 +175,23 @@ enum TraceFile {
             if columns == 0 {
                 let header = fields.map { $0.lowercased() }
                 guard header == ["t_ms", "x", "y"] || header == ["t_ms", "x", "y", "force"] else {
-                    throw LatsimError(file: file, line: lineNumber, problem: "the header is '\(trimmed)'", expected: "'t_ms,x,y' or 't_ms,x,y,force'")
+                    throw LatsimError(file: file, line: lineNumber, problem: "the header is '\(LatsimError.shortened(trimmed))'", expected: "'t_ms,x,y' or 't_ms,x,y,force'")
                 }
                 columns = header.count
                 continue
             }
             guard fields.count == columns else {
-                throw LatsimError(file: file, line: lineNumber, problem: "the row '\(trimmed)' has \(fields.count) column\(fields.count == 1 ? "" : "s")", expected: "\(columns), as in the header")
+                throw LatsimError(file: file, line: lineNumber, problem: "the row '\(LatsimError.shortened(trimmed))' has \(fields.count) column\(fields.count == 1 ? "" : "s")", expected: "\(columns), as in the header")
             }
             var values: [Double] = []
             for (k, f) in fields.enumerated() {
                 guard let v = parseNumber(f) else {
                     let names = ["t_ms", "x", "y", "force"]
-                    throw LatsimError(file: file, line: lineNumber, problem: "\(names[k]) '\(f)' is not a number", expected: "a decimal number")
+                    throw LatsimError(file: file, line: lineNumber, problem: "\(names[k]) '\(LatsimError.shortened(f))' is not a number", expected: "a decimal number")
                 }
                 values.append(v)
             }
-            points.append(RawPoint(line: lineNumber, time: roundHalfUp(values[0] * 1e6),
-                                   position: TouchPoint(x: values[1], y: values[2])))
+            points.append(try checked(values[0], values[1], values[2], file: file, line: lineNumber))
         }
         guard columns > 0 else {
             throw LatsimError(file: file, line: Swift.max(1, lineNumber), problem: "the file has no header", expected: "'t_ms,x,y' or 't_ms,x,y,force' on the first line")
@@ -186,15 +219,7 @@ enum TraceFile {
     }
 
     /// A finite decimal number (`12`, `-3.5`, `1e3`); nil otherwise.
-    static func parseNumber(_ text: String) -> Double? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ isNumberByte($0) }), let v = Double(text), v.isFinite else { return nil }
-        return v
-    }
-
-    @inline(__always) static func isNumberByte(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
-            || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
-    }
+    static func parseNumber(_ text: String) -> Double? { NumberSyntax.double(text) }
 }
 
 @inline(__always) private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }

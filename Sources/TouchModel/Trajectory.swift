@@ -54,6 +54,7 @@ public struct Trajectory: Sendable {
             return try loadDirectory(spec, parameters: parameters, skipBad: false).trajectory
         }
         let stroke = try TraceFile.load(spec)
+        try RecordedTrace.checkLength([stroke], gap: parameters.traceGap, name: spec)
         return Trajectory(name: spec, motion: .trace(RecordedTrace(strokes: [stroke], gap: parameters.traceGap)))
     }
 
@@ -93,6 +94,7 @@ public struct Trajectory: Sendable {
             throw LatsimError(file: name, problem: "no usable trace (\(files.count) .xml/.csv files, \(skipped.count) malformed)",
                               expected: "at least one readable .xml or .csv trace")
         }
+        try RecordedTrace.checkLength(strokes, gap: parameters.traceGap, name: name)
         let trace = RecordedTrace(strokes: strokes, gap: parameters.traceGap)
         return (Trajectory(name: name, motion: .trace(trace)), skipped)
     }
@@ -107,6 +109,7 @@ public struct Trajectory: Sendable {
             built.append(try TraceStroke(source: "\(name) stroke \(i + 1)", samples: samples))
         }
         guard !built.isEmpty else { throw LatsimError(problem: "trace '\(name)' has no stroke", expected: "at least one") }
+        try RecordedTrace.checkLength(built, gap: gap, name: name)
         return Trajectory(name: name, motion: .trace(RecordedTrace(strokes: built, gap: gap)))
     }
 

@@ -28,6 +28,7 @@ enum CLI {
         switch e.seeAlso {
         case .keys?: text += " (`latsim keys` lists them)"
         case .scenarios?: text += " (`latsim list` shows them)"
+        case .workLimit?: text += " (or raise the limit with --max-events N)"
         case nil: break
         }
         warn(text)
@@ -82,6 +83,10 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp("Override a configuration key, e.g. --set app.handler=uniform(2ms,6ms). Repeatable; `latsim keys` lists them.", valueName: "PATH=VALUE"))
     var overrides: [String] = []
+    @OptionGroup var limits: WorkLimitOptions
+
+    /// The most model events the command may handle (``WorkEstimate``).
+    var maxEvents: Double { limits.maxEvents }
 
     /// The settings these options give, in order: `--set`, then
     /// `--duration`, then `--seed`.
@@ -102,4 +107,22 @@ extension PredictionSmoothing: ExpressibleByArgument {
 extension PredictorKind: ExpressibleByArgument {
     /// The predictor spelled `argument` (the one keyword rule).
     public init?(argument: String) { self.init(keyword: argument) }
+}
+
+/// The limit on a command's work (Docs/Limits.md).
+struct WorkLimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-events"), parsing: .unconditional,
+            help: ArgumentHelp("Refuse to start work of more model events than this (default 1e9, about a minute; a trace: 2e6).", valueName: "N"))
+    var maxEventsText: String?
+
+    /// The limit on model events, checked as a number.
+    var maxEvents: Double { maxEventsText.flatMap(NumberSyntax.double) ?? WorkEstimate.defaultEventLimit }
+    /// The limit on a run that keeps its frame log.
+    var maxLogEvents: Double { maxEventsText.flatMap(NumberSyntax.double) ?? WorkEstimate.defaultLogEventLimit }
+
+    func validate() throws {
+        if let t = maxEventsText, !(NumberSyntax.double(t).map { $0 > 0 } ?? false) {
+            throw CLI.badFlag("--max-events", t, "not a positive number", expected: "a number of events such as 5e9")
+        }
+    }
 }

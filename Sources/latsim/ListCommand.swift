@@ -37,6 +37,8 @@ struct ScenarioCommand: ParsableCommand {
 
         func run() throws {
             let s = try Scenario.named(scenario)
+            // a scenario that would not run is not shown as if it would
+            _ = try s.configuration()
             if !resolved && overrides.isEmpty {
                 CLI.say(s.yaml.hasSuffix("\n") ? String(s.yaml.dropLast()) : s.yaml)
                 return

@@ -20,6 +20,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Output directory.") var out: String = "Reports"
     @Option(parsing: .unconditional, help: "Simulated time of each run.") var duration: String = "10s"
     @Option(parsing: .unconditional, help: "Random seed.") var seed: String = "1"
+    @OptionGroup var limits: WorkLimitOptions
 
     func run() throws {
         try CLI.preflight(files: [], directories: [out])
@@ -28,6 +29,10 @@ struct ReportCommand: ParsableCommand {
             Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration")),
             Assignment(path: "seed", value: seed, source: SettingSource(file: "--seed")),
         ])
+        // the report makes about 150 runs of --duration (scenarios, sweeps, prediction)
+        let typical = try Scenario.named("ios9-coalescing-120hz").configuration([
+            Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))])
+        try WorkEstimate.check(events: 150 * WorkEstimate.events(typical), runs: 150, limit: limits.maxEvents)
         let started = Date()
         let writer = ReportWriter(directory: URL(fileURLWithPath: out), duration: duration, seed: checked.seed,
                                   progress: { CLI.warn("report: " + $0) })

@@ -43,6 +43,7 @@ struct RunCommand: ParsableCommand {
             let s = try Scenario.named(name)
             jobs.append((s, try s.configuration(assignments)))
         }
+        try WorkEstimate.check(jobs.map(\.1), keepLog: trace != nil, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
         let tracePaths = trace.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
         try CLI.preflight(files: [json] + tracePaths)
         var results: [(String, RunResult)] = []

@@ -72,7 +72,9 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         // check every input before running anything: nothing half-done on bad input
-        if seeds < 1 { throw CLI.badFlag("--seeds", String(seeds), "runs per grid point must be 1 or more") }
+        if seeds < 1 || seeds > Sweep.maximumSeeds {
+            throw CLI.badFlag("--seeds", String(seeds), "runs per grid point must be from 1 to \(Sweep.maximumSeeds)")
+        }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         if jobs < 1 { throw CLI.badFlag("--jobs", String(jobs), "the number of threads must be 1 or more") }
         if vary.isEmpty {
@@ -92,6 +94,7 @@ struct SweepCommand: ParsableCommand {
         var progress: (@Sendable (SweepProgress) -> Void)?
         if bar.enabled { progress = { bar.update($0) } }
         let result: SweepResult = try Sweep.run(scenario: s, assignments: try options.assignments(), axes: axes, seeds: seeds, jobs: jobs,
+                                                maxEvents: options.maxEvents,
                                                 progress: progress)
         bar.clear()
 

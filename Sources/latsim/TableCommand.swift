@@ -20,10 +20,13 @@ struct TableCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Simulated time per scenario.") var duration: String = "10s"
     @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout).", valueName: "PATH")) var json: String?
+    @OptionGroup var limits: WorkLimitOptions
 
     func run() throws {
         try CLI.preflight(files: [json])
-        let rows = try TalkTableRun.run([Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))])
+        let assignments = [Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))]
+        try WorkEstimate.check(try TalkTable.rows.map { try Scenario.named($0.scenario).configuration(assignments) }, limit: limits.maxEvents)
+        let rows = try TalkTableRun.run(assignments)
         if let json {
             let doc = JSONValue.array(rows.map(\.json))
             try CLI.write(doc.text() + "\n", to: json)

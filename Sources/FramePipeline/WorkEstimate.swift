@@ -1,0 +1,73 @@
+import SimKernel
+
+/// How much work a run is, known before it starts (Docs/Limits.md): an upper
+/// bound on its model events from its rates and duration, and the memory its
+/// frame log needs when a trace or a diagram keeps one. Commands refuse work
+/// past a limit, with the estimate, instead of running for hours or until
+/// memory runs out.
+public enum WorkEstimate {
+    /// The default limit on the model events of one command: about a
+    /// minute of work at 16 million events a second, a few seconds on a fast
+    /// machine.
+    public static let defaultEventLimit = 1e9
+    /// The most events a run that keeps its frame log (a trace, a diagram)
+    /// may handle by default: about 2 GB of memory.
+    public static let defaultLogEventLimit = 2e6
+    /// Memory a frame log and its trace take per model event, bytes
+    /// (measured: 297 MB for the 288,000 events of 600 s of
+    /// `ios9-coalescing-120hz`).
+    public static let logBytesPerEvent = 1_100.0
+
+    /// An upper bound on the model events of a run of `c`.
+    public static func events(_ c: PipelineConfiguration) -> Double {
+        let seconds = Double(c.duration) / 1e9
+        let display = c.displayHz.doubleValue, scan = c.scanHz.doubleValue
+        switch c.platform {
+        case .ios:
+            // per vsync a latch, a wake and a frame start; per frame at most
+            // its commits, a prepare, a GPU job and Metal work; per scan a
+            // sample and, per scan delivery, a delivery and a handler run's work
+            let perFrame = 3 + Double(c.commits) + 3
+            let perScan = c.delivery == .perScan ? 2 + Double(c.commits) + 3 : 1
+            return seconds * (display * perFrame + scan * perScan)
+        }
+    }
+
+    /// Refuses `runs` when they would handle more than `limit` model events
+    /// in all, or, when they keep their frame logs, more than `logLimit`.
+    public static func check(_ runs: [PipelineConfiguration], keepLog: Bool = false,
+                             limit: Double = defaultEventLimit, logLimit: Double = defaultLogEventLimit) throws(LatsimError) {
+        var total = 0.0
+        for c in runs { total += events(c) }
+        try check(events: total, runs: runs.count, keepLog: keepLog, limit: limit, logLimit: logLimit)
+    }
+
+    /// Refuses work of `events` model events over `runs` runs past the limits.
+    public static func check(events total: Double, runs: Int, keepLog: Bool = false,
+                             limit: Double = defaultEventLimit, logLimit: Double = defaultLogEventLimit) throws(LatsimError) {
+        let what = runs == 1 ? "this run" : "these \(runs) runs"
+        if keepLog && total > logLimit {
+            let mb = total * logBytesPerEvent / 1e6
+            let memory = mb >= 1000 ? "\(formatDecimal(mb / 1000, places: 0)) GB" : "\(formatDecimal(mb, places: 0)) MB"
+            var e = LatsimError(problem: "\(what) would keep a trace of about \(scientific(total)) events, about \(memory) of memory, past the limit of \(scientific(logLimit)) events",
+                                expected: "a shorter duration (the trace holds every event)")
+            e.seeAlso = .workLimit
+            throw e
+        }
+        if total > limit {
+            var e = LatsimError(problem: "\(what) would handle about \(scientific(total)) model events, past the limit of \(scientific(limit))",
+                                expected: "a shorter duration or fewer runs")
+            e.seeAlso = .workLimit
+            throw e
+        }
+    }
+
+    /// `4.8e9`, `2e6`: two significant digits.
+    static func scientific(_ x: Double) -> String {
+        guard x >= 1e4 else { return formatDecimal(x, places: 0) }
+        var e = 0
+        var m = x
+        while m >= 10 { m /= 10; e += 1 }
+        return formatDecimal(m, places: 1) + "e" + String(e)
+    }
+}
