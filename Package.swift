@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FramePipeline", targets: ["FramePipeline"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Experiments", targets: ["Experiments"]),
+        .library(name: "LatsimFuzz", targets: ["LatsimFuzz"]),
         .library(name: "LatencyReport", targets: ["LatencyReport"]),
     ],
     dependencies: [
@@ -43,6 +44,9 @@ let package = Package(
         // prediction corpus, the talk's table.
         .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline"]),
+        // The fuzz target: the command line's parsing and run paths with an
+        // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
+        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
@@ -54,6 +58,7 @@ let package = Package(
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim"]),
     ]
 )

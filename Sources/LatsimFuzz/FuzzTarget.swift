@@ -1,0 +1,133 @@
+import Experiments
+import FramePipeline
+import Foundation
+import Scenarios
+import SimKernel
+import TouchModel
+
+/// What a fuzz input is: the file kinds and command-line values latsim reads.
+public enum FuzzKind: String, CaseIterable, Sendable {
+    /// A scenario YAML file.
+    case yaml
+    /// `--set PATH=VALUE` lines applied to a built-in scenario.
+    case set
+    /// A CSV trace.
+    case csv
+    /// A $1 gesture-log XML trace.
+    case xml
+    /// A prediction baseline (JSON).
+    case json
+
+    /// The kind of a corpus file, by its extension.
+    public init?(fileExtension ext: String) { self.init(rawValue: ext.lowercased()) }
+}
+
+/// How latsim met an input: it ran (with finite figures) or refused it as
+/// bad input.
+public enum FuzzOutcome: Sendable, Equatable {
+    /// Accepted; the run (if any) measured only finite numbers.
+    case accepted
+    /// Refused with one short paragraph.
+    case refused(String)
+}
+
+/// An input latsim handled wrongly: the oracle's finding.
+public struct FuzzViolation: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+}
+
+/// The fuzz target: one input through the same parsing and run paths as the
+/// command line, with the oracle of Docs/Limits.md — accepted with finite
+/// numbers, or refused as bad input in under 1,000 characters; never another
+/// error, a non-finite figure, or work past the estimate. A trap ends the
+/// process, which is the other finding.
+public enum FuzzTarget {
+    /// The work a fuzzed run may do (a few milliseconds); inputs asking for
+    /// more are refused by the work estimate, as the command line refuses
+    /// work past its limit.
+    public static let eventBudget = 3e5
+
+    /// Checks one input. `scratch` is a directory for trace files.
+    public static func check(_ kind: FuzzKind, _ bytes: [UInt8], scratch: URL) -> Result<FuzzOutcome, FuzzViolation> {
+        do {
+            try run(kind, bytes, scratch: scratch)
+            return .success(.accepted)
+        } catch let e as LatsimError {
+            let text = e.description
+            guard e.kind == .badInput else { return .failure(FuzzViolation(description: "not bad input: \(text)")) }
+            guard text.count < 1_000 else { return .failure(FuzzViolation(description: "a message of \(text.count) characters")) }
+            return .success(.refused(text))
+        } catch let v as FuzzViolation {
+            return .failure(v)
+        } catch {
+            return .failure(FuzzViolation(description: "an error that is not a LatsimError: \(error)"))
+        }
+    }
+
+    static func run(_ kind: FuzzKind, _ bytes: [UInt8], scratch: URL) throws {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch kind {
+        case .yaml:
+            let s = try Scenario(yaml: text, file: "fuzz.yaml", defaultName: "fuzz")
+            try simulate(try s.configuration())
+        case .set:
+            let s = try Scenario.named("ios9-prediction")
+            var assignments: [Assignment] = []
+            for line in text.split(separator: "\n").prefix(16) {
+                assignments.append(try Assignment(parsing: String(line), source: SettingSource(file: "--set")))
+            }
+            try simulate(try s.configuration(assignments))
+        case .csv, .xml:
+            let file = scratch.appendingPathComponent("trace-\(UUID().uuidString).\(kind.rawValue)")
+            try Data(bytes).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            var c = try Scenario.named("ios9-prediction").configuration()
+            c.trajectory = file.path
+            let t = try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters)
+            c.duration = Swift.max(1, Swift.min(t.duration ?? Nanos.perSecond, Nanos.perSecond))
+            try simulate(c, trajectory: t)
+        case .json:
+            let b: PredictionBaseline
+            do { b = try PredictionBaseline.decode(Data(bytes)) } catch {
+                throw LatsimError(file: "fuzz.json", problem: "not a prediction baseline")
+            }
+            for e in b.entries {
+                for m in PredictionMetric.allCases where !e.metrics[m].isFinite {
+                    throw LatsimError(file: "fuzz.json", problem: "a non-finite \(m.rawValue)")
+                }
+            }
+            let changes = compareBaselines(baseline: b, current: b, tolerancePercent: 2)
+            guard changes.allSatisfy({ !$0.isRegression }) else {
+                throw FuzzViolation(description: "a baseline regressed against itself")
+            }
+        }
+    }
+
+    /// Runs a configuration within the fuzz budget and checks its figures.
+    static func simulate(_ c: PipelineConfiguration, trajectory: Trajectory? = nil) throws {
+        try WorkEstimate.check([c], limit: eventBudget)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let r: RunResult
+        if let trajectory {
+            r = PipelineRun(configuration: c, trajectory: trajectory).run()
+        } else {
+            r = try PipelineRun.run(c)
+        }
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        guard wall < 5 else { throw FuzzViolation(description: "a run within the budget took \(wall) s") }
+        let m = r.measurements
+        for (name, s) in [("touchToPhotonMs", m.touchToPhotonMs), ("pipelineFrames", m.pipelineFrames),
+                          ("effectiveMs", m.effectiveMs), ("perSampleMs", m.perSampleMs)] where s.count > 0 {
+            guard let mean = s.mean, mean.isFinite, s.min.isFinite, s.max.isFinite else {
+                throw FuzzViolation(description: "\(name) is not finite")
+            }
+        }
+        guard r.invariants.holds else { throw FuzzViolation(description: "an invariant broke: \(r.invariants)") }
+        if let score = r.predictionScore {
+            for metric in PredictionMetric.allCases where !metric.value(score).isFinite {
+                throw FuzzViolation(description: "prediction \(metric.rawValue) is not finite")
+            }
+        }
+    }
+}
