@@ -20,7 +20,7 @@ struct DiagramCommand: ParsableCommand {
     )
 
     @Argument(help: "A built-in scenario name or a YAML file.") var scenario: String
-    @Option(help: "Display frames to draw.") var frames: Int = 8
+    @Option(parsing: .unconditional, help: "Display frames to draw.") var frames: Int = 8
     @Option(help: "Output directory.") var out: String = "."
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Override a configuration key.", valueName: "PATH=VALUE"))
     var overrides: [String] = []

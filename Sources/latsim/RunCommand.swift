@@ -48,6 +48,9 @@ struct RunCommand: ParsableCommand {
         try CLI.preflight(files: [json] + tracePaths)
         var results: [(String, RunResult)] = []
         for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
+        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 {
+            CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
+        }
         if let trace {
             for (name, r) in results {
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)

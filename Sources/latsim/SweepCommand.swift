@@ -58,9 +58,9 @@ struct SweepCommand: ParsableCommand {
     @Argument(help: "A built-in scenario name or a YAML file.") var scenario: String
     @Option(help: ArgumentHelp("A key and its values: PATH=FROM...TO[:STEP] or PATH=A,B,C. Once or twice.", valueName: "PATH=VALUES"))
     var vary: [String] = []
-    @Option(help: ArgumentHelp("Runs per grid point, with seeds S, S+1, ...", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Runs per grid point, with seeds S, S+1, ...", valueName: "N"))
     var seeds: Int = 1
-    @Option(help: ArgumentHelp("Threads to run on (default: every core).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads to run on (default: every core).", valueName: "N"))
     var jobs: Int?
     @OptionGroup var options: RunOptions
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
