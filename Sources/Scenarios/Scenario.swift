@@ -115,6 +115,12 @@ public struct Scenario: Sendable {
                     guard let s = item.string else { throw bad("distribution arguments must be plain values") }
                     args.append(s)
                 }
+            case .mapping(let named) where name == "empirical":
+                // measured durations: {empirical: {file: frames.csv, column: handler_ms}}
+                guard let f = named["file"]?.string, let col = named["column"]?.string, named.count == 2 else {
+                    throw bad("empirical as a mapping needs 'file' and 'column'")
+                }
+                return "empirical(@\(f):\(col))"
             case .mapping(let named):
                 let order = ["uniform": ["low", "high"], "normal": ["mean", "sd"], "lognormal": ["median", "sigma"]][name] ?? []
                 for field in order {

@@ -1,4 +1,5 @@
 import FramePipeline
+import Foundation
 import SimKernel
 import TouchModel
 
@@ -99,9 +100,19 @@ public struct Settings: Sendable {
     func resolve(_ path: String, into c: inout PipelineConfiguration, _ context: ParseContext) throws(LatsimError) {
         let key = ConfigurationKey.byPath[path]!
         let text = self.text(path)
+        var context = context
+        if let file = entries[path]?.source.file, FileManager.default.fileExists(atPath: file) {
+            context.folder = (file as NSString).deletingLastPathComponent
+        }
         do { try key.apply(text, &c, context) } catch {
-            let source = entries[path]?.source
             var e = error
+            if e.file != nil {
+                // an error inside a file the value names (measured durations):
+                // that file's place, and the key that named it
+                e.problem += " (for \(path))"
+                throw e
+            }
+            let source = entries[path]?.source
             e.file = source?.file ?? "default"
             e.line = source?.line
             e.column = source?.column

@@ -7,8 +7,14 @@ import TouchModel
 public struct ParseContext: Sendable {
     /// The display period, ns.
     public var framePeriod: Rational
+    /// The folder relative paths in the value are read from (the scenario
+    /// file's; nil: the working folder).
+    public var folder: String?
     /// A context for a display period.
-    public init(framePeriod: Rational) { self.framePeriod = framePeriod }
+    public init(framePeriod: Rational, folder: String? = nil) {
+        self.framePeriod = framePeriod
+        self.folder = folder
+    }
 }
 
 /// The type of a configuration key's value: how its text is parsed and
@@ -78,8 +84,11 @@ extension ValueType where Value == DurationDistribution {
     /// A duration or a distribution of durations, every value (and every
     /// bound of a distribution) at most `maximum`.
     static func distribution(upTo maximum: SimTime) -> ValueType {
-        let expected = DurationDistribution.expected + ", values up to \(ValueLimits.describe(maximum))"
+        let expected = DurationDistribution.expected + ", or measured durations empirical(@FILE.csv:COLUMN); values up to \(ValueLimits.describe(maximum))"
         return ValueType(expected) { text, ctx throws(LatsimError) in
+            if MeasuredDurations.isFileForm(text) {
+                return try MeasuredDurations.distribution(text, relativeTo: ctx.folder, upTo: maximum, framePeriod: ctx.framePeriod)
+            }
             let d: DurationDistribution
             do throws(LatsimError) { d = try DurationDistribution.parse(text, framePeriod: ctx.framePeriod) } catch {
                 throw failure(text, error.problem, error.expected ?? expected)

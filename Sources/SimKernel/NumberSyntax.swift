@@ -48,3 +48,10 @@ public enum NumberSyntax {
 }
 
 import Foundation
+
+/// The lines of a text: ended by LF or by CR LF (Windows, spreadsheets),
+/// without their line ends. (Swift reads CR LF as one character, so a split
+/// at "\n" alone would leave CR LF lines joined.)
+public func lines(of text: String) -> [Substring] {
+    text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+}
