@@ -59,6 +59,6 @@ let package = Package(
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
-        .testTarget(name: "latsimTests", dependencies: ["latsim"]),
+        .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
     ]
 )

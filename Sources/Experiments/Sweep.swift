@@ -37,6 +37,9 @@ public enum Sweep {
     ///   - jobs: threads to use (>= 1).
     ///   - maxEvents: the most model events the whole sweep may handle
     ///     (``WorkEstimate``); checked before anything runs.
+    ///   - shard: run only this shard's grid points (every point is still
+    ///     resolved and checked, so every shard refuses bad input alike);
+    ///     ``SweepPart`` carries the rows to ``SweepPart/merge(_:)``.
     ///   - progress: called after each run, one call at a time (from worker
     ///     threads); it should return quickly.
     public static func run(scenario: Scenario,
@@ -45,6 +48,7 @@ public enum Sweep {
                            seeds: Int = 1,
                            jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                            maxEvents: Double = WorkEstimate.defaultEventLimit,
+                           shard: Shard? = nil,
                            progress: (@Sendable (SweepProgress) -> Void)? = nil) throws(LatsimError) -> SweepResult {
         let start = DispatchTime.now().uptimeNanoseconds
         let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -54,7 +58,8 @@ public enum Sweep {
         }
         guard jobs >= 1 else { throw LatsimError(value: String(jobs), problem: "the number of threads must be at least 1") }
         let grid = try SweepGrid(axes: axes)
-        let (runs, overflow) = grid.count.multipliedReportingOverflow(by: seeds)
+        let mine = shard?.points(of: grid.count) ?? 0..<grid.count
+        let (runs, overflow) = mine.count.multipliedReportingOverflow(by: seeds)
         guard !overflow else { throw LatsimError(value: String(seeds), problem: "too many runs") }
         for a in assignments where axes.contains(where: { $0.path == a.path }) {
             throw LatsimError(file: a.source.file, key: a.path, value: a.value,
@@ -85,15 +90,16 @@ public enum Sweep {
         }
         let configurations = points
         var perSeed = 0.0
-        for c in configurations { perSeed += WorkEstimate.events(c) }
+        for c in configurations[mine] { perSeed += WorkEstimate.events(c) }
         try WorkEstimate.check(events: perSeed * Double(seeds), runs: runs, limit: maxEvents)
 
         // run: runs are handed out in index order; a point's seeds are
         // merged, in seed order, by whichever thread finishes its last seed
-        let rows = Locked([SweepRow?](repeating: nil, count: grid.count))
+        let rows = Locked([SweepRow?](repeating: nil, count: mine.count))
         let state = RunState(seeds: seeds)
+        let first = mine.lowerBound
         Parallel.forEach(runs, jobs: jobs) { r in
-            let point = r / seeds, k = r % seeds
+            let point = first + r / seeds, k = r % seeds
             var c = configurations[point]
             c.seed = c.seed &+ UInt64(k)
             let digest: Result<RunDigest, LatsimError>
@@ -114,11 +120,11 @@ public enum Sweep {
                                simulatedSeconds: Double(configurations[point].duration) / 1e9,
                                framePeriodMs: configurations[point].framePeriod.doubleValue / 1e6,
                                metrics: RunDigest.merge(digests, predicts: configurations[point].predictor != .none))
-            rows.withLock { $0[point] = row }
+            rows.withLock { $0[point - first] = row }
         }
         if let e = state.firstError { throw e }
         return SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.current.map { $0! }, runs: runs,
-                           wallSeconds: elapsed())
+                           wallSeconds: elapsed(), shard: shard)
     }
 }
 

@@ -23,7 +23,7 @@ import TouchModel
 /// Each value is the text of a `--set PATH=VALUE`; it is checked when the
 /// grid is resolved against a scenario (``Sweep/run(scenario:baseOverrides:axes:seeds:duration:seed:jobs:progress:)``),
 /// with the usual ``LatsimError``.
-public struct SweepAxis: Sendable, Equatable {
+public struct SweepAxis: Sendable, Equatable, Codable {
     /// The configuration key varied (see ``ConfigurationKey/all``).
     public let path: String
     /// The values, as `--set` text, in sweep order.

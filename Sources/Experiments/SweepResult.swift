@@ -57,7 +57,7 @@ public struct SweepGrid: Sendable, Equatable {
 
 /// Summary of one merged measure (touch-to-photon, pipeline frames, ...);
 /// every field nil when nothing was measured.
-public struct SweepStatistic: Sendable, Equatable {
+public struct SweepStatistic: Sendable, Equatable, Codable {
     /// Values recorded, over every run of the point.
     public var count: Int
     /// The exact mean over every recorded value.
@@ -85,7 +85,7 @@ public struct SweepStatistic: Sendable, Equatable {
 /// (``StreamingStats/merge(_:)``): percentiles and means are over every
 /// displayed frame of every seed. Per-run figures (counts, rates,
 /// fractions) are the mean across the seeds.
-public struct SweepMetrics: Sendable, Equatable {
+public struct SweepMetrics: Sendable, Equatable, Codable {
     /// Touch-to-photon of each displayed frame with new touch content, ms.
     public var touchToPhotonMs: SweepStatistic
     /// The talk's pipeline-frames convention.
@@ -123,7 +123,7 @@ public struct SweepMetrics: Sendable, Equatable {
 }
 
 /// One grid point of a sweep and what it measured.
-public struct SweepRow: Sendable, Equatable {
+public struct SweepRow: Sendable, Equatable, Codable {
     /// The grid point's index (row order).
     public var index: Int
     /// The `--set` text of each varied key, in axis order.
@@ -155,6 +155,8 @@ public struct SweepResult: Sendable {
     public var runs: Int
     /// Wall time of the whole sweep, seconds (never part of the rows).
     public var wallSeconds: Double
+    /// The shard this result holds the rows of, when the sweep was split.
+    public var shard: Shard?
 
     /// The axes.
     public var axes: [SweepAxis] { grid.axes }

@@ -5,7 +5,7 @@ import TouchModel
 
 /// Where a setting came from: a file position, or an origin on the command
 /// line that the command line names (e.g. `--set`).
-public struct SettingSource: Sendable, Hashable {
+public struct SettingSource: Sendable, Hashable, Codable {
     /// The file, or the command-line origin.
     public var file: String?
     /// The 1-based line in the file.

@@ -14,9 +14,20 @@ import Musl
 import Darwin
 #endif
 
+/// `latsim sweep`: a grid run (the default) or the merge of a sharded one.
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
+        abstract: "Vary one or two configuration keys over a grid and measure every point.",
+        discussion: "`latsim sweep SCENARIO --vary ...` runs a grid (see `latsim sweep run --help`); `latsim sweep merge PARTS...` joins the parts of a sweep run in shards on several machines.",
+        subcommands: [SweepRunCommand.self, SweepMergeCommand.self],
+        defaultSubcommand: SweepRunCommand.self
+    )
+}
+
+struct SweepRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Vary one or two configuration keys over a grid and measure every point.",
         discussion: """
         Each --vary names a configuration key (`latsim keys`) and its values, as
@@ -46,6 +57,15 @@ struct SweepCommand: ParsableCommand {
         second) into DIR/sweep.png, .svg, .gp and .dat, marking where adaptive \
         buffering goes triple. The wall time goes to stderr, never into files.
 
+        With --shard I/N (shards numbered from 0) only the I-th block of grid \
+        points runs, each with all its seeds, and --part FILE receives its \
+        rows; `latsim sweep merge` joins the parts of all N shards into the \
+        same CSV, JSON, table and chart as one machine gives. --shard auto \
+        takes I and N from a Slurm job array (SLURM_ARRAY_TASK_ID, \
+        SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed \
+        Job (JOB_COMPLETION_INDEX, with LATSIM_SHARD_COUNT); \
+        Examples/cluster/ has both.
+
         Examples:
           latsim sweep ios8 --vary gpu.render=2ms...16ms:1ms --plot out
           latsim sweep ios9-coalescing-120hz --vary gpu.render=1ms...20ms:0.5ms \\
@@ -69,8 +89,18 @@ struct SweepCommand: ParsableCommand {
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR as sweep.png, sweep.svg, sweep.gp and sweep.dat (needs gnuplot for the images).", valueName: "DIR"))
     var plot: String?
+    @Option(help: ArgumentHelp("Run only shard I of N (I from 0), or `auto` from a Slurm array or Kubernetes Indexed Job; needs --part.", valueName: "I/N"))
+    var shard: String?
+    @Option(help: ArgumentHelp("With --shard: write this shard's rows to FILE, for `latsim sweep merge`.", valueName: "FILE"))
+    var part: String?
 
     func run() throws {
+        let theShard = try shard.map { try ShardOption.resolve($0) }
+        if theShard != nil && part == nil { throw CLI.badFlag("--shard", shard, "needs --part FILE", expected: "--part FILE for this shard's rows") }
+        if theShard == nil && part != nil { throw CLI.badFlag("--part", part, "needs --shard I/N") }
+        if theShard != nil && (csv != nil || json != nil || plot != nil) {
+            throw CLI.badFlag("--shard", shard, "a shard holds only its rows", expected: "--csv, --json and --plot given to `latsim sweep merge`")
+        }
         // check every input before running anything: nothing half-done on bad input
         if seeds < 1 || seeds > Sweep.maximumSeeds {
             throw CLI.badFlag("--seeds", String(seeds), "runs per grid point must be from 1 to \(Sweep.maximumSeeds)")
@@ -86,7 +116,7 @@ struct SweepCommand: ParsableCommand {
             throw CLI.badFlag("--vary", nil, "given \(vary.count) times: a sweep varies one or two keys (a line or a grid)",
                               expected: "the other keys fixed with --set PATH=VALUE")
         }
-        try CLI.preflight(files: [csv, json], directories: [plot])
+        try CLI.preflight(files: [csv, json, part], directories: [plot])
         let axes = try vary.map { try SweepAxis(parsing: $0, source: SettingSource(file: "--vary")) }
         let s = try Scenario.named(scenario)
 
@@ -94,10 +124,19 @@ struct SweepCommand: ParsableCommand {
         var progress: (@Sendable (SweepProgress) -> Void)?
         if bar.enabled { progress = { bar.update($0) } }
         let result: SweepResult = try Sweep.run(scenario: s, assignments: try options.assignments(), axes: axes, seeds: seeds, jobs: jobs,
-                                                maxEvents: options.maxEvents,
+                                                maxEvents: options.maxEvents, shard: theShard,
                                                 progress: progress)
         bar.clear()
+        if let part {
+            try OutputDestination.write(try SweepPart(result).encoded(), to: part)
+            CLI.warn("shard \(result.shard!): \(result.rows.count) of \(result.grid.count) points, \(result.runs) runs in \(formatDecimal(result.wallSeconds, places: 1, fixed: true)) s -> \(part)")
+            return
+        }
+        try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
+    }
 
+    /// Writes a sweep's outputs and prints its table (unless stdout is an output).
+    static func write(_ result: SweepResult, csv: String?, json: String?, plot: String?) throws {
         if let csv { try CLI.write(SweepOutput.csv(result), to: csv) }
         if let json { try CLI.write(SweepOutput.json(result).text() + "\n", to: json) }
         if let plot {
@@ -112,6 +151,61 @@ struct SweepCommand: ParsableCommand {
             CLI.say(SweepOutput.table(result))
         }
         CLI.warn("\(result.runs) run\(result.runs == 1 ? "" : "s") in \(formatDecimal(result.wallSeconds, places: result.wallSeconds < 1 ? 2 : 1, fixed: true)) s")
+    }
+}
+
+/// `latsim sweep merge`: the parts of a sharded sweep joined into one result.
+struct SweepMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Join the parts of a sweep run in shards.",
+        discussion: """
+        Reads the part files that `latsim sweep ... --shard I/N --part FILE` wrote, one per \
+        shard, in any order, and writes the sweep's CSV, JSON, table and chart: byte for \
+        byte what the sweep gives run on one machine. Every shard must be there once, \
+        all of one sweep.
+
+        Example: latsim sweep merge parts/part-*.json --csv sweep.csv
+        """
+    )
+
+    @Argument(help: "The part files.") var parts: [String] = []
+    @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout).", valueName: "PATH"))
+    var csv: String?
+    @Option(help: ArgumentHelp("Write the rows as a JSON array to PATH ('-' for stdout).", valueName: "PATH"))
+    var json: String?
+    @Option(help: ArgumentHelp("Draw the chart into DIR.", valueName: "DIR"))
+    var plot: String?
+
+    func run() throws {
+        try CLI.preflight(files: [csv, json], directories: [plot])
+        let read = try parts.map { path throws(LatsimError) in (path, try SweepPart.read(path)) }
+        let result = try SweepPart.merge(read)
+        try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
+    }
+}
+
+/// `--shard I/N` or `auto`.
+enum ShardOption {
+    /// The shard named, or taken from the job array's environment for `auto`.
+    static func resolve(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Shard {
+        guard text == "auto" else {
+            do { return try Shard(parsing: text) } catch { throw error.located(file: "--shard") }
+        }
+        if let id = environment["SLURM_ARRAY_TASK_ID"].flatMap(NumberSyntax.integer),
+           let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(NumberSyntax.integer) {
+            let min = environment["SLURM_ARRAY_TASK_MIN"].flatMap(NumberSyntax.integer) ?? 0
+            do { return try Shard(index: id - min, count: count) } catch { throw error.located(file: "--shard auto (Slurm)") }
+        }
+        if let id = environment["JOB_COMPLETION_INDEX"].flatMap(NumberSyntax.integer) {
+            guard let count = environment["LATSIM_SHARD_COUNT"].flatMap(NumberSyntax.integer) else {
+                throw CLI.badFlag("--shard", "auto", "a Kubernetes Indexed Job gives JOB_COMPLETION_INDEX but not the number of shards",
+                                  expected: "LATSIM_SHARD_COUNT set to the job's completions")
+            }
+            do { return try Shard(index: id, count: count) } catch { throw error.located(file: "--shard auto (Kubernetes)") }
+        }
+        throw CLI.badFlag("--shard", "auto", "no job array in the environment",
+                          expected: "SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (Slurm) or JOB_COMPLETION_INDEX and LATSIM_SHARD_COUNT (Kubernetes), or --shard I/N")
     }
 }
 

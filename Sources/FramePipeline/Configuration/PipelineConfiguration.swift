@@ -24,7 +24,7 @@ public enum DeliveryPolicy: String, Sendable, CaseIterable, Keyword {
 }
 
 /// How many display buffers may exist (`os.buffering`).
-public enum BufferingPolicy: String, Sendable, CaseIterable, Keyword {
+public enum BufferingPolicy: String, Sendable, CaseIterable, Keyword, Codable {
     /// Two buffers.
     case double
     /// Three buffers.
