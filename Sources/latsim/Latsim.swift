@@ -21,7 +21,7 @@ struct Latsim: ParsableCommand {
         """,
         subcommands: [
             ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, RunCommand.self,
-            SweepCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
+            SweepCommand.self, CompareCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
         ]
     )
 

@@ -22,7 +22,7 @@ struct ScenarioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenario",
         abstract: "Work with scenario files.",
-        subcommands: [Show.self]
+        subcommands: [Show.self, ScenarioDiffCommand.self]
     )
 
     struct Show: ParsableCommand {

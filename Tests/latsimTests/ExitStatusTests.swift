@@ -69,3 +69,25 @@ import Glibc
         #expect(o.stdout.contains("Exit status: 0 success, 1 a check failed"))
     }
 }
+
+/// `latsim compare` and `latsim scenario diff` as a user meets them.
+@Suite struct CompareCommandTests {
+    @Test func compareNamesTheChangeAndItsVerdict() throws {
+        let o = try Latsim.run(["compare", "ios9-coalescing-120hz", "--b-set", "gpu.render=9ms", "--set", "app.handler=lognormal(4ms,0.5)",
+                                "--duration", "3s", "--seeds", "4"])
+        #expect(o.status == 0, "\(o.stderr)")
+        #expect(o.stdout.contains("gpu.render  4ms  9ms"))
+        let p99 = try #require(o.stdout.split(separator: "\n").first { $0.hasPrefix("t2p p99 ms") })
+        #expect(p99.hasSuffix("real"), "\(p99)")
+        let j = try Latsim.run(["compare", "ios8", "ios9-low-latency", "--duration", "1s", "--seeds", "2", "--json", "-"])
+        #expect(j.status == 0 && j.stdout.contains("\"figures\""))
+    }
+
+    @Test func scenarioDiffListsTheKeysWithTheirOrigins() throws {
+        let o = try Latsim.run(["scenario", "diff", "ios8", "ios9-prediction"])
+        #expect(o.status == 0)
+        #expect(o.stdout.contains("os.renderServer") && o.stdout.contains("builtin:ios8:6") && o.stdout.contains("app.prediction.predictor"))
+        let bad = try Latsim.run(["scenario", "diff", "ios8"])
+        #expect(bad.status == 2)
+    }
+}
