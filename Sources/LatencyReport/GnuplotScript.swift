@@ -154,3 +154,8 @@ public struct ChartOutput: Sendable, Equatable {
     /// Anything gnuplot printed on standard error while succeeding (warnings).
     public var warnings: String
 }
+
+extension ChartScript: GnuplotChart {
+    /// A script is its own chart.
+    public var script: ChartScript { self }
+}

@@ -152,6 +152,12 @@ public struct ReportWriter {
         return page
     }
 
+    /// A CDF series' name with its median in both conventions the tables use.
+    static func cdfName(_ name: String, _ m: Measurements) -> String {
+        guard let ms = m.touchToPhotonMs.percentile(50), let frames = m.pipelineFrames.percentile(50) else { return name }
+        return "\(name): p50 \(formatDecimal(ms, places: 1)) ms, \(formatDecimal(frames, places: 2)) pipeline frames"
+    }
+
     /// `1 display frame`, `1.5 display frames`.
     static func frames(_ n: Double) -> String {
         let text = formatDecimal(n, places: 1)
@@ -220,7 +226,7 @@ public struct ReportWriter {
             func f(_ x: Double?, _ p: Int = 3) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
             page.add("| \(name) | \(f(m.touchToPhotonMs.percentile(50))) | \(f(m.touchToPhotonMs.percentile(99))) | \(f(m.pipelineFrames.percentile(50))) | \(f(m.effectiveFrames.percentile(50))) | \(f(Double(m.framesPresented) / r.simulatedSeconds, 1)) | \(m.repeatedFrames) | \(m.droppedFrames) | \(f(r.tripleBufferedFraction * 100, 1)) |")
             if shown.contains(name) {
-                cdf.append((name: name, points: m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
+                cdf.append((name: Self.cdfName(name, m), points: m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
             }
         }
         page.add()
@@ -233,11 +239,11 @@ public struct ReportWriter {
             $0.handler = .lognormal(median: 6 * Nanos.perMillisecond, sigma: 0.5)
             $0.gpuRender = .lognormal(median: 5 * Nanos.perMillisecond, sigma: 0.4)
         }
-        cdf.append((name: "ios9-coalescing-120hz, lognormal handler 6 ms and GPU 5 ms",
+        cdf.append((name: Self.cdfName("ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms", spread.measurements),
                     points: spread.measurements.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
         let chart = LatencyCDFChart(series: cdf, xLabel: "touch-to-photon latency (ms)",
                                     title: "Touch-to-photon latency distribution",
-                                    subtitle: "cumulative share of displayed frames; photon = scan-out of the middle row", framePeriodMs: 1000.0 / 60)
+                                    subtitle: "cumulative share of displayed frames; photon = scan-out of the middle row; vertical lines every display period T = 16.7 ms", framePeriodMs: 1000.0 / 60)
         page.chart(try render(chart, "latency-cdf"), alt: "latency CDF per scenario")
         let spreadStats = spread.measurements.touchToPhotonMs
         if let p50 = spreadStats.percentile(50), let p99 = spreadStats.percentile(99) {

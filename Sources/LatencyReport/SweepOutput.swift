@@ -214,7 +214,33 @@ public enum SweepOutput {
     /// The chart of a sweep: p50 and p99 touch-to-photon latency and the
     /// frame rate against the first varied key, one series per value of the
     /// second, with a marker where adaptive buffering goes triple.
-    public static func chart(_ result: SweepResult) -> SweepChart {
+    public static func chart(_ result: SweepResult) -> ChartScript {
+        result.axes.count == 2 ? heatMap(result).script : lineChart(result).script
+    }
+
+    /// A two-key sweep as heat maps of median latency and frame rate.
+    public static func heatMap(_ result: SweepResult) -> SweepHeatMapChart {
+        func position(_ axis: Int, _ row: SweepRow) -> Double {
+            row.numbers[axis] ?? Double(result.grid.indices(of: row.index)[axis] + 1)
+        }
+        func tics(_ axis: Int) -> [(Double, String)]? {
+            result.axes[axis].numbers == nil ? result.axes[axis].values.enumerated().map { (Double($0.offset + 1), $0.element) } : nil
+        }
+        let cells = result.rows.map {
+            SweepHeatMapChart.Cell(x: position(0, $0), y: position(1, $0), p50Ms: $0.metrics.touchToPhotonMs.p50, fps: $0.metrics.framesPerSecond)
+        }
+        let names = result.axes.map { ConfigurationKey.byPath[$0.path]?.phrase ?? $0.path }
+        var subtitle = result.scenario + ", "
+        subtitle += result.seeds == 1 ? "1 run per point" : "\(result.seeds) runs (seeds) merged per point"
+        if let seconds = result.rows.first?.simulatedSeconds { subtitle += " of \(formatDecimal(seconds, places: 3)) s" }
+        subtitle += "; brighter is worse"
+        return SweepHeatMapChart(cells: cells, xLabel: label(of: result.axes[0]), yLabel: label(of: result.axes[1]),
+                                 xTics: tics(0), yTics: tics(1),
+                                 title: "Latency and frame rate over \(names[0]) and \(names[1])", subtitle: subtitle)
+    }
+
+    /// A one-key sweep: p50 and p99 latency and the frame rate along the key.
+    public static func lineChart(_ result: SweepResult) -> SweepChart {
         let axis = result.axes[0]
         let groups = series(result)
         var chartSeries: [(name: String, points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)])] = []

@@ -133,6 +133,20 @@ enum ChartFixtures {
         ], yLabel: "RMS position error (px)", subtitle: "finger on a circle, 120 Hz scan", framePeriodMs: 1000.0 / 60)
     }
 
+    /// A two-key sweep: a step where handler plus GPU pass a frame; a
+    /// non-numeric second axis with named tics.
+    static func heatMap() -> SweepHeatMapChart {
+        var cells: [SweepHeatMapChart.Cell] = []
+        for gpu in stride(from: 2.0, through: 16, by: 2) {
+            for (k, _) in ["double", "triple", "adaptive"].enumerated() {
+                let late = gpu + 7 > 16.7
+                cells.append(.init(x: gpu, y: Double(k + 1), p50Ms: late ? 66.7 : 50, fps: late && k == 0 ? 30 : 60))
+            }
+        }
+        return SweepHeatMapChart(cells: cells, xLabel: "GPU time (ms)", yLabel: "os.buffering",
+                                 yTics: [(1, "double"), (2, "triple"), (3, "adaptive")], title: "GPU x buffering", subtitle: "fixture")
+    }
+
     /// Every chart with its file name.
     static func all() -> [(name: String, chart: any GnuplotChart)] {
         [
@@ -143,6 +157,7 @@ enum ChartFixtures {
             ("sweep-gpu", sweep()),
             ("motion", motion()),
             ("horizon-error", horizon()),
+            ("sweep-heat-map", heatMap()),
         ]
     }
 }

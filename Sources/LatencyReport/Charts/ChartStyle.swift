@@ -27,13 +27,20 @@ public enum ChartStyle {
     /// Grid and reference-line colour.
     public static let rule: UInt32 = 0xCCCCCC
 
-    /// The common `set` commands: title (bold, with an optional smaller
-    /// subtitle line), grid, axis styling and key box.
-    static func common(title: String, subtitle: String?) -> String {
+    /// The title block as gnuplot's enhanced text: the title in bold, the
+    /// subtitle smaller on a second line.
+    static func heading(title: String, subtitle: String?) -> String {
         var heading = "{/:Bold*1.25 \(GnuplotText.escapeEnhanced(title))}"
         if let subtitle, !subtitle.isEmpty {
             heading += "\\n{/*0.95 \(GnuplotText.escapeEnhanced(subtitle))}"
         }
+        return heading
+    }
+
+    /// The common `set` commands: title (bold, with an optional smaller
+    /// subtitle line), grid, axis styling and key box.
+    static func common(title: String, subtitle: String?) -> String {
+        let heading = Self.heading(title: title, subtitle: subtitle)
         return """
         set encoding utf8
         set title "\(heading)" textcolor \(GnuplotText.rgb(ink)) offset 0,-0.3

@@ -36,8 +36,11 @@ public struct LatencyCDFChart: GnuplotChart {
     public var title: String
     /// A smaller line under the title.
     public var subtitle: String?
-    /// When set, faint vertical lines mark whole display frames (1, 2, ...)
-    /// so that milliseconds can be read as frames.
+    /// When set, faint vertical lines mark whole display periods of latency
+    /// (T, 2T, ...), so that milliseconds can be read as periods. They are
+    /// periods, not the talk's pipeline frames, which count from the start of
+    /// the touch's scan window: a series' own pipeline frames belong in its
+    /// name (e.g. `ios8: p50 50 ms, 4 pipeline frames`).
     public var framePeriodMs: Double?
 
     /// A chart of `series`.
@@ -76,7 +79,7 @@ public struct LatencyCDFChart: GnuplotChart {
         set xrange [\(GnuplotText.number(xmin)):\(GnuplotText.number(xmax))]
         set yrange [0:1.02]
         set ytics 0,0.1,1
-        set key bottom right
+        set key outside below center horizontal maxcols 2 noopaque nobox
         set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc \(GnuplotText.rgb(0x8A8F98)) dt (8,6) lw 1.3
         set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc \(GnuplotText.rgb(0x8A8F98)) dt (8,6) lw 1.3
         set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc \(GnuplotText.rgb(0x777777)) font ",10"
@@ -89,7 +92,7 @@ public struct LatencyCDFChart: GnuplotChart {
             while k * period <= xmax {
                 let x = GnuplotText.number(k * period)
                 setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0xB9C4D0)) lw 1.5\n"
-                setup += "set label \"\(Int(k)) frame\(k == 1 ? "" : "s")\" at first \(x), graph 1 offset 0.4,-1 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
+                setup += "set label \"\(k == 1 ? "" : String(Int(k)))T\" at first \(x), graph 1 offset 0.4,-1 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
                 k += 1
             }
         }
