@@ -28,6 +28,15 @@ public struct MotionChart: GnuplotChart {
         self.subtitle = subtitle
     }
 
+    /// Half the height of the enlarged view of the stroke's end, points: a
+    /// little more than the farthest drawn end lies from the finger; nil (no
+    /// inset) without a drawn path.
+    var insetRadius: Double? {
+        let lags = drawn.compactMap { lag($0.path) }
+        guard let worst = lags.max(), worst > 0 else { return nil }
+        return worst * 1.1 + 1
+    }
+
     /// Width over height of the plot area at 1200x700 with the key below;
     /// the ranges are widened to this shape so that equal scales fill it.
     static let plotAspect = 2.15
@@ -93,7 +102,39 @@ public struct MotionChart: GnuplotChart {
             parts.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 3 lw 2.5 lc \(GnuplotText.rgb(0x333333)) notitle")
             setup += "set label \"finger now\" at first \(GnuplotText.number(last.x)), first \(GnuplotText.number(last.y)) offset 2,0 left tc \(GnuplotText.rgb(0x333333)) font \",11\"\n"
         }
-        let plot = "plot " + parts.joined(separator: ", \\\n     ")
+        var plot = "plot " + parts.joined(separator: ", \\\n     ")
+        if let last = truePath.last, let r = insetRadius {
+            // an enlarged view of the stroke's end, where the drawn paths part
+            let (x0, x1) = (last.x - r * 1.6, last.x + r * 1.6), (y0, y1) = (last.y - r, last.y + r)
+            let box = "from first \(GnuplotText.number(x0)), first \(GnuplotText.number(y1)) to first \(GnuplotText.number(x1)), first \(GnuplotText.number(y0))"
+            setup += "set object 1 rectangle \(box) fillstyle empty border lc \(GnuplotText.rgb(0x333333)) dt 2 lw 1 front\n"
+            var inset = ["$finger using 1:2 with lines lw 5 lc \(GnuplotText.rgb(0xC8C8C8)) notitle"]
+            for (i, d) in drawn.enumerated() where !d.path.isEmpty {
+                let color = GnuplotText.rgb(ChartStyle.color(i))
+                inset.append("$drawn\(i) using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc \(color) notitle")
+                inset.append("$drawn\(i) using 1:2 every ::\(d.path.count - 1)::\(d.path.count - 1) with points pt 7 ps 1.3 lc \(color) notitle")
+            }
+            inset.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 2 lw 2 lc \(GnuplotText.rgb(0x333333)) notitle")
+            plot = """
+            set multiplot
+            \(plot)
+            unset object 1
+            set origin 0.6,0.2
+            set size ratio -1 0.38,0.55
+            set xrange [\(GnuplotText.number(x0)):\(GnuplotText.number(x1))]
+            set yrange [\(GnuplotText.number(y1)):\(GnuplotText.number(y0))]
+            unset xlabel
+            unset ylabel
+            unset key
+            set title "the stroke's end, enlarged" font ",11" offset 0,-0.6
+            set border 15 lc \(GnuplotText.rgb(0x333333)) lw 1
+            set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#FFFFFF" fillstyle solid 1.0 noborder
+            set tics font ",9"
+            plot \(inset.joined(separator: ", \\\n     "))
+            unset multiplot
+            unset object 2
+            """
+        }
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
     }
 }
