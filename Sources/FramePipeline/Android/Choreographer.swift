@@ -1,0 +1,55 @@
+import SimKernel
+
+/// The Choreographer's vsync-app ticks (Docs/Android.md, "Clocks" and
+/// "Choreographer frame"): tick `k` at `A_k = V_k - D_app - D_sf`, the frame
+/// time of a frame targeting `V_k`. Ticks before 0 do not happen. A tick
+/// that finds the UI thread busy is remembered; the frame is then decided
+/// when the thread becomes idle, with the frame time and target of the
+/// newest tick (the skipped-frame correction).
+struct Choreographer {
+    /// `D_app + D_sf`: from a tick to its vsync.
+    let lead: SimTime
+    let vsyncClock: PeriodicClock
+    /// The first vsync whose tick is at or after 0.
+    let firstVsync: Int64
+    /// The next tick's vsync.
+    private var vsyncs: Ticker
+    /// A tick passed while the UI thread was busy.
+    var missed = false
+    /// Frames that ran (on time, or decided late).
+    private(set) var frames = 0
+    /// Frames decided when the UI thread became idle after a missed tick.
+    private(set) var lateFrames = 0
+
+    init(vsyncClock: PeriodicClock, lead: SimTime) {
+        self.lead = lead
+        self.vsyncClock = vsyncClock
+        firstVsync = vsyncClock.index(atOrAfter: lead)
+        vsyncs = vsyncClock.ticks(from: firstVsync)
+    }
+
+    /// The next tick.
+    var nextTick: SimTime { vsyncs.time - lead }
+
+    /// The tick now: returns its frame time and target vsync, and moves on.
+    mutating func tick() -> (frameTime: SimTime, target: SimTime) {
+        let v = vsyncs.time
+        vsyncs.advance()
+        return (v - lead, v)
+    }
+
+    /// The newest tick strictly before `now` whose frame would be decided
+    /// late, or nil when none (a tick exactly at `now` decides by itself).
+    func newestTick(before now: SimTime) -> (frameTime: SimTime, target: SimTime)? {
+        let m = vsyncClock.index(atOrBefore: now + lead)
+        guard m >= firstVsync else { return nil }
+        let v = vsyncClock.tick(m)
+        return v - lead < now ? (v - lead, v) : nil
+    }
+
+    /// A frame ran (`late`: decided after a missed tick).
+    mutating func ran(late: Bool) {
+        frames += 1
+        if late { lateFrames += 1 }
+    }
+}
