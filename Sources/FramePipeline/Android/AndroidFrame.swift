@@ -32,7 +32,9 @@ enum ResampleOutcome: UInt8 {
     case extrapolated
 }
 
-/// One app frame, one buffer, from its frame time to its present.
+/// One app frame, one buffer, from its frame time to its present. It is
+/// kept once, in the pipeline's ``FrameTable``; the stages hold its number
+/// and report what happened to it, and the pipeline writes that here.
 struct AndroidFrame {
     /// Frames are numbered from 0 in the order they begin.
     var seq: Int64
@@ -52,18 +54,50 @@ struct AndroidFrame {
     var queued: SimTime = -1
     /// When its GPU job ended (the acquire fence), -1 before.
     var gpuDone: SimTime = -1
-    /// When SurfaceFlinger latched it, -1 before.
+    /// When SurfaceFlinger latched it (a vsync-sf tick `V - D_sf`), -1 before.
     var latched: SimTime = -1
-    /// The vsync of the vsync-sf tick that latched it.
-    var latchVsync: SimTime = -1
     /// The latch instant of the buffer latched just before it (-1: none).
     var previousLatch: SimTime = -1
-    /// When its composition ended, -1 before.
-    var composed: SimTime = -1
-    /// True when its present signals the release fence of the buffer
-    /// latched before it.
-    var signalsFence = false
+    /// Its composition has ended.
+    var composed = false
 
     /// A frame of `renderMode: continuous`: no vsync id.
     var isContinuous: Bool { expected < 0 }
+
+    /// A slot of the table before its first frame.
+    static let empty = AndroidFrame(seq: -1, content: nil, frameTime: 0, expected: -1, deadline: -1)
+}
+
+/// The frames in flight, by number: a ring of slots, reused once a frame is
+/// presented or dropped. Frames in flight are at most the buffers plus the
+/// one the UI thread draws and the one waiting at the sync, so a ring of
+/// twice that (a power of two) never reuses a slot still in use.
+struct FrameTable {
+    private var slots: ContiguousArray<AndroidFrame>
+    private let mask: Int
+
+    init(buffers: Int) {
+        var n = 16
+        while n < 2 * (buffers + 4) { n *= 2 }
+        slots = ContiguousArray(repeating: .empty, count: n)
+        mask = n - 1
+    }
+
+    /// Frame `seq`.
+    subscript(seq: Int64) -> AndroidFrame {
+        @inline(__always) _read { yield slots[Int(truncatingIfNeeded: seq) & mask] }
+        @inline(__always) _modify { yield &slots[Int(truncatingIfNeeded: seq) & mask] }
+    }
+
+    /// A frame begins: it takes its slot.
+    @inline(__always)
+    mutating func begin(_ f: AndroidFrame) { self[f.seq] = f }
+}
+
+/// The frame on screen, as the display keeps it.
+struct ShownFrame {
+    /// Its number.
+    var seq: Int64
+    /// Its buffer.
+    var buffer: Int32
 }

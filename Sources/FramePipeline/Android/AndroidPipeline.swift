@@ -32,14 +32,18 @@ struct AndroidPipeline: PlatformPipeline {
     var gpu = GPU<AndroidGPUJob>()
     let gpuTime: DurationSampler
     var surfaceFlinger: SurfaceFlinger
-    var display: Display<AndroidFrame>
+    var display: Display<ShownFrame>
     var timeline: FrameTimeline
+    /// The frames in flight; stages hold their numbers.
+    var frames: FrameTable
     var measurement: Measurement
     /// Frames are numbered in the order they begin.
     var nextFrame: Int64 = 0
     var lastPresented: Int64 = -1
     var presentsOutOfOrder = 0
     var gpuJobsBeforeFence = 0
+    /// Buffers released by a latch before their own GPU job ended.
+    var earlyReleases = 0
     /// When the producer (RenderThread or GL thread) asked for its buffer (for the log).
     var renderRequested: SimTime = 0
     var renderStart: SimTime = 0
@@ -62,6 +66,7 @@ struct AndroidPipeline: PlatformPipeline {
         renderThread = RenderThread(configuration: c)
         glThread = GLThread(configuration: c)
         bufferQueue = BufferQueue(count: timing.buffers)
+        frames = FrameTable(buffers: timing.buffers)
         gpuTime = DurationSampler(c.gpuRender)
         surfaceFlinger = SurfaceFlinger(configuration: c, sfDuration: timing.sfDuration)
         display = Display(present: c.present, clock: c.vsyncClock)
@@ -135,14 +140,14 @@ struct AndroidPipeline: PlatformPipeline {
             uiWorkDone(now, &s)
 
         case .queueBuffer:
-            let frame = continuous ? glThread.finishCommands() : renderThread.finishCommands()
+            let seq = continuous ? glThread.finishCommands() : renderThread.finishCommands()
             log?.android?.renderWork.append(.init(requested: renderRequested, start: renderStart, queued: now,
-                                                  frame: frame.seq, buffer: frame.buffer))
-            enqueue(frame, now, &s)
+                                                  frame: seq, buffer: frames[seq].buffer))
+            enqueue(seq, now, &s)
             if continuous {
                 glDequeue(now, &s)
             } else if let next = ui.syncDone() {
-                log?.android?.syncWaits.append(.init(start: syncSince, end: now, frame: next.seq))
+                log?.android?.syncWaits.append(.init(start: syncSince, end: now, frame: next))
                 handOver(next, now, &s)
                 uiIdle(now, &s)
             }
@@ -150,24 +155,26 @@ struct AndroidPipeline: PlatformPipeline {
         case .glRead:
             let seq = nextFrame
             nextFrame += 1
+            let b = glThread.buffer
+            frames.begin(AndroidFrame(seq: seq, content: ui.readStored(), frameTime: now, expected: -1, deadline: -1,
+                                      buffer: b.id, bufferFence: b.fence))
             timeline.begin(seq: seq, expected: -1)
             renderStart = now
-            s.schedule(.queueBuffer, at: glThread.read(ui.readStored(), seq: seq, now: now, rng: &rng))
+            s.schedule(.queueBuffer, at: glThread.read(seq: seq, now: now, rng: &rng))
 
         case .gpuDone:
             let (done, nextEnd) = gpu.complete(now: now)
             if let nextEnd { gpuStarted(now, nextEnd, &s) }
-            if !bufferQueue.acquireFenceSignalled(frame: done.frame, now: now) {
-                _ = surfaceFlinger.acquireFenceSignalled(frame: done.frame, now: now)
-            }
+            // the acquire fence signals (a dropped frame's record may be gone)
+            if frames[done.frame].seq == done.frame { frames[done.frame].gpuDone = now }
 
         case .compositionDone:
-            surfaceFlinger.compositionDone(now: now)
+            frames[surfaceFlinger.compositionDone()].composed = true
 
         case .presentVsync:
             s.schedule(.presentVsync, at: display.nextLatch())
-            if let f = surfaceFlinger.presentable(now: now) {
-                present(f, now, &s)
+            if let seq = surfaceFlinger.presentable(now: now, frames) {
+                present(seq, now, &s)
             } else if let front = display.front {
                 let owed = timeline.owes(at: now)
                 display.repeatFront(owed: owed)

@@ -19,18 +19,21 @@ extension AndroidPipeline {
         let sampleTime = consumer.sampleTime(frameTime: frameTime)
         let n = consumer.readyCount(sampleTime: sampleTime)
         guard n > 0 || ui.responseDue(frameTime: frameTime) else { return false }
-        for r in ui.downResponses { measurement.drew(r.touch) }
+        for i in 0..<ui.downResponses.count { measurement.drew(ui.downResponses[i].touch) }
         var consumption: Consumption?
         if n > 0 {
             consumption = consumer.consume(n, sampleTime: sampleTime)
-            for i in 0..<consumer.consumed.count { measurement.drew(consumer.consumed[i]) }
+            for i in 0..<n { measurement.drew(consumer.batch[i]) }
         }
         let seq = nextFrame
-        let start = ui.beginFrame(frameTime: frameTime, consumption: consumption, consumed: consumer.consumed,
-                                  target: continuous ? nil : (seq, target, target - timing.sfDuration), now: now, rng: &rng)
+        let start = ui.beginFrame(consumption: consumption, batch: consumer.batch, frame: continuous ? nil : seq,
+                                  now: now, rng: &rng)
+        if n > 0 { consumer.finishConsumption() }
         if ui.predicts { measurement.predicted(start.prediction, strokeBegan: start.strokeBegan) }
         if !continuous {
             nextFrame += 1
+            frames.begin(AndroidFrame(seq: seq, content: start.content, frameTime: frameTime, expected: target,
+                                      deadline: target - timing.sfDuration))
             timeline.begin(seq: seq, expected: target)
         }
         choreographer.ran(late: late)
@@ -67,8 +70,8 @@ extension AndroidPipeline {
         uiIdle(now, &s)
     }
 
-    /// The UI thread syncs `frame` to RenderThread, which dequeues a buffer.
-    mutating func handOver(_ frame: AndroidFrame, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+    /// The UI thread syncs frame `frame` to RenderThread, which dequeues a buffer.
+    mutating func handOver(_ frame: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         renderThread.receive(frame)
         renderRequested = now
         if let b = bufferQueue.dequeue(now: now) { producerGot(b, now, &s) }
@@ -81,7 +84,10 @@ extension AndroidPipeline {
             glThread.got(buffer: b.id, fence: b.fence)
             s.schedule(.glRead, at: now)
         } else {
-            s.schedule(.queueBuffer, at: renderThread.startCommands(buffer: b.id, fence: b.fence, now: now, rng: &rng))
+            let seq = renderThread.frame
+            frames[seq].buffer = b.id
+            frames[seq].bufferFence = b.fence
+            s.schedule(.queueBuffer, at: renderThread.startCommands(now: now, rng: &rng))
         }
     }
 
@@ -104,14 +110,13 @@ extension AndroidPipeline {
         }
     }
 
-    /// queueBuffer: the frame waits for SurfaceFlinger, its GPU job joins the queue.
-    mutating func enqueue(_ frame: AndroidFrame, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        var f = frame
-        f.queued = now
+    /// queueBuffer: frame `seq` waits for SurfaceFlinger, its GPU job joins the queue.
+    mutating func enqueue(_ seq: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        frames[seq].queued = now
         let duration = gpuTime.draw(&rng)
-        bufferQueue.enqueue(f)
-        let job = AndroidGPUJob(frame: f.seq, buffer: f.buffer, submitted: now)
-        if let end = gpu.submit(job, duration: duration, now: now, fence: f.bufferFence) { gpuStarted(now, end, &s) }
+        bufferQueue.enqueue(seq)
+        let job = AndroidGPUJob(frame: seq, buffer: frames[seq].buffer, submitted: now)
+        if let end = gpu.submit(job, duration: duration, now: now, fence: frames[seq].bufferFence) { gpuStarted(now, end, &s) }
     }
 
     /// A GPU job started now and ends at `end`.
@@ -126,7 +131,7 @@ extension AndroidPipeline {
     /// vsync-sf now, targeting `vsync`: SurfaceFlinger latches (or drops, or
     /// holds back), releases the buffer latched before, and composes.
     mutating func latch(_ vsync: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        switch surfaceFlinger.decide(bufferQueue.queue, now: now, vsync: vsync) {
+        switch surfaceFlinger.decide(bufferQueue.queue, frames, now: now, vsync: vsync) {
         case .none:
             return
         case .backPressure:
@@ -136,43 +141,51 @@ extension AndroidPipeline {
             for _ in 0..<index {
                 // `latest`: older queued buffers are dropped, released at once
                 let d = bufferQueue.acquire()
-                timeline.dropped(seq: d.seq)
+                timeline.dropped(seq: d)
                 logFrame(d, presented: -1, jank: .dropped)
-                if let h = bufferQueue.release(d.buffer, fence: .signalled, now: now) { handed = h }
+                if let h = bufferQueue.release(frames[d].buffer, fence: .signalled, now: now) { handed = h }
             }
-            let f = bufferQueue.acquire()
-            let (released, compositionEnd) = surfaceFlinger.latch(f, now: now, vsync: vsync, rng: &rng)
-            if let r = released, let h = bufferQueue.release(r.buffer, fence: r.fence, now: now) { handed = h }
-            guard let compositionEnd else {
+            let seq = bufferQueue.acquire()
+            let l = surfaceFlinger.latch(seq, buffer: frames[seq].buffer, now: now, rng: &rng)
+            frames[seq].latched = now
+            frames[seq].previousLatch = l.previousLatch
+            if let r = l.released {
+                // the buffer latched before is released; its fence signals at this frame's present
+                if frames[r.seq].seq == r.seq && frames[r.seq].gpuDone < 0 { earlyReleases += 1 }
+                if let h = bufferQueue.release(r.buffer, fence: ReleaseFence(signalsAt: seq), now: now) { handed = h }
+            }
+            guard let compositionEnd = l.compositionEnd else {
                 fail(composition: surfaceFlinger.badComposition ?? 0)
                 s.removeAll()
                 return
             }
             s.schedule(.compositionDone, at: compositionEnd)
-            log?.android?.latches.append(.init(time: now, compositionEnd: compositionEnd, frame: f.seq, buffer: f.buffer))
+            log?.android?.latches.append(.init(time: now, compositionEnd: compositionEnd, frame: seq, buffer: frames[seq].buffer))
             if let h = handed { producerGot(h, now, &s) }
         }
     }
 
-    /// The present vsync shows `f` now.
-    mutating func present(_ f: AndroidFrame, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        _ = display.show(f)
-        if f.seq <= lastPresented { presentsOutOfOrder += 1 }
-        lastPresented = f.seq
-        // the release fence of the buffer latched before `f` signals
-        if let end = gpu.signal(through: f.seq, now: now) { gpuStarted(now, end, &s) }
-        let jank = timeline.presented(f, now: now)
+    /// The present vsync shows frame `seq` now.
+    mutating func present(_ seq: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        _ = display.show(ShownFrame(seq: seq, buffer: frames[seq].buffer))
+        if seq <= lastPresented { presentsOutOfOrder += 1 }
+        lastPresented = seq
+        // the release fence of the buffer latched before it signals
+        if let end = gpu.signal(through: seq, now: now) { gpuStarted(now, end, &s) }
+        let jank = timeline.presented(frames[seq], now: now)
         var measured = false
-        if let c = f.content {
-            measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: f.frameTime)
+        let start = frames[seq].frameTime
+        if frames[seq].content != nil {
+            let c = frames[seq].content.unsafelyUnwrapped
+            measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
             measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
                                               drawn: c.drawn, horizon: c.horizon)
         } else {
-            measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: f.frameTime)
+            measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
         if let log = log?.android {
-            log.presents.append(.init(time: now, frame: f.seq, buffer: f.buffer, repeated: false, hitch: false, measured: measured))
-            logFrame(f, presented: now, jank: jank)
+            log.presents.append(.init(time: now, frame: seq, buffer: frames[seq].buffer, repeated: false, hitch: false, measured: measured))
+            logFrame(seq, presented: now, jank: jank)
         }
     }
 
@@ -183,8 +196,9 @@ extension AndroidPipeline {
                               expected: "a distribution whose every draw is below T")
     }
 
-    func logFrame(_ f: AndroidFrame, presented: SimTime, jank: JankClass) {
+    func logFrame(_ seq: Int64, presented: SimTime, jank: JankClass) {
         guard let log = log?.android else { return }
+        let f = frames[seq]
         let c = f.content
         log.frames.append(.init(seq: f.seq, frameTime: f.frameTime, expected: f.expected, deadline: f.deadline,
                                 queued: f.queued, gpuDone: f.gpuDone, latched: f.latched, presented: presented,
@@ -220,7 +234,7 @@ extension AndroidPipeline {
         a.maxQueued = bufferQueue.maxQueued
         a.maxLatchedPending = surfaceFlinger.maxLatchedPending
         a.backPressureSkips = surfaceFlinger.backPressureSkips
-        a.earlyReleases = surfaceFlinger.earlyReleases
+        a.earlyReleases = earlyReleases
         a.choreographerFrames = choreographer.frames
         a.lateFrames = choreographer.lateFrames
         a.interpolated = consumer.interpolated

@@ -18,8 +18,8 @@ struct BufferQueue {
     private(set) var maxHeld = 0
     /// Buffers dequeued while held, or released while free (an invariant).
     private(set) var conflicts = 0
-    /// Queued buffers, not yet latched, oldest first.
-    private(set) var queue = Deque<AndroidFrame>()
+    /// Queued buffers (their frames' numbers), not yet latched, oldest first.
+    private(set) var queue = Deque<Int64>()
     private(set) var maxQueued = 0
     /// A dequeue waiting for a buffer (there is one producer).
     private(set) var dequeueWaiting = false
@@ -73,22 +73,12 @@ struct BufferQueue {
         return take(b)
     }
 
-    /// queueBuffer: the frame waits for SurfaceFlinger.
-    mutating func enqueue(_ frame: AndroidFrame) {
-        queue.append(frame)
+    /// queueBuffer: frame `seq` waits for SurfaceFlinger.
+    mutating func enqueue(_ seq: Int64) {
+        queue.append(seq)
         maxQueued = Swift.max(maxQueued, queue.count)
     }
 
-    /// SurfaceFlinger takes the oldest queued buffer.
-    mutating func acquire() -> AndroidFrame { queue.removeFirst() }
-
-    /// The GPU job of frame `seq` is done now (its acquire fence signals);
-    /// false when the frame is no longer queued.
-    mutating func acquireFenceSignalled(frame seq: Int64, now: SimTime) -> Bool {
-        for i in 0..<queue.count where queue[i].seq == seq {
-            queue[i].gpuDone = now
-            return true
-        }
-        return false
-    }
+    /// SurfaceFlinger takes the oldest queued buffer: returns its frame.
+    mutating func acquire() -> Int64 { queue.removeFirst() }
 }

@@ -62,9 +62,9 @@ public struct FrameTimelineCounts: Sendable, Hashable {
 /// It also knows the oldest frame in flight, for the hitch rule.
 struct FrameTimeline {
     static let presentThreshold: SimTime = 2 * Nanos.perMillisecond
-    /// The display period `T = periodNumerator / periodDenominator` ns.
-    let periodNumerator: Int128
-    let periodDenominator: Int128
+    /// The display period rounded half up to ns: `lastLatch + T`, an
+    /// instant, rounds to `lastLatch` plus this.
+    let roundedPeriod: SimTime
     private(set) var counts = FrameTimelineCounts()
     /// Frames begun and not yet presented or dropped, oldest first.
     private var inFlight = Deque<(seq: Int64, expected: SimTime, done: Bool)>()
@@ -72,8 +72,7 @@ struct FrameTimeline {
     private(set) var early = 0
 
     init(displayHz: Rational) {
-        periodNumerator = Int128(Nanos.perSecond) * Int128(displayHz.denominator)
-        periodDenominator = Int128(displayHz.numerator)
+        roundedPeriod = PeriodicClock(hz: displayHz).tick(1)
     }
 
     /// A frame begins (`expected` -1: a continuous frame).
@@ -108,8 +107,7 @@ struct FrameTimeline {
         let end = Swift.max(f.queued, f.gpuDone)
         if f.previousLatch >= 0 && f.previousLatch >= f.deadline {
             // stuffed: judged against lastLatch + T, an instant rounded half up
-            let stuffedDeadline = roundHalfUp(Int128(f.previousLatch) * periodDenominator + periodNumerator, periodDenominator)
-            return Int128(end) <= stuffedDeadline ? .bufferStuffing : .appDeadlineMissed
+            return end <= f.previousLatch + roundedPeriod ? .bufferStuffing : .appDeadlineMissed
         }
         return end > f.deadline ? .appDeadlineMissed : .surfaceFlingerDeadlineMissed
     }

@@ -27,6 +27,9 @@ struct InputDispatch {
 
 /// What a Choreographer frame took from the batch.
 struct Consumption {
+    /// How many samples it consumed (the first ones of the batch, until
+    /// ``InputConsumer/finishConsumption()``).
+    var count: Int
     /// The newest consumed sample.
     var current: Touch
     /// The resampled point, if one was added.
@@ -41,11 +44,10 @@ struct Consumption {
 struct InputConsumer {
     let resampling: Bool
     let resampleLatency: SimTime
-    /// MOVE samples waiting, oldest first.
+    /// MOVE samples waiting, oldest first; during a consumption the
+    /// consumed ones are still at the front.
     private(set) var batch = Deque<Touch>()
-    /// The samples the last frame consumed, oldest first (read them before
-    /// the next consumption).
-    private(set) var consumed = Deque<Touch>()
+    private var consuming = 0
     /// The touch's newest sample taken by the app (consumed, or its DOWN).
     private var history: Touch?
     private var lastTaken: Int64 = -1
@@ -84,20 +86,17 @@ struct InputConsumer {
         return n
     }
 
-    /// Consumes the `n` oldest samples (n >= 1) at sample time `t`, into
-    /// ``consumed``, and resamples when resampling is on.
+    /// Consumes the `n` oldest samples (n >= 1) at sample time `t` and
+    /// resamples when resampling is on. The samples stay at the front of
+    /// ``batch`` for the caller to read until ``finishConsumption()``.
     mutating func consume(_ n: Int, sampleTime t: SimTime) -> Consumption {
-        consumed.removeAll(keepingCapacity: true)
-        for _ in 0..<n {
-            let s = batch.removeFirst()
-            take(s)
-            consumed.append(s)
-        }
-        let current = consumed[n - 1]
-        let previous = n >= 2 ? consumed[n - 2] : history
+        for i in 0..<n { take(batch[i]) }
+        consuming = n
+        let current = batch[n - 1]
+        let previous = n >= 2 ? batch[n - 2] : history
         var point: Resampler.Point?
         if resampling {
-            point = Resampler.resample(current: current, next: batch.first, previous: previous, sampleTime: t)
+            point = Resampler.resample(current: current, next: n < batch.count ? batch[n] : nil, previous: previous, sampleTime: t)
             switch point?.kind {
             case .interpolated?: interpolated += 1
             case .extrapolated?: extrapolated += 1
@@ -105,7 +104,13 @@ struct InputConsumer {
             }
         }
         history = current
-        return Consumption(current: current, point: point)
+        return Consumption(count: n, current: current, point: point)
+    }
+
+    /// The consumed samples leave the batch.
+    mutating func finishConsumption() {
+        batch.removeFirst(consuming)
+        consuming = 0
     }
 
     private mutating func take(_ s: Touch) {

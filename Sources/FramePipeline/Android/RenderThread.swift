@@ -9,31 +9,28 @@ struct RenderThread {
     /// From the sync to the queue.
     private(set) var busy = false
     /// The frame it works on (waiting for a buffer, or issuing commands).
-    private var frame: AndroidFrame?
+    private(set) var frame: Int64 = -1
 
     init(configuration c: PipelineConfiguration) {
         commandTime = DurationSampler(c.android.renderThread)
     }
 
-    /// The UI thread syncs a frame to it.
-    mutating func receive(_ f: AndroidFrame) {
+    /// The UI thread syncs frame `seq` to it.
+    mutating func receive(_ seq: Int64) {
         busy = true
-        frame = f
+        frame = seq
     }
 
-    /// Its frame got `buffer` (with the release fence it had) now: returns
-    /// when the commands are issued and the buffer is queued.
-    mutating func startCommands(buffer: Int32, fence: ReleaseFence, now: SimTime, rng: inout SeededRandom) -> SimTime {
-        frame!.buffer = buffer
-        frame!.bufferFence = fence
-        return now + commandTime.draw(&rng)
+    /// Its frame got its buffer now: returns when the commands are issued
+    /// and the buffer is queued.
+    mutating func startCommands(now: SimTime, rng: inout SeededRandom) -> SimTime {
+        now + commandTime.draw(&rng)
     }
 
     /// The commands are issued: returns the frame to queue; the thread is free.
-    mutating func finishCommands() -> AndroidFrame {
+    mutating func finishCommands() -> Int64 {
         busy = false
-        defer { frame = nil }
-        return frame.unsafelyUnwrapped
+        return frame
     }
 }
 
@@ -44,10 +41,10 @@ struct RenderThread {
 /// time is the instant it reads the position.
 struct GLThread {
     let commandTime: DurationSampler
-    /// The buffer it dequeued and has not drawn into yet.
-    private var buffer: (id: Int32, fence: ReleaseFence)?
+    /// The buffer it dequeued, with the release fence it had.
+    private(set) var buffer: (id: Int32, fence: ReleaseFence) = (-1, .signalled)
     /// The frame it issues commands for.
-    private var frame: AndroidFrame?
+    private(set) var frame: Int64 = -1
 
     init(configuration c: PipelineConfiguration) {
         commandTime = DurationSampler(c.android.renderThread)
@@ -57,18 +54,13 @@ struct GLThread {
     /// completions of this instant.
     mutating func got(buffer id: Int32, fence: ReleaseFence) { buffer = (id, fence) }
 
-    /// It reads `content` now, as frame `seq`: returns when its buffer is queued.
-    mutating func read(_ content: DrawnContent?, seq: Int64, now: SimTime, rng: inout SeededRandom) -> SimTime {
-        let b = buffer.unsafelyUnwrapped
-        buffer = nil
-        frame = AndroidFrame(seq: seq, content: content, frameTime: now, expected: -1, deadline: -1,
-                             buffer: b.id, bufferFence: b.fence)
+    /// It reads the stored position now, as frame `seq`: returns when its
+    /// buffer is queued.
+    mutating func read(seq: Int64, now: SimTime, rng: inout SeededRandom) -> SimTime {
+        frame = seq
         return now + commandTime.draw(&rng)
     }
 
     /// The commands are issued: returns the frame to queue.
-    mutating func finishCommands() -> AndroidFrame {
-        defer { frame = nil }
-        return frame.unsafelyUnwrapped
-    }
+    mutating func finishCommands() -> Int64 { frame }
 }

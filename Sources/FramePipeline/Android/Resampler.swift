@@ -40,7 +40,7 @@ enum Resampler {
             // does not fall back to extrapolation)
             let delta = next.ready - current.ready
             guard delta >= minimumDelta else { return nil }
-            let num = Int128(sampleTime - current.ready), den = Int128(delta)
+            let num = sampleTime - current.ready, den = delta
             return Point(kind: .interpolated, eventTime: sampleTime,
                          position: along(current.position, next.position, num, den),
                          physicalTime: physical(current.time, next.time - current.time, num, den))
@@ -50,24 +50,31 @@ enum Resampler {
         guard delta >= minimumDelta && delta <= maximumDelta else { return nil }
         // lead = min(sampleTime - cur.t, delta / 2, 8 ms), kept in halves of a ns
         let twiceLead = Swift.min(2 * (sampleTime - current.ready), delta, 2 * maximumPrediction)
-        let num = Int128(twiceLead), den = Int128(2 * delta)
+        let num = twiceLead, den = 2 * delta
         let step = TouchPoint(x: current.position.x - previous.position.x, y: current.position.y - previous.position.y)
         return Point(kind: .extrapolated,
-                     eventTime: SimTime(roundHalfUp(Int128(current.ready) * 2 + num, 2)),
+                     eventTime: current.ready + (twiceLead + 1) / 2,
                      position: TouchPoint(x: current.position.x + Double(num) / Double(den) * step.x,
                                           y: current.position.y + Double(num) / Double(den) * step.y),
                      physicalTime: physical(current.time, current.time - previous.time, num, den))
     }
 
     /// `a + (num / den) * (b - a)`, per axis, with the fraction as the
-    /// correctly rounded double.
-    static func along(_ a: TouchPoint, _ b: TouchPoint, _ num: Int128, _ den: Int128) -> TouchPoint {
+    /// correctly rounded double (both are exact doubles: below 2^53).
+    @inline(__always)
+    static func along(_ a: TouchPoint, _ b: TouchPoint, _ num: SimTime, _ den: SimTime) -> TouchPoint {
         let alpha = Double(num) / Double(den)
         return TouchPoint(x: a.x + alpha * (b.x - a.x), y: a.y + alpha * (b.y - a.y))
     }
 
-    /// `base + (num / den) * span`, exactly, rounded half up to ns.
-    static func physical(_ base: SimTime, _ span: SimTime, _ num: Int128, _ den: Int128) -> SimTime {
-        SimTime(roundHalfUp(Int128(base) * den + num * Int128(span), den))
+    /// `base + (num / den) * span` (num, den, span >= 0), exactly, rounded
+    /// half up to ns: in 64 bits when the product fits, else in 128.
+    @inline(__always)
+    static func physical(_ base: SimTime, _ span: SimTime, _ num: SimTime, _ den: SimTime) -> SimTime {
+        let (product, overflow) = num.multipliedReportingOverflow(by: span)
+        if !overflow && product < Int64.max / 4 && den < Int64.max / 4 {
+            return base + (2 * product + den) / (2 * den)
+        }
+        return base + Int64(truncatingIfNeeded: roundHalfUp(Int128(num) * Int128(span), Int128(den)))
     }
 }

@@ -25,20 +25,19 @@ struct SurfaceFlinger {
     let latchUnsignaled: Bool
     let latest: Bool
     let compositionTime: DurationSampler
-    /// The display rate, for the check that a composition stays below `T`.
-    let displayHz: Rational
+    /// The shortest composition that reaches the display period `T`
+    /// (`ceil(T)`): every draw must stay below it.
+    let compositionLimit: SimTime
     private var vsyncs: Ticker
-    /// Latched buffers waiting for their present, oldest first.
-    private(set) var latched = Deque<AndroidFrame>()
+    /// Latched buffers (their frames) waiting for their present, oldest first.
+    private(set) var latched = Deque<Int64>()
     /// The latch instant of the newest latch (-1: none yet).
     private(set) var lastLatch: SimTime = -1
-    /// The buffer latched last: released at the next latch.
+    /// The frame and buffer latched last: released at the next latch.
     private var acquired: (seq: Int64, buffer: Int32)?
     /// vsync-sf ticks with a queued buffer at which back-pressure latched nothing.
     private(set) var backPressureSkips = 0
     private(set) var maxLatchedPending = 0
-    /// Buffers released before their own GPU job ended (latchUnsignaled).
-    private(set) var earlyReleases = 0
     /// A composition draw that reached the display period (bad input).
     private(set) var badComposition: SimTime?
 
@@ -47,7 +46,8 @@ struct SurfaceFlinger {
         latchUnsignaled = c.android.latchUnsignaled
         latest = c.present == .latest
         compositionTime = DurationSampler(c.android.sfCompose)
-        displayHz = c.displayHz
+        let n = Nanos.perSecond * c.displayHz.denominator, d = c.displayHz.numerator
+        compositionLimit = (n + d - 1) / d
         vsyncs = c.vsyncClock.ticks(from: c.vsyncClock.index(atOrAfter: sfDuration))
     }
 
@@ -65,73 +65,64 @@ struct SurfaceFlinger {
     /// work is done (or latchUnsignaled), and an on-demand frame only from
     /// the tick of its own target on.
     @inline(__always)
-    func latchable(_ f: AndroidFrame, vsync: SimTime) -> Bool {
-        (f.gpuDone >= 0 || latchUnsignaled) && (f.isContinuous || f.expected <= vsync)
+    func latchable(_ seq: Int64, _ frames: FrameTable, vsync: SimTime) -> Bool {
+        (frames[seq].gpuDone >= 0 || latchUnsignaled) && (frames[seq].expected < 0 || frames[seq].expected <= vsync)
     }
 
-    /// What to latch at the tick `now` targeting `vsync`, from the queued buffers.
-    mutating func decide(_ queue: Deque<AndroidFrame>, now: SimTime, vsync: SimTime) -> LatchDecision {
+    /// What to latch at the tick `now` targeting `vsync`, from the queued
+    /// buffers `queue` (frame numbers in `frames`).
+    mutating func decide(_ queue: Deque<Int64>, _ frames: FrameTable, now: SimTime, vsync: SimTime) -> LatchDecision {
         guard !queue.isEmpty else { return .none }
         // back-pressure: the oldest latched buffer's present is due and it is not on screen
-        if let oldest = latched.first, oldest.latchVsync <= now {
+        if let oldest = latched.first, frames[oldest].latched + sfDuration <= now {
             backPressureSkips += 1
             return .backPressure
         }
         if latest {
             var i = queue.count - 1
-            while i >= 0 && !latchable(queue[i], vsync: vsync) { i -= 1 }
+            while i >= 0 && !latchable(queue[i], frames, vsync: vsync) { i -= 1 }
             return i >= 0 ? .latch(index: i) : .none
         }
-        return latchable(queue[0], vsync: vsync) ? .latch(index: 0) : .none
+        return latchable(queue[0], frames, vsync: vsync) ? .latch(index: 0) : .none
     }
 
-    /// Latches `frame` now for `vsync`: returns the buffer it releases (the
-    /// one latched before, its release fence signalling at this frame's
-    /// present) and when the composition ends (nil: the draw reached the
-    /// display period, bad input).
-    mutating func latch(_ frame: AndroidFrame, now: SimTime, vsync: SimTime, rng: inout SeededRandom)
-        -> (released: (buffer: Int32, fence: ReleaseFence)?, compositionEnd: SimTime?) {
-        var f = frame
-        f.latched = now
-        f.latchVsync = vsync
-        f.previousLatch = lastLatch
+    /// What a latch produced.
+    struct Latched {
+        /// The latch before it (-1: none): FrameTimeline's `lastLatchTime`.
+        var previousLatch: SimTime
+        /// The buffer released (the one latched before, and its frame), its
+        /// release fence signalling at this frame's present.
+        var released: (seq: Int64, buffer: Int32)?
+        /// When the composition ends; nil when the draw reached the display
+        /// period (bad input).
+        var compositionEnd: SimTime?
+    }
+
+    /// Latches frame `seq`, drawn into `buffer`, now.
+    mutating func latch(_ seq: Int64, buffer: Int32, now: SimTime, rng: inout SeededRandom) -> Latched {
+        let previous = lastLatch
         lastLatch = now
-        var released: (buffer: Int32, fence: ReleaseFence)?
-        if let a = acquired {
-            f.signalsFence = true
-            released = (a.buffer, ReleaseFence(signalsAt: f.seq))
-            for i in 0..<latched.count where latched[i].seq == a.seq && latched[i].gpuDone < 0 { earlyReleases += 1 }
-        }
-        acquired = (f.seq, f.buffer)
-        latched.append(f)
+        let released = acquired
+        acquired = (seq, buffer)
+        latched.append(seq)
         maxLatchedPending = Swift.max(maxLatchedPending, latched.count)
         let d = compositionTime.draw(&rng)
-        if Int128(d) * Int128(displayHz.numerator) >= Int128(Nanos.perSecond) * Int128(displayHz.denominator) {
+        if d >= compositionLimit {
             badComposition = d
-            return (released, nil)
+            return Latched(previousLatch: previous, released: released, compositionEnd: nil)
         }
-        return (released, now + d)
+        return Latched(previousLatch: previous, released: released, compositionEnd: now + d)
     }
 
-    /// The composition running ends now (it is the newest latch's).
-    mutating func compositionDone(now: SimTime) {
-        latched[latched.count - 1].composed = now
-    }
+    /// The composition running ends now: returns its frame (the newest latch's).
+    func compositionDone() -> Int64 { latched[latched.count - 1] }
 
-    /// The GPU job of frame `seq` is done now; false when it is not latched.
-    mutating func acquireFenceSignalled(frame seq: Int64, now: SimTime) -> Bool {
-        for i in 0..<latched.count where latched[i].seq == seq {
-            latched[i].gpuDone = now
-            return true
-        }
-        return false
-    }
-
-    /// The present vsync `now`: the oldest latched buffer, when it is
+    /// The present vsync `now`: the oldest latched buffer's frame, when it is
     /// composed, its GPU work done and its vsync reached; nil repeats the
     /// front buffer.
-    mutating func presentable(now: SimTime) -> AndroidFrame? {
-        guard let f = latched.first, f.composed >= 0, f.gpuDone >= 0, now >= f.latchVsync else { return nil }
+    mutating func presentable(now: SimTime, _ frames: FrameTable) -> Int64? {
+        guard let seq = latched.first, frames[seq].composed, frames[seq].gpuDone >= 0,
+              now >= frames[seq].latched + sfDuration else { return nil }
         return latched.removeFirst()
     }
 }

@@ -8,8 +8,9 @@ enum UIWork {
     case idle
     /// The touch handler of a touch-down.
     case down(Touch)
-    /// A Choreographer frame: input, then traversal (measure, layout, record).
-    case frame(AndroidFrame)
+    /// A Choreographer frame (its number): input, then traversal (measure,
+    /// layout, record).
+    case frame(Int64)
     /// A Choreographer frame of a continuous app: the input callback stores
     /// the position for the GL thread.
     case input(DrawnContent)
@@ -42,7 +43,7 @@ struct UIThread {
     private(set) var busy = false
     private(set) var work = UIWork.idle
     /// A frame whose UI work is done, waiting for RenderThread (the sync blocks).
-    private(set) var syncing: AndroidFrame?
+    private(set) var syncing: Int64?
     /// Touch-downs that reached the channel while the thread was busy.
     private var downsWaiting = Deque<Touch>()
     /// Touch-downs handled and not yet drawn, each with its handler's end.
@@ -89,12 +90,11 @@ struct UIThread {
     }
 
     /// Starts a Choreographer frame: it draws the touch-downs handled so
-    /// far and the samples `consumed` (the newest one resampled by
-    /// `consumption`), then works for `app.handler`. With a `target` (an
-    /// on-demand frame) it makes frame `target.seq`; without, the work is a
-    /// continuous app's input callback.
-    mutating func beginFrame(frameTime: SimTime, consumption: Consumption?, consumed: Deque<Touch>,
-                             target: (seq: Int64, expected: SimTime, deadline: SimTime)?,
+    /// far and the samples the frame consumed (the first
+    /// `consumption.count` of `batch`, the newest one resampled), then works
+    /// for `app.handler`. With a `frame` number (an on-demand frame) it draws
+    /// that frame; without, the work is a continuous app's input callback.
+    mutating func beginFrame(consumption: Consumption?, batch: Deque<Touch>, frame: Int64?,
                              now: SimTime, rng: inout SeededRandom) -> FrameStart {
         busy = true
         handlerRuns += 1
@@ -109,7 +109,7 @@ struct UIThread {
         downResponses.removeAll(keepingCapacity: true)
         if let consumption {
             deliveries += 1
-            drawnSamples += Int64(consumed.count)
+            drawnSamples += Int64(consumption.count)
             newest = consumption.current
             if let p = consumption.point {
                 lead = p.physicalTime - newest.time
@@ -118,9 +118,9 @@ struct UIThread {
                 resampled = p.kind
             }
             if predicts {
-                for i in 0..<consumed.count {
-                    if consumed[i].began { predictor!.reset(); began = true }
-                    predictor!.observe(consumed[i].sample)
+                for i in 0..<consumption.count {
+                    if batch[i].began { predictor!.reset(); began = true }
+                    predictor!.observe(batch[i].sample)
                 }
             }
         }
@@ -134,9 +134,8 @@ struct UIThread {
             content.horizon = horizon
             prediction = PredictionMade(position: p, target: newest.time + horizon)
         }
-        if let target {
-            work = .frame(AndroidFrame(seq: target.seq, content: content, frameTime: frameTime,
-                                       expected: target.expected, deadline: target.deadline))
+        if let frame {
+            work = .frame(frame)
         } else {
             work = .input(content)
         }
@@ -179,10 +178,10 @@ struct UIThread {
 
     /// The frame's UI work is done but RenderThread is busy: the thread
     /// blocks in the sync.
-    mutating func waitForRenderThread(_ frame: AndroidFrame) { syncing = frame }
+    mutating func waitForRenderThread(_ frame: Int64) { syncing = frame }
 
     /// RenderThread is free: the blocked sync hands its frame over.
-    mutating func syncDone() -> AndroidFrame? {
+    mutating func syncDone() -> Int64? {
         defer { syncing = nil }
         return syncing
     }
