@@ -52,12 +52,18 @@ struct ScenarioCommand: ParsableCommand {
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "List every configuration key with its default and accepted values."
+        abstract: "List every configuration key with its default, the platforms that use it, and accepted values.",
+        discussion: "A key of one platform set on a run of the other (os.platform) is bad input."
     )
 
     func run() throws {
-        var t = TextTable(header: ["key", "default", "accepted values"])
-        for k in ConfigurationKey.all { t.rows.append([k.path, k.defaultValue, k.expected]) }
+        var t = TextTable(header: ["key", "default", "platforms", "accepted values"])
+        for k in ConfigurationKey.all {
+            var defaults = k.defaultValue
+            for (p, d) in k.platformDefaults.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { defaults += " (\(p.rawValue): \(d))" }
+            let platforms = k.platforms.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? "both"
+            t.rows.append([k.path, defaults, platforms, k.expected])
+        }
         CLI.say(t.render())
     }
 }
