@@ -50,8 +50,8 @@ extension Settings {
                         expected: "durations below T (a normal or lognormal distribution is checked at each draw)")
         }
         let timing = c.androidTiming
-        if case .auto = a.buffers, timing.buffers > AndroidTiming.maximumBuffers {
-            throw error("android.buffers", problem: "auto gives \(timing.buffers) buffers (maxAcquired + 2, with D_app + D_sf = \(DurationSyntax.format(timing.appDuration + timing.sfDuration))), more than a BufferQueue's \(AndroidTiming.maximumBuffers)",
+        if case .auto = a.buffers, timing.maxAcquired + 2 > AndroidTiming.maximumBuffers {
+            throw error("android.buffers", problem: "auto gives \(timing.maxAcquired + 2) buffers (maxAcquired + 2, with D_app + D_sf = \(DurationSyntax.format(timing.appDuration + timing.sfDuration))), more than a BufferQueue's \(AndroidTiming.maximumBuffers)",
                         expected: "shorter work durations, or a count from 2 to \(AndroidTiming.maximumBuffers)")
         }
     }

@@ -72,26 +72,47 @@ struct AndroidFrame {
 /// presented or dropped. Frames in flight are at most the buffers plus the
 /// one the UI thread draws and the one waiting at the sync, so a ring of
 /// twice that (a power of two) never reuses a slot still in use.
+///
+/// The slots are allocated once, when the run is prepared, and written in
+/// place (no copy-on-write check per access); copies of a table share them,
+/// and only one run uses a table.
 struct FrameTable {
-    private var slots: ContiguousArray<AndroidFrame>
+    /// The slots' memory, freed with the last table that shares it.
+    final class Slots {
+        let base: UnsafeMutablePointer<AndroidFrame>
+        let count: Int
+
+        init(count: Int) {
+            self.count = count
+            base = .allocate(capacity: count)
+            base.initialize(repeating: .empty, count: count)
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    private let slots: Slots
     private let mask: Int
 
     init(buffers: Int) {
         var n = 16
         while n < 2 * (buffers + 4) { n *= 2 }
-        slots = ContiguousArray(repeating: .empty, count: n)
+        slots = Slots(count: n)
         mask = n - 1
     }
 
     /// Frame `seq`.
     subscript(seq: Int64) -> AndroidFrame {
-        @inline(__always) _read { yield slots[Int(truncatingIfNeeded: seq) & mask] }
-        @inline(__always) _modify { yield &slots[Int(truncatingIfNeeded: seq) & mask] }
+        @inline(__always) _read { yield slots.base[Int(truncatingIfNeeded: seq) & mask] }
+        @inline(__always) nonmutating _modify { yield &slots.base[Int(truncatingIfNeeded: seq) & mask] }
     }
 
     /// A frame begins: it takes its slot.
     @inline(__always)
-    mutating func begin(_ f: AndroidFrame) { self[f.seq] = f }
+    func begin(_ f: AndroidFrame) { self[f.seq] = f }
 }
 
 /// The frame on screen, as the display keeps it.

@@ -13,7 +13,8 @@ struct BufferQueue {
     private var free = Deque<Int32>()
     /// The release fence each buffer was released with.
     private var fences: [ReleaseFence]
-    private var held: [Bool]
+    /// Bit i set: buffer i is held (there are at most 64).
+    private var held: UInt64 = 0
     private(set) var heldCount = 0
     private(set) var maxHeld = 0
     /// Buffers dequeued while held, or released while free (an invariant).
@@ -30,7 +31,6 @@ struct BufferQueue {
     init(count: Int) {
         self.count = count
         fences = Array(repeating: .signalled, count: count)
-        held = Array(repeating: false, count: count)
         for b in 0..<count { free.append(Int32(b)) }
     }
 
@@ -48,22 +48,22 @@ struct BufferQueue {
     }
 
     private mutating func take(_ b: Int32) -> (id: Int32, fence: ReleaseFence) {
-        let i = Int(b)
-        if held[i] { conflicts += 1 }
-        held[i] = true
+        let bit: UInt64 = 1 << UInt64(b)
+        if held & bit != 0 { conflicts += 1 }
+        held |= bit
         heldCount += 1
         maxHeld = Swift.max(maxHeld, heldCount)
-        return (b, fences[i])
+        return (b, fences[Int(b)])
     }
 
     /// A buffer goes back to the free list now with `fence`; returns it
     /// when a waiting dequeue takes it at once.
     mutating func release(_ b: Int32, fence: ReleaseFence, now: SimTime) -> (id: Int32, fence: ReleaseFence)? {
-        let i = Int(b)
-        if !held[i] { conflicts += 1 }
-        held[i] = false
+        let bit: UInt64 = 1 << UInt64(b)
+        if held & bit == 0 { conflicts += 1 }
+        held &= ~bit
         heldCount -= 1
-        fences[i] = fence
+        fences[Int(b)] = fence
         guard dequeueWaiting else {
             free.append(b)
             return nil

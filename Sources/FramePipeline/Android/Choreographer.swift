@@ -14,6 +14,8 @@ struct Choreographer {
     let firstVsync: Int64
     /// The next tick's vsync.
     private var vsyncs: Ticker
+    /// The last tick handled (frame time -1: none yet).
+    private var lastTick: (frameTime: SimTime, target: SimTime) = (-1, -1)
     /// A tick passed while the UI thread was busy.
     var missed = false
     /// Frames that ran (on time, or decided late).
@@ -35,16 +37,18 @@ struct Choreographer {
     mutating func tick() -> (frameTime: SimTime, target: SimTime) {
         let v = vsyncs.time
         vsyncs.advance()
-        return (v - lead, v)
+        lastTick = (v - lead, v)
+        return lastTick
     }
 
     /// The newest tick strictly before `now` whose frame would be decided
-    /// late, or nil when none (a tick exactly at `now` decides by itself).
+    /// late, or nil when none: no tick yet, or the newest tick at or before
+    /// `now` is at `now` itself (it decides by itself). Every tick before
+    /// `now` has been handled, so the newest is the last one handled unless
+    /// the next falls exactly on `now`.
     func newestTick(before now: SimTime) -> (frameTime: SimTime, target: SimTime)? {
-        let m = vsyncClock.index(atOrBefore: now + lead)
-        guard m >= firstVsync else { return nil }
-        let v = vsyncClock.tick(m)
-        return v - lead < now ? (v - lead, v) : nil
+        guard nextTick != now, lastTick.frameTime >= 0, lastTick.frameTime < now else { return nil }
+        return lastTick
     }
 
     /// A frame ran (`late`: decided after a missed tick).

@@ -109,7 +109,8 @@ struct InputConsumer {
 
     /// The consumed samples leave the batch.
     mutating func finishConsumption() {
-        batch.removeFirst(consuming)
+        // one by one: a frame usually consumes one or two samples
+        for _ in 0..<consuming { batch.removeFirst() }
         consuming = 0
     }
 

@@ -89,7 +89,8 @@ public struct AndroidTiming: Sendable, Hashable {
     public let sfDuration: SimTime
     /// SurfaceFlinger's `maxAcquired = max(1, ceil((D_app + D_sf) / T) - 1)`.
     public let maxAcquired: Int
-    /// The BufferQueue's buffers: `android.buffers`, or `maxAcquired + 2`.
+    /// The BufferQueue's buffers: `android.buffers`, or `maxAcquired + 2`
+    /// (at most ``maximumBuffers``).
     public let buffers: Int
 
     /// The most buffers a BufferQueue may have (AOSP's `NUM_BUFFER_SLOTS`).
@@ -120,9 +121,10 @@ public struct AndroidTiming: Sendable, Hashable {
         let budget = (app + sf) * d
         let vsyncs = (budget + n - 1) / n
         maxAcquired = Int(Swift.max(1, Swift.min(vsyncs - 1, 1_000_000)))
+        // the key table refuses more than 64; a configuration made in code is held to it
         switch settings.buffers {
-        case .auto: buffers = maxAcquired + 2
-        case .count(let c): buffers = Swift.max(2, c)
+        case .auto: buffers = Swift.min(Self.maximumBuffers, maxAcquired + 2)
+        case .count(let c): buffers = Swift.min(Self.maximumBuffers, Swift.max(2, c))
         }
     }
 
