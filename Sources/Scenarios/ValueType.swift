@@ -85,11 +85,14 @@ extension ValueType where Value == DurationDistribution {
 
 extension ValueType where Value == Rational {
     /// A rate in Hz within `range`.
+    /// At most 6 decimals: the period `1e9 * denominator / numerator` ns
+    /// and every tick derived from it then stay within 64-bit arithmetic.
     static func rate(_ range: ClosedRange<Double>, example: String) -> ValueType {
-        let expected = "a rate in Hz from \(formatDecimal(range.lowerBound, places: 3)) to \(formatDecimal(range.upperBound, places: 3)), e.g. \(example)"
+        let expected = "a rate in Hz from \(formatDecimal(range.lowerBound, places: 3)) to \(formatDecimal(range.upperBound, places: 3)) with at most 6 decimals, e.g. \(example)"
         return ValueType(expected) { text, _ throws(LatsimError) in
             guard let r = Rational(decimal: text) else { throw failure(text, "not a number", expected) }
             guard range.contains(r.doubleValue) else { throw failure(text, "is outside the range", expected) }
+            guard r.denominator <= 1_000_000 else { throw failure(text, "has more than 6 decimals", expected) }
             return r
         }
     }

@@ -75,6 +75,7 @@ import Testing
         (["run", "ios8", "--set", "app.handler=-4ms"], ["app.handler", "-4ms", "negative"]),
         (["run", "ios8", "--set", "device.scanHz=0"], ["device.scanHz", "'0'", "outside the range", "from 1 to 10000"]),
         (["run", "ios8", "--set", "device.displayHz=-60"], ["device.displayHz", "outside the range"]),
+        (["run", "android-default", "--set", "device.displayHz=59.9400000000001"], ["device.displayHz", "more than 6 decimals"]),
         (["run", "ios8", "--set", "device.sampleInstant=1.5"], ["device.sampleInstant", "1.5", "0...1"]),
         (["run", "ios8", "--set", "app.commits=0"], ["app.commits", "from 1 to 1000"]),
         (["run", "ios8", "--set", "os.buffering=quadruple"], ["os.buffering", "quadruple", "double, triple or adaptive"]),
