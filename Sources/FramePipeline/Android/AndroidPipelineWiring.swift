@@ -3,7 +3,7 @@ import TouchModel
 
 // The Android pipeline's wiring: what each stage's output starts next.
 extension AndroidPipeline {
-    /// A touch-down's handler runs now (A4: not batched).
+    /// A touch-down's handler runs now (not batched).
     mutating func startDown(_ down: Touch, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         consumer.beginTouch(down)
         let end = ui.beginDown(down, now: now, rng: &rng)

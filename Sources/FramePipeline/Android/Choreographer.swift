@@ -9,10 +9,7 @@ import SimKernel
 struct Choreographer {
     /// `D_app + D_sf`: from a tick to its vsync.
     let lead: SimTime
-    let vsyncClock: PeriodicClock
-    /// The first vsync whose tick is at or after 0.
-    let firstVsync: Int64
-    /// The next tick's vsync.
+    /// The next tick's vsync (from the first whose tick is at or after 0).
     private var vsyncs: Ticker
     /// The last tick handled (frame time -1: none yet).
     private var lastTick: (frameTime: SimTime, target: SimTime) = (-1, -1)
@@ -25,9 +22,7 @@ struct Choreographer {
 
     init(vsyncClock: PeriodicClock, lead: SimTime) {
         self.lead = lead
-        self.vsyncClock = vsyncClock
-        firstVsync = vsyncClock.index(atOrAfter: lead)
-        vsyncs = vsyncClock.ticks(from: firstVsync)
+        vsyncs = vsyncClock.ticks(from: vsyncClock.index(atOrAfter: lead))
     }
 
     /// The next tick.
