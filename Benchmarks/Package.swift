@@ -48,8 +48,9 @@ let package = Package(
             path: "Benchmarks/Predictors",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Not a benchmark: prints events/s, real-time factor and the speed-up
-        // over the SimPy peer (shared/peers/simpy_pipeline.py).
+        // Not a benchmark: prints events/s and real-time factor of the iOS and
+        // Android pipelines, and the speed-up over the SimPy peers
+        // (shared/peers/simpy_pipeline.py, simpy_android.py).
         .executableTarget(
             name: "EngineFigures",
             dependencies: [

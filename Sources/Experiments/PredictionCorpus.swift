@@ -241,15 +241,21 @@ public struct PredictionCorpus: Sendable {
         }
         let resolved = jobs
         let names = items.map(\.name)
-        return Parallel.map(resolved.count, jobs: parallel ? ProcessInfo.processInfo.activeProcessorCount : 1) { i in
+        let results = Parallel.map(resolved.count, jobs: parallel ? ProcessInfo.processInfo.activeProcessorCount : 1) { i in
             let (cell, c, t) = resolved[i]
-            return PredictionCorpus.runOne(cell: cell, item: names[cell.item], configuration: c, trajectory: t, predictor: predictor)
+            return Result { () throws(LatsimError) -> CellResult in
+                try PredictionCorpus.runOne(cell: cell, item: names[cell.item], configuration: c, trajectory: t, predictor: predictor)
+            }
         }
+        var out: [CellResult] = []
+        out.reserveCapacity(results.count)
+        for r in results { out.append(try r.get()) }
+        return out
     }
 
     /// One pipeline run, scored.
     static func runOne(cell: Cell, item: String, configuration c: PipelineConfiguration, trajectory: Trajectory,
-                       predictor factory: PredictorFactory?) -> CellResult {
+                       predictor factory: PredictorFactory?) throws(LatsimError) -> CellResult {
         let predictorConfiguration = c.predictorConfiguration ?? PredictorConfiguration(kind: .none)
         var run = PipelineRun(configuration: c, trajectory: trajectory)
         // `none` is not run by the pipeline on its own: install it so that the
@@ -259,7 +265,7 @@ public struct PredictionCorpus: Sendable {
         } else {
             run.usePredictor(BuiltinPredictor(predictorConfiguration))
         }
-        let result = run.run()
+        let result = try run.run()
         let score = result.measurements.prediction.score(pointsPerMM: c.pointsPerMM)
         return CellResult(cell: cell, item: item, predictor: PredictorConfiguration(kind: cell.predictor,
                                                                                      oneEuro: c.predictorConfiguration?.oneEuro).name,

@@ -105,7 +105,7 @@ public enum Sweep {
             let digest: Result<RunDigest, LatsimError>
             do throws(LatsimError) {
                 let run = PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c))
-                digest = .success(RunDigest(run.run()))
+                digest = .success(RunDigest(try run.run()))
             } catch {
                 digest = .failure(error)
             }

@@ -7,9 +7,21 @@ public enum AnalyticBound {
     /// after the sample instant, the digitizer delay, the handler's work up
     /// to its first commit, the render work (prepare + GPU, or the Metal
     /// GPU job when presented directly), the scan-out row and the panel.
+    ///
+    /// On Android: the rest of the window and the digitizer delay, the UI
+    /// thread's work, RenderThread's commands and the GPU job, the row and
+    /// the panel. A resampled point's physical time is as far before the
+    /// frame time as the sample's own (up to a nanosecond of rounding per
+    /// window), so resampling cannot beat it; a touch-down frame waits for
+    /// its handler too.
     public static func touchToPhotonNanos(_ c: PipelineConfiguration) -> SimTime {
         let scan = PeriodicClock(hz: c.scanHz).periodNanos
         let restOfWindow = SimTime(((1 - c.sampleInstant.doubleValue) * scan).rounded(.down)) - 1
+        if c.platform == .android {
+            let row = FrameGeometry(c).rowOffset ?? 0
+            let work = c.handler.lowerBound + c.android.renderThread.lowerBound + c.gpuRender.lowerBound
+            return Swift.max(0, Swift.max(0, restOfWindow) + c.digitizerDelay + work + row + c.panelResponse - 2)
+        }
         let handler = c.handler.lowerBound / Int64(c.commits)
         let render: SimTime
         if c.metalDirect {

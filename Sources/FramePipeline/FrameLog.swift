@@ -38,6 +38,8 @@ public final class FrameLog: @unchecked Sendable {
     public var latches: [Latch] = []
     public var drops: [Drop] = []
     public var bufferSamples: [BufferSample] = []
+    /// An Android run's own records (nil on iOS).
+    public var android: AndroidFrameLog?
 
     public init() {}
 }

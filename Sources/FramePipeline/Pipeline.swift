@@ -15,4 +15,11 @@ protocol PlatformPipeline: SimulationModel {
     func tripleBufferedTime(until end: SimTime) -> SimTime
     /// The frame log, when it was kept.
     var log: FrameLog? { get }
+    /// Bad input the run met and stopped at (a draw the model refuses).
+    var failure: LatsimError? { get }
+}
+
+extension PlatformPipeline {
+    /// A pipeline that refuses no draw.
+    var failure: LatsimError? { nil }
 }

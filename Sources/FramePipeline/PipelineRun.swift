@@ -16,6 +16,7 @@ public struct PipelineRun: ~Copyable {
     /// The prepared model of the configuration's platform.
     enum Prepared {
         case ios(IOSPipeline)
+        case android(AndroidPipeline)
     }
 
     /// Prepares a run whose finger follows `input.trajectory`.
@@ -34,6 +35,7 @@ public struct PipelineRun: ~Copyable {
         trajectoryName = trajectory.name
         switch c.platform {
         case .ios: model = .ios(IOSPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
+        case .android: model = .android(AndroidPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
         }
     }
 
@@ -45,21 +47,30 @@ public struct PipelineRun: ~Copyable {
         case .ios(var m):
             m.usePredictor(p)
             model = .ios(m)
+        case .android(var m):
+            m.usePredictor(p)
+            model = .android(m)
         }
     }
 
     /// Runs to the configured duration and returns the result.
-    public consuming func run() -> RunResult {
+    ///
+    /// - Throws: ``LatsimError`` (bad input) when the run meets a draw the
+    ///   model refuses, such as an Android composition of a display period or
+    ///   more from an unbounded distribution.
+    public consuming func run() throws(LatsimError) -> RunResult {
         switch model {
-        case .ios(let m): return Self.execute(m, configuration, trajectoryName)
+        case .ios(let m): return try Self.execute(m, configuration, trajectoryName)
+        case .android(let m): return try Self.execute(m, configuration, trajectoryName)
         }
     }
 
     /// Runs a platform's model in a fresh simulation.
-    static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String) -> RunResult {
+    static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String) throws(LatsimError) -> RunResult {
         let start = DispatchTime.now().uptimeNanoseconds
         var (model, events) = Simulation(model: prepared).run(until: c.duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if let failure = model.failure { throw failure }
         let (measurements, invariants) = model.finish()
         return RunResult(configuration: c, measurements: measurements, invariants: invariants,
                          eventsByKind: events.byKind.map { ($0.event.name, $0.count) }, events: events.total,
@@ -70,6 +81,6 @@ public struct PipelineRun: ~Copyable {
     /// Prepares and runs a configuration.
     public static func run(_ configuration: PipelineConfiguration, keepLog: Bool = false) throws(LatsimError) -> RunResult {
         let r = try PipelineRun(configuration: configuration, keepLog: keepLog)
-        return r.run()
+        return try r.run()
     }
 }

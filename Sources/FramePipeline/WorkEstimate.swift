@@ -30,6 +30,11 @@ public enum WorkEstimate {
             let perFrame = 3 + Double(c.commits) + 3
             let perScan = c.delivery == .perScan ? 2 + Double(c.commits) + 3 : 1
             return seconds * (display * perFrame + scan * perScan)
+        case .android:
+            // per vsync a vsync-app, a vsync-sf and a present; per frame its UI
+            // work, queueBuffer, GPU job and composition; per scan a sample
+            // and its arrival in the input channel
+            return seconds * (display * 7 + scan * 2)
         }
     }
 

@@ -80,13 +80,16 @@ public struct ChromeTrace: Sendable {
         return TrackID(tid: trackNames.count)
     }
 
-    /// A span of work on a track (an `X` complete event).
+    /// A span of work on a track (an `X` complete event); `color` is one of
+    /// the trace viewers' reserved colour names (`cname`: `good`, `bad`,
+    /// `terrible`, `yellow`, `olive`, `grey`, ...).
     public mutating func slice(_ track: TrackID, name: String, startNs: SimTime, durationNs: SimTime,
-                               args: [String: TraceValue] = [:]) {
+                               args: [String: TraceValue] = [:], color: String? = nil) {
         var e = Event(name: name, category: category, phase: "X", ts: startNs)
         e.dur = max(0, durationNs)
         e.tid = track.tid
         e.args = args
+        e.color = color
         events.append(e.json(pid: pid))
     }
 
@@ -170,6 +173,7 @@ public struct ChromeTrace: Sendable {
         var id: UInt64?
         var bindEnclosing = false
         var scope: String?
+        var color: String?
         var args: [String: TraceValue] = [:]
 
         init(name: String, category: String, phase: String, ts: SimTime) {
@@ -188,6 +192,7 @@ public struct ChromeTrace: Sendable {
             if let id { s += ",\"id\":\(id)" }
             if bindEnclosing { s += ",\"bp\":\"e\"" }
             if let scope { s += ",\"s\":\"\(scope)\"" }
+            if let color { s += ",\"cname\":\(JSONText.string(color))" }
             if !args.isEmpty {
                 let fields = args.keys.sorted().map { "\(JSONText.string($0)):\(JSONText.value(args[$0]!))" }
                 s += ",\"args\":{" + fields.joined(separator: ",") + "}"

@@ -15,7 +15,11 @@ public enum PipelineDiagramBuilder {
     /// A diagram of `frames` display frames of `result` (which must have
     /// kept its frame log), starting after `warmUpFrames` so the pipeline is
     /// in its steady state. Returns nil when no touch was shown in the window.
+    /// An Android run gets Android's lanes (``AndroidDiagramBuilder``).
     public static func diagram(_ result: RunResult, scenario: String, frames: Int = 8, warmUpFrames: Int = 12) -> PipelineDiagramChart? {
+        if result.configuration.platform == .android {
+            return AndroidDiagramBuilder.diagram(result, scenario: scenario, frames: frames, warmUpFrames: warmUpFrames)
+        }
         guard let log = result.frameLog, frames > 0 else { return nil }
         let index = FrameLogIndex(log)
         let clock = result.configuration.vsyncClock

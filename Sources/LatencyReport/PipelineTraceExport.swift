@@ -11,10 +11,12 @@ import SimKernel
 /// latch that showed it.
 public enum PipelineTraceExport {
     /// Track names, top to bottom: the diagram's lanes.
-    public static var trackNames: [String] { PipelineLane.allCases.map(\.trackName) }
+    public static var trackNames: [String] { PipelineLane.ios.map(\.trackName) }
 
-    /// The trace of a run that kept its frame log; nil when it did not.
+    /// The trace of a run that kept its frame log; nil when it did not. An
+    /// Android run gets Android's tracks and timelines (``AndroidTraceExport``).
     public static func trace(_ result: RunResult, scenario: String) -> ChromeTrace? {
+        if result.configuration.platform == .android { return AndroidTraceExport.trace(result, scenario: scenario) }
         guard let log = result.frameLog else { return nil }
         let index = FrameLogIndex(log)
         var t = ChromeTrace(processName: "latsim \(scenario)")

@@ -28,6 +28,7 @@ public enum RunSummary {
             ("scenario", .string(scenario)),
             ("seed", .int(Int(r.configuration.seed))),
             ("simulatedSeconds", .number(r.simulatedSeconds, places: 9)),
+            ("platform", .string(r.configuration.platform.rawValue)),
             ("latency", .object([
                 ("touchToPhotonMs", stats(m.touchToPhotonMs)),
                 ("pipelineFrames", stats(m.pipelineFrames)),
@@ -35,24 +36,77 @@ public enum RunSummary {
                 ("effectiveFrames", stats(m.effectiveFrames)),
                 ("perSampleMs", stats(m.perSampleMs)),
                 ("framesMeasured", .int(m.pipelineFrames.count)),
+                ("frameToPhotonMs", stats(m.frameToPhotonMs)),
             ])),
             ("display", .object([
                 ("framesPresented", .int(m.framesPresented)),
                 ("repeatedFrames", .int(m.repeatedFrames)),
                 ("droppedFrames", .int(m.droppedFrames)),
                 ("hitchTimeRatioMsPerS", .number(r.hitchTimeRatioMsPerS, places: 6)),
-                ("tripleBufferedFraction", .number(r.tripleBufferedFraction, places: 6)),
+                ("tripleBufferedFraction", m.android == nil ? .number(r.tripleBufferedFraction, places: 6) : .null),
                 ("hitches", .int(m.hitches)),
-            ])),
+                ("frameTimeline", m.android.map { frameTimeline($0.frameTimeline) } ?? .null),
+            ] + (m.android.map(androidDisplay) ?? []))),
             ("work", .object([
                 ("deliveries", .int(m.deliveries)),
                 ("handlerRuns", .int(m.handlerRuns)),
                 ("wastedUpdates", .int(m.wastedUpdates)),
                 ("samples", .int(m.samples)),
-            ])),
+            ] + (m.android.map(androidWork) ?? []))),
             ("prediction", prediction(r)),
             ("input", .object([("trajectory", .string(r.trajectoryName))])),
+            ("android", m.android.map { android($0, r.configuration) } ?? .null),
             ("engine", .object(engine)),
+        ])
+    }
+
+    /// `{"onTime", "appDeadlineMissed", "bufferStuffing", "surfaceFlingerDeadlineMissed", "dropped", "unknown"}`.
+    public static func frameTimeline(_ f: FrameTimelineCounts) -> JSONValue {
+        .object(JankClass.allCases.map { ($0.rawValue, .int(f[$0])) })
+    }
+
+    /// The Android buffer and SurfaceFlinger figures of `display`.
+    static func androidDisplay(_ a: AndroidMeasurements) -> [(String, JSONValue)] {
+        [
+            ("buffers", .int(a.buffers)),
+            ("maxBuffersHeld", .int(a.maxBuffersHeld)),
+            ("dequeueWaits", .int(a.dequeueWaits)),
+            ("dequeueWaitMs", .number(Double(a.dequeueWaitTime) / 1e6, places: 6)),
+            ("fenceWaits", .int(a.fenceWaits)),
+            ("fenceWaitMs", .number(Double(a.fenceWaitTime) / 1e6, places: 6)),
+            ("maxQueued", .int(a.maxQueued)),
+            ("maxLatchedPending", .int(a.maxLatchedPending)),
+            ("backpressureSkips", .int(a.backPressureSkips)),
+        ]
+    }
+
+    /// The Android Choreographer and resampling figures of `work`.
+    static func androidWork(_ a: AndroidMeasurements) -> [(String, JSONValue)] {
+        [
+            ("choreographerFrames", .int(a.choreographerFrames)),
+            ("lateFrames", .int(a.lateFrames)),
+            ("resampled", .object([("interpolated", .int(a.interpolated)), ("extrapolated", .int(a.extrapolated)),
+                                   ("none", .int(a.notResampled))])),
+        ]
+    }
+
+    /// The Android timing a run resolved to.
+    static func android(_ a: AndroidMeasurements, _ c: PipelineConfiguration) -> JSONValue {
+        let offsets: JSONValue
+        if let app = c.android.appPhaseOffset, let sf = c.android.sfPhaseOffset {
+            offsets = .object([("app", .string(DurationSyntax.format(app))), ("sf", .string(DurationSyntax.format(sf)))])
+        } else {
+            offsets = .null
+        }
+        return .object([
+            ("appDurationMs", .ms(Double(a.appDuration) / 1e6)),
+            ("sfDurationMs", .ms(Double(a.sfDuration) / 1e6)),
+            ("phaseOffsets", offsets),
+            ("buffers", .int(a.buffers)),
+            ("present", .string(c.present.rawValue)),
+            ("renderMode", .string(c.android.renderMode.rawValue)),
+            ("resampling", .bool(c.android.resampling)),
+            ("latchUnsignaled", .bool(c.android.latchUnsignaled)),
         ])
     }
 

@@ -110,7 +110,7 @@ public enum FuzzTarget {
         let started = DispatchTime.now().uptimeNanoseconds
         let r: RunResult
         if let trajectory {
-            r = PipelineRun(configuration: c, trajectory: trajectory).run()
+            r = try PipelineRun(configuration: c, trajectory: trajectory).run()
         } else {
             r = try PipelineRun.run(c)
         }

@@ -4,12 +4,21 @@ import Foundation
 /// The scenarios shipped with latsim (Docs/Model.md, "Scenarios"), read from the
 /// YAML resources in `Scenarios/`.
 public enum BuiltinScenarios {
-    /// Names in the order of the talk.
-    public static let names = [
+    /// The iOS scenarios, in the order of the talk.
+    public static let iosNames = [
         "ios8", "ios8-complex", "ios8-metal", "ios9-low-latency", "ios9-animations",
         "ios9-metal", "ios9-metal-sync", "ios9-coalescing-120hz", "ios9-prediction",
         "promotion-pencil", "slow-app",
     ]
+
+    /// The Android scenarios (Docs/Android.md).
+    public static let androidNames = [
+        "android-default", "android-120hz-scan", "android-no-resampling", "android-slow-app",
+        "android-gl-continuous", "android-pixel4", "android-pixel6", "android-nexus5-offsets",
+    ]
+
+    /// Every built-in scenario: iOS first, then Android.
+    public static let names = iosNames + androidNames
 
     /// The YAML text of a built-in scenario, or nil if there is none of that name.
     public static func yaml(named name: String) -> String? {

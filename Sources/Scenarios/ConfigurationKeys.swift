@@ -25,13 +25,16 @@ public struct ConfigurationKey: Sendable {
     public let plainUnit: String?
     /// The platforms whose runs use it; every platform when nil.
     public let platforms: Set<Platform>?
+    /// A different default on some platforms (`os.present` is `fifo` on Android).
+    public let platformDefaults: [Platform: String]
     let apply: @Sendable (String, inout PipelineConfiguration, ParseContext) throws(LatsimError) -> Void
 
     init<V>(_ path: String, _ keyPath: WritableKeyPath<PipelineConfiguration, V> & Sendable, _ type: ValueType<V>,
             default defaultValue: String, phrase: String, detail: String? = nil, short: String? = nil, unit: String? = nil,
-            platforms: Set<Platform>? = nil) {
+            platforms: Set<Platform>? = nil, platformDefaults: [Platform: String] = [:]) {
         self.path = path
         self.defaultValue = defaultValue
+        self.platformDefaults = platformDefaults
         expected = type.expected
         self.phrase = phrase
         summary = detail.map { "\(phrase) (\($0))" } ?? phrase
@@ -41,9 +44,17 @@ public struct ConfigurationKey: Sendable {
         apply = { text, c, ctx throws(LatsimError) in c[keyPath: keyPath] = try type.parse(text, ctx) }
     }
 
+    /// The default on `platform`.
+    public func defaultValue(for platform: Platform) -> String { platformDefaults[platform] ?? defaultValue }
+
+    /// True when runs of `platform` use the key.
+    public func applies(to platform: Platform) -> Bool { platforms?.contains(platform) ?? true }
+
     /// Every key, in the order `latsim keys` lists them.
     public static let all: [ConfigurationKey] = {
         let iOS: Set<Platform> = [.ios]
+        let android: Set<Platform> = [.android]
+        let second = ValueLimits.horizon
         return [
             .init("duration", \.duration, .duration(upTo: ValueLimits.duration, positive: true, example: "10s"),
                   default: "10s", phrase: "simulated time"),
@@ -78,7 +89,8 @@ public struct ConfigurationKey: Sendable {
             .init("os.dispatchDelay", \.dispatchDelay, .duration(upTo: ValueLimits.stage),
                   default: "0ms", phrase: "touch dispatch delay after vsync", detail: "from a vsync to the frame start", platforms: iOS),
             .init("os.buffering", \.buffering, .keyword(), default: "adaptive", phrase: "display buffering", platforms: iOS),
-            .init("os.present", \.present, .keyword(), default: "latest", phrase: "present policy"),
+            .init("os.present", \.present, .keyword(), default: "latest", phrase: "present policy",
+                  platformDefaults: [.android: "fifo"]),
             .init("os.tripleReleaseFrames", \.tripleReleaseFrames,
                   .integer(1...1_000_000, what: "vsyncs with a spare buffer before adaptive buffering gives the third back"),
                   default: "10", phrase: "vsyncs before the third buffer is released", platforms: iOS),
@@ -105,6 +117,31 @@ public struct ConfigurationKey: Sendable {
                   phrase: "render-server prepare time", short: "prepare", platforms: iOS),
             .init("gpu.render", \.gpuRender, .distribution(upTo: ValueLimits.stage), default: "4ms",
                   phrase: "GPU time per render-server frame", short: "GPU"),
+            .init("android.appDuration", \.android.appDuration, .workDuration(upTo: second, auto: "T"), default: "auto",
+                  phrase: "app work duration (vsync-app to the deadline)", short: "appDuration", platforms: android),
+            .init("android.sfDuration", \.android.sfDuration, .workDuration(upTo: second, auto: "T - 1ms"), default: "auto",
+                  phrase: "SurfaceFlinger work duration (vsync-sf to the vsync)", short: "sfDuration", platforms: android),
+            .init("android.appPhaseOffset", \.android.appPhaseOffset, .phaseOffset(upTo: second), default: "unset",
+                  phrase: "app phase offset", short: "appPhaseOffset", platforms: android),
+            .init("android.sfPhaseOffset", \.android.sfPhaseOffset, .phaseOffset(upTo: second), default: "unset",
+                  phrase: "SurfaceFlinger phase offset", short: "sfPhaseOffset", platforms: android),
+            .init("android.dispatchLatency", \.android.dispatchLatency, .duration(upTo: ValueLimits.stage), default: "2ms",
+                  phrase: "input dispatch latency (evdev to the app's channel)", short: "dispatch", platforms: android),
+            .init("android.resampling", \.android.resampling, .bool, default: "true", phrase: "input resampling",
+                  platforms: android),
+            .init("android.resampleLatency", \.android.resampleLatency, .duration(upTo: second), default: "5ms",
+                  phrase: "resampling latency (before the frame time)", short: "resampleLatency", platforms: android),
+            .init("android.renderThread", \.android.renderThread, .distribution(upTo: ValueLimits.stage), default: "2ms",
+                  phrase: "RenderThread command issue time", short: "RenderThread", platforms: android),
+            .init("android.sfCompose", \.android.sfCompose, .distribution(upTo: ValueLimits.stage), default: "1ms",
+                  phrase: "SurfaceFlinger composition time (each draw below a display period)", short: "compose",
+                  platforms: android),
+            .init("android.buffers", \.android.buffers, .bufferCount, default: "auto", phrase: "BufferQueue buffers",
+                  short: "buffers", platforms: android),
+            .init("android.latchUnsignaled", \.android.latchUnsignaled, .bool, default: "false",
+                  phrase: "latch a buffer before its GPU work is done", short: "latchUnsignaled", platforms: android),
+            .init("android.renderMode", \.android.renderMode, .keyword(), default: "onDemand", phrase: "render mode",
+                  short: "renderMode", platforms: android),
             .init("input.trajectory", \.trajectory,
                   .text("line, circle, strokes, flick, random, or a trace file (.xml, .csv) or directory of them"),
                   default: "strokes", phrase: "finger motion"),

@@ -2,12 +2,12 @@ import FramePipeline
 import SimKernel
 /// Writes settings back as a scenario YAML document.
 public enum ScenarioYAML {
-    /// Every key with the value it resolves to, nested by path, with a
-    /// comment marking keys left at their default.
+    /// Every key of the run's platform with the value it resolves to,
+    /// nested by path, with a comment marking keys left at their default.
     public static func resolved(name: String, description: String, settings: Settings) -> String {
         var lines = ["name: \(quote(name))", "description: \(quote(description))"]
         var open: [Substring] = []
-        for key in ConfigurationKey.all {
+        for key in ConfigurationKey.all where key.applies(to: settings.platform) {
             let parts = key.path.split(separator: ".")
             let parents = Array(parts.dropLast())
             var common = 0

@@ -66,9 +66,15 @@ public struct Settings: Sendable {
     /// No key set: every key at its default.
     public init() {}
 
-    /// The text a key resolves to (its default when unset).
+    /// The text a key resolves to (its default on the run's platform when unset).
     public func text(_ path: String) -> String {
-        entries[path]?.text ?? ConfigurationKey.byPath[path]?.defaultValue ?? ""
+        entries[path]?.text ?? ConfigurationKey.byPath[path]?.defaultValue(for: platform) ?? ""
+    }
+
+    /// The platform `os.platform` names (iOS when it is not a platform; the
+    /// configuration then reports the bad value).
+    public var platform: Platform {
+        entries["os.platform"].flatMap { Platform(keyword: $0.text) } ?? .ios
     }
 
     /// Sets a key. An unknown key is refused with the nearest valid one.
@@ -94,7 +100,16 @@ public struct Settings: Sendable {
         for key in ConfigurationKey.all where key.path != "device.displayHz" {
             try resolve(key.path, into: &c, context)
         }
+        try checkPlatform(c)
+        if c.platform == .android { try checkAndroid(c) }
         return c
+    }
+
+    /// The error about the key at `path`, placed where it was set.
+    func error(_ path: String, problem: String, expected: String? = nil) -> LatsimError {
+        let source = entries[path]?.source
+        return LatsimError(file: source?.file ?? "default", line: source?.line, column: source?.column, key: path,
+                           value: text(path), problem: problem, expected: expected)
     }
 
     func resolve(_ path: String, into c: inout PipelineConfiguration, _ context: ParseContext) throws(LatsimError) {

@@ -103,11 +103,14 @@ extension ValueType where Value == DurationDistribution {
 
 extension ValueType where Value == Rational {
     /// A rate in Hz within `range`.
+    /// At most 6 decimals: the period `1e9 * denominator / numerator` ns
+    /// and every tick derived from it then stay within 64-bit arithmetic.
     static func rate(_ range: ClosedRange<Double>, example: String) -> ValueType {
-        let expected = "a rate in Hz from \(formatDecimal(range.lowerBound, places: 3)) to \(formatDecimal(range.upperBound, places: 3)), e.g. \(example)"
+        let expected = "a rate in Hz from \(formatDecimal(range.lowerBound, places: 3)) to \(formatDecimal(range.upperBound, places: 3)) with at most 6 decimals, e.g. \(example)"
         return ValueType(expected) { text, _ throws(LatsimError) in
             guard let r = Rational(decimal: text) else { throw failure(text, "not a number", expected) }
             guard range.contains(r.doubleValue) else { throw failure(text, "is outside the range", expected) }
+            guard r.denominator <= 1_000_000 else { throw failure(text, "has more than 6 decimals", expected) }
             return r
         }
     }
@@ -233,6 +236,53 @@ extension ValueType where Value == MeasureRow {
             do throws(LatsimError) { return .fraction(try fraction.parse(text, ctx)) } catch {
                 throw failure(text, error.problem, expected)
             }
+        }
+    }
+}
+
+extension ValueType where Value == WorkDuration {
+    /// `auto`, or a duration from 0 to `maximum`.
+    static func workDuration(upTo maximum: SimTime, auto: String) -> ValueType {
+        let plain = ValueType<SimTime>.duration(upTo: maximum, example: "16.6ms")
+        let expected = "auto (\(auto)) or " + plain.expected
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return .auto }
+            do throws(LatsimError) { return .fixed(try plain.parse(text, ctx)) } catch {
+                throw failure(text, error.problem, expected)
+            }
+        }
+    }
+}
+
+extension ValueType where Value == SimTime? {
+    /// `unset`, or a duration of either sign up to `maximum` in magnitude.
+    static func phaseOffset(upTo maximum: SimTime) -> ValueType {
+        let expected = "unset, or a duration from -\(DurationSyntax.format(maximum)) to \(DurationSyntax.format(maximum)), e.g. 7.5ms (set with the other phase offset, instead of the work durations)"
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            let t = text.trimmingCharacters(in: .whitespaces)
+            if t.lowercased() == "unset" { return nil }
+            let negative = t.hasPrefix("-")
+            let v: SimTime
+            do throws(LatsimError) {
+                v = try DurationSyntax.parse(negative ? String(t.dropFirst()) : t, framePeriod: ctx.framePeriod)
+            } catch { throw failure(text, error.problem, expected) }
+            if v < 0 || v > maximum { throw failure(text, "is outside the range", expected) }
+            return negative ? -v : v
+        }
+    }
+}
+
+extension ValueType where Value == BufferCount {
+    /// `auto`, or a whole number of buffers from 2 to 64.
+    static var bufferCount: ValueType {
+        let limit = AndroidTiming.maximumBuffers
+        let expected = "auto (maxAcquired + 2) or a whole number from 2 to \(limit)"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            let t = text.trimmingCharacters(in: .whitespaces)
+            if t.lowercased() == "auto" { return .auto }
+            guard let n = NumberSyntax.integer(t) else { throw failure(text, "not a whole number", expected) }
+            guard (2...limit).contains(n) else { throw failure(text, "is outside the range", expected) }
+            return .count(n)
         }
     }
 }

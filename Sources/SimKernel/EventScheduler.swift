@@ -11,6 +11,16 @@ public protocol SimulationEvent: CaseIterable, Hashable, Sendable, RawRepresenta
     var tieRank: UInt8 { get }
     /// The name used in JSON and traces.
     var name: String { get }
+    /// True for a kind that is the model's own bookkeeping rather than a
+    /// model event: a decision deferred to later in the same instant. It is
+    /// scheduled and handled like any event but left out of the counts a
+    /// run reports (``EventCounts``).
+    var isBookkeeping: Bool { get }
+}
+
+extension SimulationEvent {
+    /// Every kind is a model event unless the model says otherwise.
+    public var isBookkeeping: Bool { false }
 }
 
 /// The future of a simulation: the events scheduled and not yet handled,
@@ -132,6 +142,10 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         current = top.time
         return top
     }
+
+    /// Drops every pending event: a run that cannot go on (its model met
+    /// input it refuses) ends at the current event.
+    public mutating func removeAll() { size = 0 }
 
     @usableFromInline
     mutating func grow() {

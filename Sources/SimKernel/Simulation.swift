@@ -13,16 +13,17 @@ public protocol SimulationModel {
     mutating func handle(_ event: Event, payload: UInt8, _ scheduler: inout EventScheduler<Event>)
 }
 
-/// How many events of each kind a run handled.
+/// How many events of each kind a run handled. Bookkeeping kinds
+/// (``SimulationEvent/isBookkeeping``) are handled but not counted here.
 public struct EventCounts<Event: SimulationEvent>: Sendable {
-    /// Events handled, by kind in `Event.allCases` order.
+    /// Model events handled, by kind in `Event.allCases` order.
     public private(set) var byKind: [(event: Event, count: Int)]
-    /// Every event handled.
+    /// Every model event handled.
     public var total: Int { byKind.reduce(0) { $0 + $1.count } }
 
     @usableFromInline
     init(_ counts: UnsafeMutablePointer<Int>) {
-        byKind = Event.allCases.map { ($0, counts[Int($0.rawValue)]) }
+        byKind = Event.allCases.filter { !$0.isBookkeeping }.map { ($0, counts[Int($0.rawValue)]) }
     }
 
     /// The count of one kind.

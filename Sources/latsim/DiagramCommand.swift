@@ -13,9 +13,14 @@ struct DiagramCommand: ParsableCommand {
         Rows Multi-Touch, App, Core Animation, GPU and Display; a column per display \
         frame; boxes coloured by display buffer (two colours when double buffered, three \
         when triple); commits as dots; one touch followed from its scan to its photon.
+        An Android scenario gets rows Input, UI thread, RenderThread, GPU, SurfaceFlinger \
+        and Display, vsync-app and vsync-sf ticks, boxes coloured by BufferQueue buffer, \
+        and the resampled point the followed touch was drawn at.
         Writes diagram-SCENARIO.png, .svg, and the .gp/.dat to re-render them.
 
-        Example: latsim diagram ios8-complex --frames 10 --out charts/
+        Examples:
+          latsim diagram ios8-complex --frames 10 --out charts/
+          latsim diagram android-slow-app --frames 12
         """
     )
 

@@ -54,15 +54,17 @@ struct ScenarioCommand: ParsableCommand {
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "List every configuration key with its default and accepted values."
+        abstract: "List every configuration key with its default, the platforms that use it, and accepted values.",
+        discussion: "A key of one platform set on a run of the other (os.platform) is bad input."
     )
 
     func run() throws {
-        var t = TextTable(header: ["key", "default", "what it is", "accepted values"])
+        var t = TextTable(header: ["key", "default", "platforms", "what it is", "accepted values"])
         for k in ConfigurationKey.all {
-            var what = k.summary
-            if let p = k.platforms, p.count == 1, let only = p.first { what += " [\(only.rawValue) only]" }
-            t.rows.append([k.path, k.defaultValue, what, k.expected])
+            var defaults = k.defaultValue
+            for (p, d) in k.platformDefaults.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { defaults += " (\(p.rawValue): \(d))" }
+            let platforms = k.platforms.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? "both"
+            t.rows.append([k.path, defaults, platforms, k.summary, k.expected])
         }
         CLI.say(t.render())
     }

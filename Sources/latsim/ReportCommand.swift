@@ -42,9 +42,10 @@ struct ReportCommand: ParsableCommand {
     }
 }
 
-/// Report sections that live with their commands (sweeps, prediction).
+/// Report sections that live with their commands (sweeps, the two
+/// platforms side by side, prediction).
 enum ReportSections {
     static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
-        [writer.sweepSection, writer.predictionSection]
+        [writer.sweepSection, writer.platformsSection, writer.predictionSection]
     }
 }

@@ -11,13 +11,16 @@ struct RunCommand: ParsableCommand {
         abstract: "Run scenarios and print their latency.",
         discussion: """
         Prints a table: touch-to-photon p50/p99 in ms, pipeline frames (the talk's \
-        diagram convention), frames presented, repeated frames and the time spent \
-        triple buffered. --json writes the summary JSON (Docs/Model.md, "Summary JSON").
+        diagram convention), frame-to-photon, frames presented, repeated and dropped \
+        frames, hitch time and the time spent triple buffered; Android runs add their \
+        FrameTimeline classes and buffer figures. --json writes the summary JSON \
+        (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements").
 
         Examples:
           latsim run ios8 ios9-low-latency
           latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
           latsim run my-scenario.yaml --json result.json
+          latsim run ios9-low-latency android-default --set app.handler=8ms
         """
     )
 
@@ -79,23 +82,37 @@ extension RunCommand {
     }
 }
 
-/// The readable table of `latsim run`.
+/// The readable table of `latsim run`: latency and display figures for
+/// every run, then, when Android runs are among them, their FrameTimeline
+/// classes and buffer figures.
 enum RunTable {
     static func render(_ results: [(String, RunResult)]) -> String {
         var t = TextTable(header: ["scenario", "t2p p50 ms", "t2p p99 ms", "frames p50", "frames max", "effective p50",
-                                   "presented", "repeated", "dropped", "triple %"],
-                          rightAligned: Set(1...9))
+                                   "f2p p50 ms", "presented", "repeated", "dropped", "hitch ms/s", "triple %"],
+                          rightAligned: Set(1...11))
         for (name, r) in results {
             let m = r.measurements
-            func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
             t.rows.append([
                 name, f(m.touchToPhotonMs.percentile(50), 3), f(m.touchToPhotonMs.percentile(99), 3),
                 f(m.pipelineFrames.percentile(50), 3), f(m.pipelineFrames.count > 0 ? m.pipelineFrames.max : nil, 3),
-                f(m.effectiveFrames.percentile(50), 3),
+                f(m.effectiveFrames.percentile(50), 3), f(m.frameToPhotonMs.percentile(50), 3),
                 String(m.framesPresented), String(m.repeatedFrames), String(m.droppedFrames),
-                f(r.tripleBufferedFraction * 100, 1),
+                f(r.hitchTimeRatioMsPerS, 1), m.android == nil ? f(r.tripleBufferedFraction * 100, 1) : "-",
             ])
         }
-        return t.render()
+        let android = results.compactMap { name, r in r.measurements.android.map { (name, $0) } }
+        guard !android.isEmpty else { return t.render() }
+        var a = TextTable(header: ["android", "D_app ms", "D_sf ms", "buffers", "held max", "dequeue waits", "fence waits",
+                                   "onTime", "appMissed", "stuffing", "sfMissed", "dropped", "unknown"],
+                          rightAligned: Set(1...12))
+        for (name, x) in android {
+            let ft = x.frameTimeline
+            a.rows.append([name, f(Double(x.appDuration) / 1e6, 3), f(Double(x.sfDuration) / 1e6, 3), String(x.buffers),
+                           String(x.maxBuffersHeld), String(x.dequeueWaits), String(x.fenceWaits)]
+                          + JankClass.allCases.map { String(ft[$0]) })
+        }
+        return t.render() + "\n\n" + a.render()
     }
+
+    static func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
 }

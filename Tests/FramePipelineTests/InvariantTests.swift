@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    @Test(arguments: BuiltinScenarios.names)
+    @Test(arguments: BuiltinScenarios.iosNames)
     func builtinScenariosKeepTheInvariants(_ name: String) throws {
         InvariantTests.check(try runScenario(name), name)
         InvariantTests.check(try runScenario(name, ["os.present=fifo"]), name + " fifo")

@@ -23,11 +23,12 @@ struct PeerAgreementTests {
 
     /// Fixed durations: means exactly, p50 within HdrHistogram's 0.1%, and the
     /// same frame, drop, delivery and event counts.
-    @Test(arguments: BuiltinScenarios.names)
+    @Test(arguments: BuiltinScenarios.iosNames)
     func builtinScenarioAgreesWithThePeer(_ name: String) throws {
         let (ours, peer) = try Self.both(name, [], duration: "10s")
         let m = ours.measurements
-        for (key, stats) in [("touchToPhotonMs", m.touchToPhotonMs), ("pipelineFrames", m.pipelineFrames), ("effectiveFrames", m.effectiveFrames)] {
+        for (key, stats) in [("touchToPhotonMs", m.touchToPhotonMs), ("pipelineFrames", m.pipelineFrames), ("effectiveFrames", m.effectiveFrames),
+                             ("frameToPhotonMs", m.frameToPhotonMs)] {
             let mean = try #require(Self.value(peer, "latency.\(key).mean"))
             let p50 = try #require(Self.value(peer, "latency.\(key).p50"))
             #expect(abs(stats.mean! - mean) <= 1e-6 * max(1, abs(mean)), "\(name) \(key).mean \(stats.mean!) vs \(mean)")
@@ -85,15 +86,17 @@ struct PeerAgreementTests {
     }
 }
 
-/// The SimPy peer, run as a user would.
+/// The SimPy peers, run as a user would: `simpy_pipeline.py` (iOS) and
+/// `simpy_android.py` (Android), in `../shared/peers`.
 enum Peer {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/peers/simpy_pipeline.py")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/peers")
+    static let script = folder.appendingPathComponent("simpy_pipeline.py")
+    static let androidScript = folder.appendingPathComponent("simpy_android.py")
 
-    static let available: Bool = {
-        guard FileManager.default.fileExists(atPath: script.path) else { return false }
-        return (try? python(["-c", "import simpy"]).status) == 0
-    }()
+    static let simpy: Bool = (try? python(["-c", "import simpy"]).status) == 0
+    static let available: Bool = FileManager.default.fileExists(atPath: script.path) && simpy
+    static let androidAvailable: Bool = FileManager.default.fileExists(atPath: androidScript.path) && simpy
 
     static func python(_ args: [String]) throws -> (status: Int32, out: Data) {
         let p = Process()
@@ -108,7 +111,7 @@ enum Peer {
         return (p.terminationStatus, data)
     }
 
-    static func run(_ scenario: String, _ overrides: [String], duration: String) throws -> [String: Any] {
+    static func run(_ scenario: String, _ overrides: [String], duration: String, script: URL = Peer.script) throws -> [String: Any] {
         let args = [script.path, "--scenario", scenario, "--duration", duration, "--json", "-"] + overrides.flatMap { ["--set", $0] }
         let (status, data) = try python(args)
         guard status == 0, let doc = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {

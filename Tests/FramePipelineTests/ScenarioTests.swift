@@ -18,7 +18,8 @@ import Testing
     }
 
     @Test func everyBuiltinScenarioLoadsAndHasADescription() throws {
-        #expect(BuiltinScenarios.all().count == 11)
+        #expect(BuiltinScenarios.all().count == BuiltinScenarios.names.count)
+        #expect(BuiltinScenarios.iosNames.count == 11 && BuiltinScenarios.androidNames.count == 8)
         for s in BuiltinScenarios.all() {
             #expect(!s.description.isEmpty)
             _ = try s.configuration()

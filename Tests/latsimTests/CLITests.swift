@@ -43,6 +43,17 @@ import Testing
         #expect(c.stdout != a.stdout)
     }
 
+    @Test func anAndroidRunIsByteIdenticalForTheSameSeed() throws {
+        let args = ["run", "android-120hz-scan", "android-pixel6", "--duration", "3s", "--seed", "7", "--stable", "--json", "-",
+                    "--set", "app.handler=normal(4ms,1ms)", "--set", "gpu.render=lognormal(4ms,0.4)",
+                    "--set", "android.sfCompose=uniform(0.5ms,2ms)"]
+        let a = try Latsim.run(args), b = try Latsim.run(args)
+        #expect(a.status == 0 && a.stdout.contains("\"frameTimeline\""))
+        #expect(a.stdout == b.stdout)
+        let c = try Latsim.run(args.map { $0 == "7" ? "8" : $0 })
+        #expect(c.stdout != a.stdout)
+    }
+
     @Test func listAndShowPrintTheBuiltins() throws {
         let l = try Latsim.run(["list"])
         #expect(l.status == 0)
@@ -64,6 +75,7 @@ import Testing
         (["run", "ios8", "--set", "app.handler=-4ms"], ["app.handler", "-4ms", "negative"]),
         (["run", "ios8", "--set", "device.scanHz=0"], ["device.scanHz", "'0'", "outside the range", "from 1 to 10000"]),
         (["run", "ios8", "--set", "device.displayHz=-60"], ["device.displayHz", "outside the range"]),
+        (["run", "android-default", "--set", "device.displayHz=59.9400000000001"], ["device.displayHz", "more than 6 decimals"]),
         (["run", "ios8", "--set", "device.sampleInstant=1.5"], ["device.sampleInstant", "1.5", "0...1"]),
         (["run", "ios8", "--set", "app.commits=0"], ["app.commits", "from 1 to 1000"]),
         (["run", "ios8", "--set", "os.buffering=quadruple"], ["os.buffering", "quadruple", "double, triple or adaptive"]),
@@ -73,6 +85,11 @@ import Testing
         (["run", "missing.yaml"], ["missing.yaml", "no such file"]),
         (["run", "ios8", "--duration=-1s"], ["duration", "-1s"]),
         (["run", "ios8", "--set", "input.trajectory=nowhere/trace.csv"], ["input.trajectory", "nowhere/trace.csv"]),
+        (["run", "android-default", "--set", "os.renderServer=vsync"], ["os.renderServer", "iOS-only", "Android run"]),
+        (["run", "ios8", "--set", "android.buffers=3"], ["android.buffers", "Android key", "iOS run"]),
+        (["run", "android-default", "--set", "android.sfCompose=17ms"], ["android.sfCompose", "display period"]),
+        (["run", "android-default", "--set", "android.sfCompose=normal(12ms,4ms)"], ["android.sfCompose", "display period"]),
+        (["run", "android-default", "--set", "android.appPhaseOffset=7.5ms"], ["android.appPhaseOffset", "android.sfPhaseOffset"]),
     ] as [([String], [String])])
     func badInputExitsTwoWithAClearMessage(args: [String], words: [String]) throws {
         let o = try Latsim.run(args)

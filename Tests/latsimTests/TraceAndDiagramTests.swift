@@ -33,6 +33,45 @@ import Testing
         #expect(events.contains { $0["ph"] as? String == "C" && $0["name"] as? String == "display buffers" })
     }
 
+    /// An Android trace has Perfetto's thread tracks and FrameTimeline's two
+    /// timelines; every actual slice carries its jank type, as many of each
+    /// as the run's FrameTimeline counts.
+    @Test func androidTraceHasThreadTracksAndFrameTimelines() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let file = dir.appendingPathComponent("slow.json")
+        let o = try Latsim.run(["run", "android-slow-app", "--duration", "1s", "--trace", file.path, "--json", "-", "--stable"])
+        #expect(o.status == 0, "\(o.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
+        let counts = try #require((summary["display"] as? [String: Any])?["frameTimeline"] as? [String: Int])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let events = try #require(doc["traceEvents"] as? [[String: Any]])
+        var names: [Int: String] = [:]
+        for e in events where e["ph"] as? String == "M" && e["name"] as? String == "thread_name" {
+            names[e["tid"] as? Int ?? 0] = (e["args"] as? [String: Any])?["name"] as? String
+        }
+        for track in ["UI thread", "RenderThread", "GPU", "SurfaceFlinger", "Display", "Expected Timeline", "Actual Timeline"] {
+            #expect(names.values.contains(track), "missing track \(track)")
+        }
+        let actual = events.filter { ($0["ph"] as? String) == "X" && (names[$0["tid"] as? Int ?? 0] ?? "").hasPrefix("Actual Timeline") }
+        let janks = actual.compactMap { ($0["args"] as? [String: Any])?["Jank type"] as? String }
+        #expect(janks.count == actual.count && !actual.isEmpty)
+        #expect(janks.filter { $0 == "Buffer Stuffing" }.count == counts["bufferStuffing"])
+        #expect(janks.filter { $0 == "App Deadline Missed" }.count == counts["appDeadlineMissed"])
+        #expect(events.contains { $0["name"] as? String == "vsync-app" } && events.contains { $0["name"] as? String == "vsync-sf" })
+    }
+
+    @Test(.enabled(if: TraceAndDiagramTests.gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox)"))
+    func androidDiagramDrawsAndroidLanesAndTicks() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let o = try Latsim.run(["diagram", "android-default", "--out", dir.path])
+        #expect(o.status == 0, "\(o.stderr)")
+        let gp = try String(contentsOf: dir.appendingPathComponent("diagram-android-default.gp"), encoding: .utf8)
+        for lane in ["Input", "UI thread", "RenderThread", "GPU", "SurfaceFlinger", "Display", "vsync-app", "vsync-sf", "resampled point"] {
+            #expect(gp.contains(lane), "\(lane)")
+        }
+        #expect(gp.contains("5 frames, 58.667 ms from scan to photon") && gp.contains("extrapolated 8 ms past the sample"))
+    }
+
     @Test(.enabled(if: TraceAndDiagramTests.gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox)"))
     func diagramRendersPNGAndSVG() throws {
         let dir = try Latsim.temporaryDirectory()

@@ -1,5 +1,6 @@
-// The engine suite: the whole pipeline at three simulated durations, and the
-// bare event queue under it.
+// The engine suite: the whole pipeline, iOS (`ios9-coalescing-120hz`) and
+// Android (`android-default`), at three simulated durations, and the bare
+// event queue under it.
 //
 // Each duration has two benchmarks:
 // - "<scenario> <duration>": wall clock, CPU, peak resident memory,
@@ -30,41 +31,42 @@ let eventsPerSecond = BenchmarkMetric.custom("events/s", polarity: .prefersLarge
 let realTimeFactor = BenchmarkMetric.custom("realTimeFactor", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
-    let scenario = "ios9-coalescing-120hz"
     // (simulated duration, wall-time budget, iteration cap)
     let durations: [(String, Duration, Int)] = [
         ("60s", .seconds(3), 200),
         ("600s", .seconds(6), 50),
         ("6000s", .seconds(10), 10),
     ]
-    for (duration, budget, cap) in durations {
-        // Built once, outside the measured closure: YAML and validation are not the engine.
-        let config: PipelineConfiguration
-        do {
-            config = try Scenario.named(scenario).configuration([Assignment(path: "duration", value: duration, source: SettingSource())])
-        } catch {
-            fatalError("\(scenario) at \(duration): \(error)")
-        }
-
-        Benchmark("\(scenario) \(duration)",
-                  configuration: .init(metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .throughput,
-                                                 eventsPerSecond, realTimeFactor],
-                                       warmupIterations: 1, maxDuration: budget, maxIterations: cap)) { benchmark in
-            let result: RunResult
-            do { result = try PipelineRun.run(config) } catch {
-                benchmark.error("\(error)")
-                return
+    for scenario in ["ios9-coalescing-120hz", "android-default"] {
+        for (duration, budget, cap) in durations {
+            // Built once, outside the measured closure: YAML and validation are not the engine.
+            let config: PipelineConfiguration
+            do {
+                config = try Scenario.named(scenario).configuration([Assignment(path: "duration", value: duration, source: SettingSource())])
+            } catch {
+                fatalError("\(scenario) at \(duration): \(error)")
             }
-            benchmark.stopMeasurement()
-            benchmark.measurement(eventsPerSecond, Int(result.eventsPerSecond))
-            benchmark.measurement(realTimeFactor, Int(result.realTimeFactor))
-            blackHole(result)
-        }
 
-        Benchmark("\(scenario) \(duration) mallocs",
-                  configuration: .init(metrics: [.mallocCountTotal, .mallocBytesCount],
-                                       warmupIterations: 1, maxDuration: budget, maxIterations: 5)) { benchmark in
-            do { blackHole(try PipelineRun.run(config)) } catch { benchmark.error("\(error)") }
+            Benchmark("\(scenario) \(duration)",
+                      configuration: .init(metrics: [.wallClock, .cpuTotal, .peakMemoryResident, .throughput,
+                                                     eventsPerSecond, realTimeFactor],
+                                           warmupIterations: 1, maxDuration: budget, maxIterations: cap)) { benchmark in
+                let result: RunResult
+                do { result = try PipelineRun.run(config) } catch {
+                    benchmark.error("\(error)")
+                    return
+                }
+                benchmark.stopMeasurement()
+                benchmark.measurement(eventsPerSecond, Int(result.eventsPerSecond))
+                benchmark.measurement(realTimeFactor, Int(result.realTimeFactor))
+                blackHole(result)
+            }
+
+            Benchmark("\(scenario) \(duration) mallocs",
+                      configuration: .init(metrics: [.mallocCountTotal, .mallocBytesCount],
+                                           warmupIterations: 1, maxDuration: budget, maxIterations: 5)) { benchmark in
+                do { blackHole(try PipelineRun.run(config)) } catch { benchmark.error("\(error)") }
+            }
         }
     }
 

@@ -1,17 +1,18 @@
 // EngineFigures: the engine speed figures the project's notes quote.
 //
-// Runs the `ios9-coalescing-120hz` scenario for 600 simulated seconds 5
-// times, and the bare simulation core (BenchSupport.EmptyEventLoop) over the
-// same simulated time 5 times; prints the best and median events per wall
-// second and real-time factor (simulated s / wall s) of each, their ratio,
-// and, when python3 with simpy is there, the SimPy peer's real-time factor
-// and our speed-up over it.
+// Runs the `ios9-coalescing-120hz` and `android-default` scenarios for 600
+// simulated seconds 5 times each, and the bare simulation core
+// (BenchSupport.EmptyEventLoop) over the same simulated time 5 times;
+// prints the best and median events per wall second and real-time factor
+// (simulated s / wall s) of each, the Android run's events per second as a
+// share of the iOS run's, and, when python3 with simpy is there, the SimPy
+// peers' real-time factors and our speed-up over them.
 //
 //   cd Benchmarks && swift run -c release --scratch-path .build EngineFigures
 //
-// The peer script is found at $LATSIM_SIMPY_PEER, or as
-// shared/peers/simpy_pipeline.py in a parent folder of the working directory
-// or of this source file.
+// The peer scripts are found in $LATSIM_SIMPY_PEERS (a folder), or as
+// shared/peers/simpy_pipeline.py and simpy_android.py in a parent folder of
+// the working directory or of this source file.
 
 import BenchSupport
 import Foundation
@@ -19,7 +20,8 @@ import FramePipeline
 import Scenarios
 import SimKernel
 
-let scenarioName = "ios9-coalescing-120hz"
+let scenarioNames = ["ios9-coalescing-120hz", "android-default"]
+let peerScripts = ["ios9-coalescing-120hz": "simpy_pipeline.py", "android-default": "simpy_android.py"]
 let duration = "600s"
 let runs = 5
 let peerRuns = 3
@@ -46,30 +48,35 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-// MARK: the pipeline
+// MARK: the pipelines
 
-let config: PipelineConfiguration
-do {
-    config = try Scenario.named(scenarioName).configuration([Assignment(path: "duration", value: duration, source: SettingSource())])
-} catch {
-    fail("\(scenarioName) at \(duration): \(error)")
+var configs: [String: PipelineConfiguration] = [:]
+for name in scenarioNames {
+    do {
+        configs[name] = try Scenario.named(name).configuration([Assignment(path: "duration", value: duration, source: SettingSource())])
+    } catch {
+        fail("\(name) at \(duration): \(error)")
+    }
 }
 
-var pipeline: [Sample] = []
-var pipelineEvents = 0
+var pipeline: [String: [Sample]] = [:]
+var pipelineEvents: [String: Int] = [:]
+// the scenarios take turns, so a slow spell of a shared machine falls on both
 for run in 0...runs { // run 0 warms up and is not counted
-    let r: RunResult
-    do { r = try PipelineRun.run(config) } catch { fail("\(error)") }
-    pipelineEvents = r.events
-    if run == 0 { continue }
-    pipeline.append(Sample(eventsPerSecond: r.eventsPerSecond, realTimeFactor: r.realTimeFactor))
+    for name in scenarioNames {
+        let r: RunResult
+        do { r = try PipelineRun.run(configs[name]!) } catch { fail("\(error)") }
+        pipelineEvents[name] = r.events
+        if run == 0 { continue }
+        pipeline[name, default: []].append(Sample(eventsPerSecond: r.eventsPerSecond, realTimeFactor: r.realTimeFactor))
+    }
 }
 
 // MARK: the empty event loop, over as many events as the pipeline processed
 
 var empty: [Sample] = []
 var emptyEvents = 0
-let simulated = config.duration
+let simulated = configs[scenarioNames[0]]!.duration
 _ = EmptyEventLoop.run(for: simulated) // warm-up
 for _ in 0..<runs {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -94,12 +101,13 @@ func run(_ arguments: [String]) -> (status: Int32, output: Data)? {
     return (p.terminationStatus, data)
 }
 
-func findPeer() -> String? {
+func findPeer(_ script: String) -> String? {
     let fm = FileManager.default
-    if let env = ProcessInfo.processInfo.environment["LATSIM_SIMPY_PEER"] {
-        return fm.fileExists(atPath: env) ? env : nil
+    if let env = ProcessInfo.processInfo.environment["LATSIM_SIMPY_PEERS"] {
+        let path = URL(fileURLWithPath: env).appendingPathComponent(script).path
+        return fm.fileExists(atPath: path) ? path : nil
     }
-    let relative = "shared/peers/simpy_pipeline.py"
+    let relative = "shared/peers/" + script
     for start in [fm.currentDirectoryPath, URL(fileURLWithPath: #filePath).deletingLastPathComponent().path] {
         var dir = URL(fileURLWithPath: start).standardizedFileURL
         while true {
@@ -115,14 +123,15 @@ func findPeer() -> String? {
 
 struct Peer { var realTimeFactors: [Double]; var events: Int; var engine: String; var input: String }
 
-func runPeer() -> (Peer?, String) {
-    guard let script = findPeer() else { return (nil, "skipped: shared/peers/simpy_pipeline.py not found (set LATSIM_SIMPY_PEER)") }
+func runPeer(_ scenario: String) -> (Peer?, String) {
+    let name = peerScripts[scenario]!
+    guard let script = findPeer(name) else { return (nil, "skipped: shared/peers/\(name) not found (set LATSIM_SIMPY_PEERS)") }
     guard let check = run(["python3", "-c", "import simpy"]), check.status == 0 else {
         return (nil, "skipped: python3 with simpy not found (pip install simpy==4.1.2)")
     }
     var peer = Peer(realTimeFactors: [], events: 0, engine: "SimPy", input: "?")
     for _ in 0..<peerRuns {
-        guard let r = run(["python3", script, "--scenario", scenarioName, "--duration", duration, "--json", "-"]), r.status == 0,
+        guard let r = run(["python3", script, "--scenario", scenario, "--duration", duration, "--json", "-"]), r.status == 0,
               let json = try? JSONSerialization.jsonObject(with: r.output) as? [String: Any],
               let engine = json["engine"] as? [String: Any],
               let rtf = (engine["realTimeFactor"] as? NSNumber)?.doubleValue else {
@@ -136,30 +145,37 @@ func runPeer() -> (Peer?, String) {
     return (peer, script)
 }
 
-let (peer, peerNote) = runPeer()
+let peers = scenarioNames.map { ($0, runPeer($0)) }
 
 // MARK: report
 
 let best = { (xs: [Sample], k: KeyPath<Sample, Double>) in xs.map { $0[keyPath: k] }.max()! }
 let mid = { (xs: [Sample], k: KeyPath<Sample, Double>) in median(xs.map { $0[keyPath: k] }) }
 
-print("latsim engine, \(scenarioName), \(duration) simulated, \(runs) runs each after a warm-up (best / median)")
-print("  " + pad("", 12) + pad("events", 10) + pad("events/s", 20) + "realTimeFactor")
-for (name, xs, n) in [("pipeline", pipeline, pipelineEvents), ("empty loop", empty, emptyEvents)] {
-    print("  " + pad(name, 12) + pad(String(n), 10)
+print("latsim engine, \(duration) simulated, \(runs) runs each after a warm-up (best / median)")
+print("  " + pad("", 24) + pad("events", 10) + pad("events/s", 20) + "realTimeFactor")
+var rows: [(String, [Sample], Int)] = scenarioNames.map { ($0, pipeline[$0]!, pipelineEvents[$0]!) }
+rows.append(("empty loop", empty, emptyEvents))
+for (name, xs, n) in rows {
+    print("  " + pad(name, 24) + pad(String(n), 10)
           + pad(si(best(xs, \.eventsPerSecond)) + " / " + si(mid(xs, \.eventsPerSecond)), 20)
           + String(format: "%.0fx / %.0fx", best(xs, \.realTimeFactor), mid(xs, \.realTimeFactor)))
 }
-print(String(format: "  pipeline / empty loop events/s: %.2f / %.2f",
-             best(pipeline, \.eventsPerSecond) / best(empty, \.eventsPerSecond),
-             mid(pipeline, \.eventsPerSecond) / mid(empty, \.eventsPerSecond)))
-if let peer {
+let ios = pipeline[scenarioNames[0]]!, android = pipeline[scenarioNames[1]]!
+print(String(format: "  %@ / empty loop events/s: %.2f / %.2f", scenarioNames[0],
+             best(ios, \.eventsPerSecond) / best(empty, \.eventsPerSecond), mid(ios, \.eventsPerSecond) / mid(empty, \.eventsPerSecond)))
+print(String(format: "  %@ / %@ events/s: %.2f / %.2f", scenarioNames[1], scenarioNames[0],
+             best(android, \.eventsPerSecond) / best(ios, \.eventsPerSecond), mid(android, \.eventsPerSecond) / mid(ios, \.eventsPerSecond)))
+for (name, (peer, note)) in peers {
+    guard let peer else {
+        print("  SimPy peer of \(name): " + note)
+        continue
+    }
+    let ours = pipeline[name]!
     let pBest = peer.realTimeFactors.max()!, pMid = median(peer.realTimeFactors)
-    print(String(format: "  SimPy peer (%@, %d events, %d runs): realTimeFactor %.0fx / %.0fx",
-                 peer.engine, peer.events, peerRuns, pBest, pMid))
+    print(String(format: "  SimPy peer of %@ (%@, %d events, %d runs): realTimeFactor %.0fx / %.0fx",
+                 name, peer.engine, peer.events, peerRuns, pBest, pMid))
     print("    its input: \(peer.input)")
-    print(String(format: "  speed-up over the peer: %.0fx / %.0fx",
-                 best(pipeline, \.realTimeFactor) / pBest, mid(pipeline, \.realTimeFactor) / pMid))
-} else {
-    print("  SimPy peer: " + peerNote)
+    print(String(format: "    speed-up over the peer: %.0fx / %.0fx",
+                 best(ours, \.realTimeFactor) / pBest, mid(ours, \.realTimeFactor) / pMid))
 }

@@ -5,6 +5,9 @@ import TouchModel
 public enum Platform: String, Sendable, CaseIterable, Keyword {
     /// The iOS pipeline of the WWDC 2015 talk (Docs/Model.md).
     case ios
+    /// The Android pipeline: InputConsumer, Choreographer, RenderThread,
+    /// BufferQueue and SurfaceFlinger (Docs/Android.md).
+    case android
 }
 
 /// Core Animation render-server behaviour (`os.renderServer`).
@@ -183,6 +186,8 @@ public struct PipelineConfiguration: Sendable {
     public var liftOff: Bool
     /// The photon row (`measure.row`).
     public var row: MeasureRow
+    /// The Android pipeline's own settings (`android.*`; Docs/Android.md).
+    public var android: AndroidSettings
 
     /// A configuration whose every field the key table then sets; not a
     /// configuration to run as it is.
@@ -222,6 +227,7 @@ public struct PipelineConfiguration: Sendable {
         speed = 1
         liftOff = false
         row = .fraction(Rational(0))
+        android = AndroidSettings()
     }
 
     /// The display period as an exact rational number of ns.

@@ -18,8 +18,9 @@ struct Measurement {
     var effectiveMs = Measurements.milliseconds()
     var effectiveFrames = Measurements.frames()
     var perSampleMs = Measurements.milliseconds()
+    var frameToPhotonMs = Measurements.milliseconds()
     var prediction = PredictionScorer()
-    /// The scan of the newest touch shown so far.
+    /// The content number (iOS: the scan) of the newest touch shown so far.
     private var newestShown: Int64 = -1
     /// Touches the app drew and no frame has shown yet: what per-sample
     /// latency needs of each, its true time and its row.
@@ -43,6 +44,12 @@ struct Measurement {
         }
     }
 
+    /// The app drew one digitizer sample (Android: a touch-down, or a sample
+    /// its frame consumed).
+    mutating func drew(_ touch: Touch) {
+        drawnWaiting.append((touch.time, touch.position.y))
+    }
+
     /// The app predicted (after the start of a stroke when `strokeBegan`).
     mutating func predicted(_ p: PredictionMade?, strokeBegan: Bool) {
         if strokeBegan { prediction.strokeBegan() }
@@ -51,12 +58,32 @@ struct Measurement {
 
     /// A frame latched at `latch` shows `mainTouch`, drawn at `drawn` with
     /// `horizon` of prediction, and every touch up to the `drawnTouches`-th
-    /// the app drew. Returns true when it carries new touch content (and was
-    /// measured).
-    mutating func frameShown(latch: SimTime, mainTouch s: Touch, drawnTouches: Int64, drawn: TouchPoint, horizon: SimTime) -> Bool {
-        let measured = s.scan > newestShown
+    /// the app drew; its frame started at `frameStart` (the delivery that
+    /// ran its handler). Returns true when it carries new touch content (and
+    /// was measured).
+    mutating func frameShown(latch: SimTime, mainTouch s: Touch, drawnTouches: Int64, drawn: TouchPoint, horizon: SimTime,
+                             frameStart: SimTime) -> Bool {
+        let measured = frameShown(latch: latch, content: s.scan, newest: s, drawnTouches: drawnTouches, drawn: drawn, horizon: horizon)
+        if measured { frameToPhoton(latch: latch, y: s.position.y, frameStart: frameStart) }
+        return measured
+    }
+
+    /// Frame-to-photon of a frame latched at `latch` whose frame started at
+    /// `frameStart`, its content at screen row `y`.
+    mutating func frameToPhoton(latch: SimTime, y: Double, frameStart: SimTime) {
+        frameToPhotonMs.record(Double(geometry.photonTime(latch: latch, y: y) - frameStart) / 1e6)
+    }
+
+    /// A frame shown at `latch` whose content is numbered `content` (content
+    /// numbers grow with every new drawing): `newest` is the newest position
+    /// drawn, its true time (for Android, a resampled point's physical time)
+    /// and scan window; the rest as above. Returns true when the content is
+    /// new (and was measured).
+    mutating func frameShown(latch: SimTime, content: Int64, newest s: Touch, drawnTouches: Int64, drawn: TouchPoint,
+                             horizon: SimTime) -> Bool {
+        let measured = content > newestShown
         if measured {
-            newestShown = s.scan
+            newestShown = content
             let photon = geometry.photonTime(latch: latch, y: s.position.y)
             let ttp = Double(photon - s.time) / 1e6
             let frames = geometry.pipelineFrames(latch: latch, windowStart: s.windowStart)
@@ -87,6 +114,7 @@ struct Measurement {
         m.effectiveMs = effectiveMs
         m.effectiveFrames = effectiveFrames
         m.perSampleMs = perSampleMs
+        m.frameToPhotonMs = frameToPhotonMs
         m.prediction = prediction
         m.settle()
     }

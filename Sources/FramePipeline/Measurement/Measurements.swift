@@ -15,6 +15,11 @@ public struct Measurements: Sendable {
     public var effectiveFrames = Measurements.frames()
     /// Touch-to-photon of every touch the app drew, ms.
     public var perSampleMs = Measurements.milliseconds()
+    /// Photon time minus the frame's start (iOS: the delivery that ran the
+    /// handler; Android: the frame time), ms: Google WALT's "screen
+    /// response". iOS records frames with new touch content, Android every
+    /// presented frame.
+    public var frameToPhotonMs = Measurements.milliseconds()
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
@@ -34,6 +39,8 @@ public struct Measurements: Sendable {
     public var samples = 0
     /// Prediction accuracy (fed only when the app predicts).
     public var prediction = PredictionScorer()
+    /// The Android pipeline's own figures; nil on iOS.
+    public var android: AndroidMeasurements?
 
     /// No figure yet.
     public init() {}
@@ -45,6 +52,7 @@ public struct Measurements: Sendable {
         effectiveMs.settle()
         effectiveFrames.settle()
         perSampleMs.settle()
+        frameToPhotonMs.settle()
     }
 
     /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant
@@ -71,6 +79,10 @@ public struct InvariantChecks: Sendable {
     public var policyMaximum = 0
     /// Buffers taken while another frame held them, or given back while free.
     public var bufferConflicts = 0
+    /// Android: GPU jobs started before their buffer's release fence signalled.
+    public var gpuJobsBeforeFence = 0
+    /// Android: on-demand frames presented before their expected present.
+    public var presentsBeforeExpected = 0
 
     /// No check failed yet.
     public init() {}
@@ -79,5 +91,6 @@ public struct InvariantChecks: Sendable {
     public var holds: Bool {
         latchesOutOfCommitOrder == 0 && samplesOutOfOrder == 0 && samplesLost == 0
             && maxBuffersHeld <= policyMaximum && maxBuffersAllocated <= policyMaximum && bufferConflicts == 0
+            && gpuJobsBeforeFence == 0 && presentsBeforeExpected == 0
     }
 }

@@ -1,3 +1,4 @@
+import DequeModule
 import SimKernel
 import TouchModel
 
@@ -71,6 +72,8 @@ struct IOSPipeline: PlatformPipeline {
     var nextFrameID: Int64 = 0
     /// The scan of the newest commit latched (latches follow commit order).
     var lastLatchedCommit: Int64 = -1
+    /// The start of each handler run not yet shown, for frame-to-photon.
+    var handlerStarts = Deque<(run: Int64, start: SimTime)>()
     let log: FrameLog?
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
@@ -177,6 +180,7 @@ struct IOSPipeline: PlatformPipeline {
         // queue copy itself when it is emptied
         let run = app.beginHandler(delivery.waiting, now: now, rng: &rng)
         measurement.drew(delivery.waiting, use: configuration.touches)
+        handlerStarts.append((app.run, now))
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
         if let log {
             let first = delivery.waiting.first!.scan, last = delivery.waiting.last!.scan
@@ -262,11 +266,18 @@ struct IOSPipeline: PlatformPipeline {
         if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
-                                              drawn: c.drawn, horizon: c.horizon)
+                                              drawn: c.drawn, horizon: c.horizon, frameStart: handlerStart(of: c.handlerRun, now))
         log?.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                   buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
                                   drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
+    }
+
+    /// When handler run `run` started (its delivery); runs before it are
+    /// forgotten, since latches follow commit order.
+    mutating func handlerStart(of run: Int64, _ now: SimTime) -> SimTime {
+        while let first = handlerStarts.first, first.run < run { handlerStarts.removeFirst() }
+        return handlerStarts.first?.start ?? now
     }
 
     func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }

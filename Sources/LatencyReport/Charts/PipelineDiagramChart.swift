@@ -40,12 +40,21 @@ public struct PipelineDiagramChart: GnuplotChart {
     public var subtitle: String?
     /// Legend names for colour keys; missing keys are named "buffer N".
     public var colorNames: [Int: String]
+    /// Colours for keys that do not take the buffer palette's.
+    public var colorOverrides: [Int: UInt32]
+    /// The lanes, top to bottom.
+    public var lanes: [PipelineLane]
+    /// Ticks across lanes (Android's vsync-app and vsync-sf).
+    public var ticks: [DiagramTick]
+    /// Rows of the legend under the plot.
+    public var legendRows: Int
 
     /// A diagram of the window `[startNs, endNs)`.
     public init(framePeriodNs: SimTime, startNs: SimTime, endNs: SimTime, vsyncNs: [SimTime],
                 boxes: [DiagramBox], markers: [DiagramMarker] = [], touchPath: [DiagramPathPoint] = [],
                 title: String = "Touch-to-display pipeline", subtitle: String? = nil,
-                colorNames: [Int: String] = [:]) {
+                colorNames: [Int: String] = [:], colorOverrides: [Int: UInt32] = [:],
+                lanes: [PipelineLane] = PipelineLane.ios, ticks: [DiagramTick] = [], legendRows: Int = 2) {
         precondition(framePeriodNs > 0 && endNs > startNs, "a diagram needs a positive frame period and window")
         self.framePeriodNs = framePeriodNs
         self.startNs = startNs
@@ -57,6 +66,10 @@ public struct PipelineDiagramChart: GnuplotChart {
         self.title = title
         self.subtitle = subtitle
         self.colorNames = colorNames
+        self.colorOverrides = colorOverrides
+        self.lanes = lanes
+        self.ticks = ticks
+        self.legendRows = max(1, legendRows)
     }
 
     /// Half the height of a box, in lane units (lanes are 1 apart).
@@ -70,9 +83,9 @@ public struct PipelineDiagramChart: GnuplotChart {
     /// Approximate pixels per character of an 11-point label.
     static let pixelsPerCharacter = 7.0
 
-    /// The lane's vertical centre: Multi-Touch on top, Display at 0.
-    static func y(_ lane: PipelineLane) -> Double {
-        Double(PipelineLane.allCases.count - 1 - lane.rawValue)
+    /// The lane's vertical centre: the first lane on top, the last at 0.
+    func y(_ lane: PipelineLane) -> Double {
+        Double(lanes.count - 1 - (lanes.firstIndex(of: lane) ?? 0))
     }
 
     /// `t` in display frames since `startNs`.
@@ -84,7 +97,8 @@ public struct PipelineDiagramChart: GnuplotChart {
     var windowFrames: Double { frames(endNs) }
 
     /// The fill colour for a colour key.
-    static func color(_ key: Int) -> UInt32 {
+    func color(_ key: Int) -> UInt32 {
+        if let c = colorOverrides[key] { return c }
         let palette = ChartStyle.buffers
         return palette[((key % palette.count) + palette.count) % palette.count]
     }
@@ -105,10 +119,10 @@ public struct PipelineDiagramChart: GnuplotChart {
             box.startNs = max(box.startNs, startNs)
             box.endNs = min(box.endNs, endNs)
             guard box.endNs > box.startNs else { continue }
-            let lo = frames(box.startNs), hi = frames(box.endNs), y = Self.y(box.lane)
+            let lo = frames(box.startNs), hi = frames(box.endNs), y = y(box.lane)
             table.append([.number((lo + hi) / 2), .number(y), .number(lo), .number(hi),
                           .number(y - Self.halfHeight), .number(y + Self.halfHeight),
-                          .number(Double(Self.color(box.colorKey))), .number(Double(box.colorKey)),
+                          .number(Double(color(box.colorKey))), .number(Double(box.colorKey)),
                           .number(Double(box.startNs)), .number(Double(box.endNs)),
                           .text(box.lane.title), .text(fittingLabel(box)), .number(y + Self.labelLift)])
         }
@@ -127,7 +141,7 @@ public struct PipelineDiagramChart: GnuplotChart {
         for (i, label) in markerLabels.enumerated() {
             var table = ChartTable(name: "marker\(i)", columns: ["x", "y", "time_ns", "lane", "label"])
             for marker in markers where marker.label == label && marker.timeNs >= startNs && marker.timeNs <= endNs {
-                table.append([.number(frames(marker.timeNs)), .number(Self.y(marker.lane) - Self.pathDrop),
+                table.append([.number(frames(marker.timeNs)), .number(y(marker.lane) - Self.pathDrop),
                               .number(Double(marker.timeNs)), .text(marker.lane.title), .text(label)])
             }
             tables.append(table)
@@ -136,8 +150,8 @@ public struct PipelineDiagramChart: GnuplotChart {
         var path = ChartTable(name: "path", columns: ["x", "y", "dx", "dy", "time_ns", "lane"])
         for (i, point) in touchPath.enumerated() {
             let next = i + 1 < touchPath.count ? touchPath[i + 1] : point
-            let x = frames(point.timeNs), y = Self.y(point.lane) - Self.pathDrop
-            path.append([.number(x), .number(y), .number(frames(next.timeNs) - x), .number(Self.y(next.lane) - Self.pathDrop - y),
+            let x = frames(point.timeNs), y = y(point.lane) - Self.pathDrop
+            path.append([.number(x), .number(y), .number(frames(next.timeNs) - x), .number(self.y(next.lane) - Self.pathDrop - y),
                          .number(Double(point.timeNs)), .text(point.lane.title)])
         }
         tables.append(path)
@@ -148,33 +162,37 @@ public struct PipelineDiagramChart: GnuplotChart {
 
     /// Axes, lanes, vsync lines.
     func setup() -> String {
-        let lanes = PipelineLane.allCases
         var s = ChartStyle.common(title: title, subtitle: subtitle)
-        let top = Self.y(.multiTouch) + 0.6, bottom = Self.y(.display) - 0.6
+        let top = Double(lanes.count - 1) + 0.6, bottom = -0.6
         let width = windowFrames
         s += """
         unset grid
         set border 1 lc \(GnuplotText.rgb(0x666666))
         set xrange [0:\(GnuplotText.number(width))]
         set yrange [\(GnuplotText.number(bottom)):\(GnuplotText.number(top))]
-        set ytics (\(lanes.map { "\(GnuplotText.enhanced($0.title)) \(GnuplotText.number(Self.y($0)))" }.joined(separator: ", "))) scale 0 font ",13"
+        set ytics (\(lanes.map { "\(GnuplotText.enhanced($0.title)) \(GnuplotText.number(y($0)))" }.joined(separator: ", "))) scale 0 font ",13"
         set xtics 0,1 scale 0.8
         set xlabel "time (display frames; dashed lines are vsyncs)"
         set lmargin 17
         set rmargin 4
-        set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 samplen 2 width 1 noopaque nobox
-        set bmargin 9
+        set key at screen 0.5, screen 0.012 center bottom horizontal maxrows \(legendRows) samplen 2 width 1 noopaque nobox
+        set bmargin \(5 + 2 * legendRows)
 
         """
         // Lane backgrounds: alternate light bands.
-        for lane in lanes where lane.rawValue % 2 == 0 {
-            let y = Self.y(lane)
+        for (i, lane) in lanes.enumerated() where i % 2 == 0 {
+            let y = y(lane)
             s += "set object rect from graph 0, first \(GnuplotText.number(y - 0.5)) to graph 1, first \(GnuplotText.number(y + 0.5)) "
                 + "behind fc \(GnuplotText.rgb(0xF4F5F7)) fs solid 1.0 noborder\n"
         }
         for t in vsyncNs where t >= startNs && t <= endNs {
             let x = GnuplotText.number(frames(t))
             s += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0x8A8F98)) lw 1.2 dt (6,4)\n"
+        }
+        for t in ticks where t.timeNs >= startNs && t.timeNs <= endNs {
+            let x = GnuplotText.number(frames(t.timeNs)), y = y(t.lane)
+            s += "set arrow from first \(x), first \(GnuplotText.number(y - 0.45)) to first \(x), first \(GnuplotText.number(y + 0.45)) "
+                + "nohead front lc \(GnuplotText.rgb(t.color)) lw 2.5\n"
         }
         return s
     }
@@ -197,7 +215,12 @@ public struct PipelineDiagramChart: GnuplotChart {
         let keys = Set(boxes.map(\.colorKey)).sorted()
         for key in keys {
             let name = colorNames[key] ?? "buffer \(key + 1)"
-            parts.append("keyentry with boxes fs solid 1.0 fc \(GnuplotText.rgb(Self.color(key))) title \(GnuplotText.enhanced(name))")
+            parts.append("keyentry with boxes fs solid 1.0 fc \(GnuplotText.rgb(color(key))) title \(GnuplotText.enhanced(name))")
+        }
+        var tickLabels: [(String, UInt32)] = []
+        for t in ticks where !tickLabels.contains(where: { $0.0 == t.label }) { tickLabels.append((t.label, t.color)) }
+        for (label, c) in tickLabels {
+            parts.append("keyentry with lines lc \(GnuplotText.rgb(c)) lw 2.5 title \(GnuplotText.enhanced(label))")
         }
         if boxes.contains(where: \.highlighted) && boxes.contains(where: { !$0.highlighted }) {
             parts.append("keyentry with boxes fs empty lc \(GnuplotText.rgb(0x1A1A1A)) lw 2.5 title \"followed touch's work\"")

@@ -1,6 +1,7 @@
 import SimKernel
 
-/// A row of a pipeline diagram, top to bottom as on the talk's slides.
+/// A row of a pipeline diagram. iOS diagrams use ``ios``, top to bottom as
+/// on the talk's slides; Android diagrams use ``android``.
 public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
     /// The digitizer's scan windows.
     case multiTouch
@@ -12,6 +13,20 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
     case gpu
     /// The frame on screen, from its latch to the next one.
     case display
+    /// Android: the digitizer's scan windows and the samples' way to the
+    /// app's input channel (InputReader, InputDispatcher).
+    case input
+    /// Android: the app's UI thread (input, traversal, the sync).
+    case uiThread
+    /// Android: HWUI's RenderThread (or GLSurfaceView's GL thread).
+    case renderThread
+    /// Android: SurfaceFlinger's latch and composition.
+    case surfaceFlinger
+
+    /// The iOS lanes, top to bottom.
+    public static let ios: [PipelineLane] = [.multiTouch, .app, .coreAnimation, .gpu, .display]
+    /// The Android lanes, top to bottom.
+    public static let android: [PipelineLane] = [.input, .uiThread, .renderThread, .gpu, .surfaceFlinger, .display]
 
     /// The lane's name as printed on the diagram.
     public var title: String {
@@ -21,6 +36,10 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
         case .coreAnimation: return "Core Animation"
         case .gpu: return "GPU"
         case .display: return "Display"
+        case .input: return "Input"
+        case .uiThread: return "UI thread"
+        case .renderThread: return "RenderThread"
+        case .surfaceFlinger: return "SurfaceFlinger"
         }
     }
 
@@ -32,6 +51,10 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
         case .coreAnimation: return "Core Animation render server"
         case .gpu: return "GPU"
         case .display: return "Display"
+        case .input: return "Input (digitizer, InputReader, InputDispatcher)"
+        case .uiThread: return "UI thread"
+        case .renderThread: return "RenderThread"
+        case .surfaceFlinger: return "SurfaceFlinger"
         }
     }
 
@@ -97,5 +120,27 @@ public struct DiagramPathPoint: Sendable, Equatable {
     public init(lane: PipelineLane, timeNs: SimTime) {
         self.lane = lane
         self.timeNs = timeNs
+    }
+}
+
+/// A short vertical tick across one lane at an instant, such as Android's
+/// vsync-app and vsync-sf; ticks with the same label share a colour and one
+/// legend entry.
+public struct DiagramTick: Sendable, Equatable {
+    /// The lane the tick crosses.
+    public var lane: PipelineLane
+    /// When (simulated ns).
+    public var timeNs: SimTime
+    /// What it is (`vsync-app`).
+    public var label: String
+    /// Its colour.
+    public var color: UInt32
+
+    /// A tick from its parts.
+    public init(lane: PipelineLane, timeNs: SimTime, label: String, color: UInt32) {
+        self.lane = lane
+        self.timeNs = timeNs
+        self.label = label
+        self.color = color
     }
 }

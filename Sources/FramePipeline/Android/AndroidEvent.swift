@@ -1,0 +1,73 @@
+import SimKernel
+
+/// The Android pipeline's events (Docs/Android.md, "Tie order"): at equal
+/// times completions come before decisions, in the order of ``tieRank``.
+///
+/// The nine model events are declared first, in tie order. The last two
+/// are bookkeeping: decisions deferred to later in the same instant, so
+/// they see every completion and arrival of that instant. They are not
+/// counted as model events.
+public enum AndroidEvent: UInt8, SimulationEvent {
+    /// A GPU job is done: its buffer's acquire fence signals.
+    case gpuDone
+    /// SurfaceFlinger's composition is done.
+    case compositionDone
+    /// A hardware vsync: a latched buffer goes on screen (its predecessor's
+    /// release fence signals), or the front buffer repeats.
+    case presentVsync
+    /// RenderThread (or the GL thread) queues its buffer.
+    case queueBuffer
+    /// The UI thread's work is done (it then syncs to RenderThread).
+    case uiWorkDone
+    /// A digitizer sample is ready: its evdev timestamp.
+    case sampleReady
+    /// A sample reaches the app's input channel.
+    case inputChannel
+    /// vsync-sf: SurfaceFlinger latches.
+    case vsyncSf
+    /// vsync-app: a Choreographer frame.
+    case vsyncApp
+    /// Bookkeeping: the GL thread reads the stored position, after the UI
+    /// work done of its instant.
+    case glRead
+    /// Bookkeeping: a Choreographer frame decided when the UI thread became
+    /// idle after a tick it missed (skipped-frame correction), after every
+    /// event of that instant.
+    case deferredFrame
+
+    /// The order at equal times (1 first); a bookkeeping event shares the
+    /// rank of the kind it follows and comes after those scheduled before it.
+    public var tieRank: UInt8 {
+        switch self {
+        case .gpuDone: return 1
+        case .compositionDone: return 2
+        case .presentVsync: return 3
+        case .queueBuffer: return 4
+        case .uiWorkDone, .glRead: return 5
+        case .sampleReady: return 6
+        case .inputChannel: return 7
+        case .vsyncSf: return 8
+        case .vsyncApp, .deferredFrame: return 9
+        }
+    }
+
+    /// The name in JSON and traces.
+    public var name: String {
+        switch self {
+        case .gpuDone: return "gpuDone"
+        case .compositionDone: return "composeDone"
+        case .presentVsync: return "presentVsync"
+        case .queueBuffer: return "queueBuffer"
+        case .uiWorkDone: return "uiWorkDone"
+        case .sampleReady: return "sampleReady"
+        case .inputChannel: return "inputChannel"
+        case .vsyncSf: return "vsyncSf"
+        case .vsyncApp: return "vsyncApp"
+        case .glRead: return "glRead"
+        case .deferredFrame: return "deferredFrame"
+        }
+    }
+
+    /// The two deferred decisions are bookkeeping.
+    public var isBookkeeping: Bool { self == .glRead || self == .deferredFrame }
+}

@@ -1,0 +1,192 @@
+import SimKernel
+import TouchModel
+
+/// A GPU job of the Android pipeline: the frame it draws and its buffer.
+struct AndroidGPUJob {
+    var frame: Int64
+    var buffer: Int32
+    var submitted: SimTime
+}
+
+/// The Android pipeline (Docs/Android.md): the digitizer, InputDispatcher,
+/// InputConsumer, Choreographer, UI thread, RenderThread (or GLSurfaceView's
+/// GL thread), BufferQueue, GPU, SurfaceFlinger and display, wired output to
+/// input. Each stage owns its state and says what it produced; this type
+/// passes a stage's output to the next and schedules the events that follow.
+struct AndroidPipeline: PlatformPipeline {
+    typealias Event = AndroidEvent
+
+    let configuration: PipelineConfiguration
+    let timing: AndroidTiming
+    let continuous: Bool
+    /// Every duration drawn in the run comes from this generator, in event order.
+    var rng: SeededRandom
+    var digitizer: Digitizer
+    var dispatch: InputDispatch
+    var consumer: InputConsumer
+    var choreographer: Choreographer
+    var ui: UIThread
+    var renderThread: RenderThread
+    var glThread: GLThread
+    var bufferQueue: BufferQueue
+    var gpu = GPU<AndroidGPUJob>()
+    let gpuTime: DurationSampler
+    var surfaceFlinger: SurfaceFlinger
+    var display: Display<ShownFrame>
+    var timeline: FrameTimeline
+    /// The frames in flight; stages hold their numbers.
+    var frames: FrameTable
+    var measurement: Measurement
+    /// Frames are numbered in the order they begin.
+    var nextFrame: Int64 = 0
+    var lastPresented: Int64 = -1
+    var presentsOutOfOrder = 0
+    var gpuJobsBeforeFence = 0
+    /// Buffers released by a latch before their own GPU job ended.
+    var earlyReleases = 0
+    /// When the producer (RenderThread or GL thread) asked for its buffer (for the log).
+    var renderRequested: SimTime = 0
+    var renderStart: SimTime = 0
+    /// When the UI thread blocked in the sync (for the log).
+    var syncSince: SimTime = 0
+    /// Bad input met during the run (a composition draw of `T` or more).
+    var failure: LatsimError?
+    let log: FrameLog?
+
+    init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
+        configuration = c
+        timing = c.androidTiming
+        continuous = c.android.renderMode == .continuous
+        rng = SeededRandom(seed: c.seed)
+        digitizer = Digitizer(configuration: c, trajectory: trajectory)
+        dispatch = InputDispatch(latency: c.android.dispatchLatency)
+        consumer = InputConsumer(resampling: c.android.resampling, resampleLatency: c.android.resampleLatency)
+        choreographer = Choreographer(vsyncClock: c.vsyncClock, lead: timing.appDuration + timing.sfDuration)
+        ui = UIThread(configuration: c)
+        renderThread = RenderThread(configuration: c)
+        glThread = GLThread(configuration: c)
+        bufferQueue = BufferQueue(count: timing.buffers)
+        frames = FrameTable(buffers: timing.buffers)
+        gpuTime = DurationSampler(c.gpuRender)
+        surfaceFlinger = SurfaceFlinger(configuration: c, sfDuration: timing.sfDuration)
+        display = Display(present: c.present, clock: c.vsyncClock)
+        timeline = FrameTimeline(displayHz: c.displayHz)
+        measurement = Measurement(configuration: c, trajectory: trajectory, predicts: ui.predicts)
+        if keepLog {
+            let l = FrameLog()
+            l.android = AndroidFrameLog()
+            log = l
+        } else {
+            log = nil
+        }
+    }
+
+    /// Installs a predictor in the app.
+    mutating func usePredictor(_ p: some TouchPredictor) {
+        if let b = p as? BuiltinPredictor { ui.predictor = .builtin(b) } else { ui.predictor = .custom(p) }
+        measurement.predicts = true
+    }
+
+    mutating func start(_ s: inout EventScheduler<Event>) {
+        s.schedule(.presentVsync, at: display.firstLatch)
+        s.schedule(.vsyncSf, at: surfaceFlinger.nextTick)
+        s.schedule(.vsyncApp, at: choreographer.nextTick)
+        s.schedule(.sampleReady, at: digitizer.nextReady)
+        if continuous { glDequeue(0, &s) }
+    }
+
+    @inline(__always)
+    mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
+        let now = s.now
+        switch event {
+        case .sampleReady:
+            if let touch = digitizer.scan(readyAt: now) {
+                s.schedule(.inputChannel, at: dispatch.send(touch))
+                log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
+                                        instant: touch.time, ready: now, index: touch.scan))
+            }
+            s.schedule(.sampleReady, at: digitizer.nextReady)
+
+        case .inputChannel:
+            let touch = dispatch.arrive()
+            log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
+            if !touch.began {
+                consumer.receive(touch)
+            } else if ui.busy {
+                ui.queueDown(touch)
+            } else {
+                startDown(touch, now, &s)
+            }
+
+        case .vsyncApp:
+            let (frameTime, target) = choreographer.tick()
+            s.schedule(.vsyncApp, at: choreographer.nextTick)
+            log?.android?.appTicks.append(now)
+            if ui.busy {
+                choreographer.missed = true
+            } else {
+                _ = tryFrame(frameTime, target: target, late: false, now, &s)
+            }
+
+        case .deferredFrame:
+            guard let (frameTime, target) = choreographer.newestTick(before: now) else { break }
+            if ui.busy {
+                choreographer.missed = true // a touch-down took the thread in this instant
+            } else {
+                _ = tryFrame(frameTime, target: target, late: true, now, &s)
+            }
+
+        case .uiWorkDone:
+            uiWorkDone(now, &s)
+
+        case .queueBuffer:
+            let seq = continuous ? glThread.finishCommands() : renderThread.finishCommands()
+            log?.android?.renderWork.append(.init(requested: renderRequested, start: renderStart, queued: now,
+                                                  frame: seq, buffer: frames[seq].buffer))
+            enqueue(seq, now, &s)
+            if continuous {
+                glDequeue(now, &s)
+            } else if let next = ui.syncDone() {
+                log?.android?.syncWaits.append(.init(start: syncSince, end: now, frame: next))
+                handOver(next, now, &s)
+                uiIdle(now, &s)
+            }
+
+        case .glRead:
+            let seq = nextFrame
+            nextFrame += 1
+            let b = glThread.buffer
+            frames.begin(AndroidFrame(seq: seq, content: ui.readStored(), frameTime: now, expected: -1, deadline: -1,
+                                      buffer: b.id, bufferFence: b.fence))
+            timeline.begin(seq: seq, expected: -1)
+            renderStart = now
+            s.schedule(.queueBuffer, at: glThread.read(seq: seq, now: now, rng: &rng))
+
+        case .gpuDone:
+            let (done, nextEnd) = gpu.complete(now: now)
+            if let nextEnd { gpuStarted(now, nextEnd, &s) }
+            // the acquire fence signals (a dropped frame's record may be gone)
+            if frames[done.frame].seq == done.frame { frames[done.frame].gpuDone = now }
+
+        case .compositionDone:
+            frames[surfaceFlinger.compositionDone()].composed = true
+
+        case .presentVsync:
+            s.schedule(.presentVsync, at: display.nextLatch())
+            if let seq = surfaceFlinger.presentable(now: now, frames) {
+                present(seq, now, &s)
+            } else if let front = display.front {
+                let owed = timeline.owes(at: now)
+                display.repeatFront(owed: owed)
+                log?.android?.presents.append(.init(time: now, frame: front.seq, buffer: front.buffer, repeated: true,
+                                                    hitch: owed, measured: false))
+            }
+
+        case .vsyncSf:
+            let vsync = surfaceFlinger.tick()
+            s.schedule(.vsyncSf, at: surfaceFlinger.nextTick)
+            log?.android?.sfTicks.append(now)
+            latch(vsync, now, &s)
+        }
+    }
+}

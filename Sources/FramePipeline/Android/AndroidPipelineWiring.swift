@@ -1,0 +1,256 @@
+import SimKernel
+import TouchModel
+
+// The Android pipeline's wiring: what each stage's output starts next.
+extension AndroidPipeline {
+    /// A touch-down's handler runs now (not batched).
+    mutating func startDown(_ down: Touch, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        consumer.beginTouch(down)
+        let end = ui.beginDown(down, now: now, rng: &rng)
+        s.schedule(.uiWorkDone, at: end)
+        log?.android?.uiWork.append(.init(start: now, end: end, kind: .touchDown, frame: -1, frameTime: now, newestScan: down.scan))
+    }
+
+    /// A Choreographer frame with frame time `frameTime` targeting `target`
+    /// runs now if it has work: batched samples old enough to consume, or a
+    /// touch-down's response. Returns true when it runs.
+    mutating func tryFrame(_ frameTime: SimTime, target: SimTime, late: Bool, _ now: SimTime,
+                           _ s: inout EventScheduler<Event>) -> Bool {
+        let sampleTime = consumer.sampleTime(frameTime: frameTime)
+        let n = consumer.readyCount(sampleTime: sampleTime)
+        guard n > 0 || ui.responseDue(frameTime: frameTime) else { return false }
+        for i in 0..<ui.downResponses.count { measurement.drew(ui.downResponses[i].touch) }
+        var consumption: Consumption?
+        if n > 0 {
+            consumption = consumer.consume(n, sampleTime: sampleTime)
+            for i in 0..<n { measurement.drew(consumer.batch[i]) }
+        }
+        let seq = nextFrame
+        let start = ui.beginFrame(consumption: consumption, batch: consumer.batch, frame: continuous ? nil : seq,
+                                  now: now, rng: &rng)
+        if n > 0 { consumer.finishConsumption() }
+        if ui.predicts { measurement.predicted(start.prediction, strokeBegan: start.strokeBegan) }
+        if !continuous {
+            nextFrame += 1
+            frames.begin(AndroidFrame(seq: seq, content: start.content, frameTime: frameTime, expected: target,
+                                      deadline: target - timing.sfDuration))
+            timeline.begin(seq: seq, expected: target)
+        }
+        choreographer.ran(late: late)
+        s.schedule(.uiWorkDone, at: start.end)
+        log?.android?.uiWork.append(.init(start: now, end: start.end, kind: continuous ? .input : .frame,
+                                          frame: continuous ? -1 : seq, frameTime: frameTime,
+                                          newestScan: start.content.newest.scan))
+        return true
+    }
+
+    /// The UI thread's work is done now.
+    mutating func uiWorkDone(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        switch ui.finish() {
+        case .down(let down):
+            if continuous {
+                measurement.drew(down)
+                _ = ui.storeDown(down)
+            } else {
+                ui.respond(to: down, end: now)
+            }
+        case .input(let content):
+            ui.store(content)
+        case .frame(let frame):
+            if renderThread.busy {
+                // the sync blocks until RenderThread queues its frame
+                ui.waitForRenderThread(frame)
+                syncSince = now
+                return
+            }
+            handOver(frame, now, &s)
+        case .idle:
+            break
+        }
+        uiIdle(now, &s)
+    }
+
+    /// The UI thread syncs frame `frame` to RenderThread, which dequeues a buffer.
+    mutating func handOver(_ frame: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        renderThread.receive(frame)
+        renderRequested = now
+        if let b = bufferQueue.dequeue(now: now) { producerGot(b, now, &s) }
+    }
+
+    /// The producer's dequeue got a buffer now.
+    mutating func producerGot(_ b: (id: Int32, fence: ReleaseFence), _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        renderStart = now
+        if continuous {
+            glThread.got(buffer: b.id, fence: b.fence)
+            s.schedule(.glRead, at: now)
+        } else {
+            let seq = renderThread.frame
+            frames[seq].buffer = b.id
+            frames[seq].bufferFence = b.fence
+            s.schedule(.queueBuffer, at: renderThread.startCommands(now: now, rng: &rng))
+        }
+    }
+
+    /// The GL thread dequeues its next buffer.
+    mutating func glDequeue(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        renderRequested = now
+        if let b = bufferQueue.dequeue(now: now) { producerGot(b, now, &s) }
+    }
+
+    /// The UI thread becomes idle: a waiting touch-down first, else a frame
+    /// owed by a vsync-app tick it missed, decided after this instant's events.
+    mutating func uiIdle(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        if let down = ui.becomeIdle() {
+            startDown(down, now, &s)
+            return
+        }
+        if choreographer.missed {
+            choreographer.missed = false
+            if choreographer.newestTick(before: now) != nil { s.schedule(.deferredFrame, at: now) }
+        }
+    }
+
+    /// queueBuffer: frame `seq` waits for SurfaceFlinger, its GPU job joins the queue.
+    mutating func enqueue(_ seq: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        frames[seq].queued = now
+        let duration = gpuTime.draw(&rng)
+        bufferQueue.enqueue(seq)
+        let job = AndroidGPUJob(frame: seq, buffer: frames[seq].buffer, submitted: now)
+        if let end = gpu.submit(job, duration: duration, now: now, fence: frames[seq].bufferFence) { gpuStarted(now, end, &s) }
+    }
+
+    /// A GPU job started now and ends at `end`.
+    mutating func gpuStarted(_ now: SimTime, _ end: SimTime, _ s: inout EventScheduler<Event>) {
+        if let w = gpu.running {
+            if w.fence.signalsAt > lastPresented { gpuJobsBeforeFence += 1 }
+            log?.android?.gpuJobs.append(.init(submitted: w.job.submitted, start: now, end: end, frame: w.job.frame, buffer: w.job.buffer))
+        }
+        s.schedule(.gpuDone, at: end)
+    }
+
+    /// vsync-sf now, targeting `vsync`: SurfaceFlinger latches (or drops, or
+    /// holds back), releases the buffer latched before, and composes.
+    mutating func latch(_ vsync: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        switch surfaceFlinger.decide(bufferQueue.queue, frames, now: now, vsync: vsync) {
+        case .none:
+            return
+        case .backPressure:
+            log?.android?.skips.append(.init(time: now))
+        case .latch(let index):
+            var handed: (id: Int32, fence: ReleaseFence)?
+            for _ in 0..<index {
+                // `latest`: older queued buffers are dropped, released at once
+                let d = bufferQueue.acquire()
+                timeline.dropped(seq: d)
+                logFrame(d, presented: -1, jank: .dropped)
+                if let h = bufferQueue.release(frames[d].buffer, fence: .signalled, now: now) { handed = h }
+            }
+            let seq = bufferQueue.acquire()
+            let l = surfaceFlinger.latch(seq, buffer: frames[seq].buffer, now: now, rng: &rng)
+            frames[seq].latched = now
+            frames[seq].previousLatch = l.previousLatch
+            if let r = l.released {
+                // the buffer latched before is released; its fence signals at this frame's present
+                if frames[r.seq].seq == r.seq && frames[r.seq].gpuDone < 0 { earlyReleases += 1 }
+                if let h = bufferQueue.release(r.buffer, fence: ReleaseFence(signalsAt: seq), now: now) { handed = h }
+            }
+            guard let compositionEnd = l.compositionEnd else {
+                fail(composition: surfaceFlinger.badComposition ?? 0)
+                s.removeAll()
+                return
+            }
+            s.schedule(.compositionDone, at: compositionEnd)
+            log?.android?.latches.append(.init(time: now, compositionEnd: compositionEnd, frame: seq, buffer: frames[seq].buffer))
+            if let h = handed { producerGot(h, now, &s) }
+        }
+    }
+
+    /// The present vsync shows frame `seq` now.
+    mutating func present(_ seq: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        _ = display.show(ShownFrame(seq: seq, buffer: frames[seq].buffer))
+        if seq <= lastPresented { presentsOutOfOrder += 1 }
+        lastPresented = seq
+        // the release fence of the buffer latched before it signals
+        if let end = gpu.signal(through: seq, now: now) { gpuStarted(now, end, &s) }
+        let jank = timeline.presented(frames[seq], now: now)
+        var measured = false
+        let start = frames[seq].frameTime
+        if frames[seq].content != nil {
+            let c = frames[seq].content.unsafelyUnwrapped
+            measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
+            measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
+                                              drawn: c.drawn, horizon: c.horizon)
+        } else {
+            measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
+        }
+        if let log = log?.android {
+            log.presents.append(.init(time: now, frame: seq, buffer: frames[seq].buffer, repeated: false, hitch: false, measured: measured))
+            logFrame(seq, presented: now, jank: jank)
+        }
+    }
+
+    /// A composition draw reached the display period: the run stops with bad input.
+    mutating func fail(composition d: SimTime) {
+        failure = LatsimError(key: "android.sfCompose", value: configuration.android.sfCompose.description,
+                              problem: "drew \(DurationSyntax.format(d)), which reaches the display period T = \(formatDecimal(configuration.framePeriod.doubleValue / 1e6, places: 6))ms: SurfaceFlinger's composition must fit in its period",
+                              expected: "a distribution whose every draw is below T")
+    }
+
+    func logFrame(_ seq: Int64, presented: SimTime, jank: JankClass) {
+        guard let log = log?.android else { return }
+        let f = frames[seq]
+        let c = f.content
+        log.frames.append(.init(seq: f.seq, frameTime: f.frameTime, expected: f.expected, deadline: f.deadline,
+                                queued: f.queued, gpuDone: f.gpuDone, latched: f.latched, presented: presented,
+                                buffer: f.buffer, jank: jank, content: c?.seq ?? -1, newestScan: c?.newest.scan ?? -1,
+                                windowStart: c?.newest.windowStart ?? 0, physicalTime: c?.newest.time ?? 0,
+                                resampled: c.map { "\($0.resampled)" } ?? "none"))
+    }
+
+    func tripleBufferedTime(until end: SimTime) -> SimTime { 0 }
+
+    /// The figures of the finished run.
+    mutating func finish() -> (Measurements, InvariantChecks) {
+        var m = Measurements()
+        measurement.finish(into: &m)
+        m.framesPresented = display.framesPresented
+        m.repeatedFrames = display.repeatedFrames
+        m.droppedFrames = timeline.counts[.dropped]
+        m.hitches = display.hitches
+        m.deliveries = ui.deliveries
+        m.handlerRuns = ui.handlerRuns
+        m.wastedUpdates = ui.wastedUpdates
+        m.samples = digitizer.touchesMade
+        var a = AndroidMeasurements()
+        a.appDuration = timing.appDuration
+        a.sfDuration = timing.sfDuration
+        a.buffers = timing.buffers
+        a.frameTimeline = timeline.counts
+        a.maxBuffersHeld = bufferQueue.maxHeld
+        a.dequeueWaits = bufferQueue.dequeueWaits
+        a.dequeueWaitTime = bufferQueue.dequeueWaitTime
+        a.fenceWaits = gpu.fenceWaits
+        a.fenceWaitTime = gpu.fenceWaitTime
+        a.maxQueued = bufferQueue.maxQueued
+        a.maxLatchedPending = surfaceFlinger.maxLatchedPending
+        a.backPressureSkips = surfaceFlinger.backPressureSkips
+        a.earlyReleases = earlyReleases
+        a.choreographerFrames = choreographer.frames
+        a.lateFrames = choreographer.lateFrames
+        a.interpolated = consumer.interpolated
+        a.extrapolated = consumer.extrapolated
+        a.notResampled = consumer.notResampled
+        m.android = a
+        var checks = InvariantChecks()
+        checks.latchesOutOfCommitOrder = presentsOutOfOrder
+        checks.samplesOutOfOrder = consumer.outOfOrder
+        checks.samplesLost = digitizer.touchesMade - consumer.taken - consumer.batch.count - dispatch.count - ui.downsWaitingCount
+        checks.policyMaximum = timing.buffers
+        checks.maxBuffersHeld = bufferQueue.maxHeld
+        checks.maxBuffersAllocated = timing.buffers
+        checks.bufferConflicts = bufferQueue.conflicts
+        checks.gpuJobsBeforeFence = gpuJobsBeforeFence
+        checks.presentsBeforeExpected = timeline.early
+        return (m, checks)
+    }
+}

@@ -1,0 +1,128 @@
+import DequeModule
+import SimKernel
+
+/// What SurfaceFlinger does at a vsync-sf tick.
+enum LatchDecision {
+    /// Nothing is queued, or the head is not latchable yet.
+    case none
+    /// Back-pressure: a buffer latched for a vsync already due is not on
+    /// screen yet; nothing is latched (nor dropped).
+    case backPressure
+    /// Latch the queued buffer at this index; under `latest` the older
+    /// ones are dropped first.
+    case latch(index: Int)
+}
+
+/// SurfaceFlinger and the hardware composer (Docs/Android.md,
+/// "SurfaceFlinger"): at each vsync-sf tick `S_k = V_k - D_sf` it latches at
+/// most one buffer, in FIFO order (`os.present: latest`, a what-if, latches
+/// the newest latchable one and drops the older), releasing the buffer it
+/// latched before; it composes for `android.sfCompose`; a latched buffer
+/// goes on screen at the first vsync at or after `V_k`, the end of its
+/// composition and (with `latchUnsignaled`) of its GPU job, one per vsync.
+struct SurfaceFlinger {
+    let sfDuration: SimTime
+    let latchUnsignaled: Bool
+    let latest: Bool
+    let compositionTime: DurationSampler
+    /// The shortest composition that reaches the display period `T`
+    /// (`ceil(T)`): every draw must stay below it.
+    let compositionLimit: SimTime
+    private var vsyncs: Ticker
+    /// Latched buffers (their frames) waiting for their present, oldest first.
+    private(set) var latched = Deque<Int64>()
+    /// The latch instant of the newest latch (-1: none yet).
+    private(set) var lastLatch: SimTime = -1
+    /// The frame and buffer latched last: released at the next latch.
+    private var acquired: (seq: Int64, buffer: Int32)?
+    /// vsync-sf ticks with a queued buffer at which back-pressure latched nothing.
+    private(set) var backPressureSkips = 0
+    private(set) var maxLatchedPending = 0
+    /// A composition draw that reached the display period (bad input).
+    private(set) var badComposition: SimTime?
+
+    init(configuration c: PipelineConfiguration, sfDuration: SimTime) {
+        self.sfDuration = sfDuration
+        latchUnsignaled = c.android.latchUnsignaled
+        latest = c.present == .latest
+        compositionTime = DurationSampler(c.android.sfCompose)
+        let n = Nanos.perSecond * c.displayHz.denominator, d = c.displayHz.numerator
+        compositionLimit = (n + d - 1) / d
+        vsyncs = c.vsyncClock.ticks(from: c.vsyncClock.index(atOrAfter: sfDuration))
+    }
+
+    /// The next vsync-sf tick.
+    var nextTick: SimTime { vsyncs.time - sfDuration }
+
+    /// The tick now: returns the vsync it targets, and moves on.
+    mutating func tick() -> SimTime {
+        let v = vsyncs.time
+        vsyncs.advance()
+        return v
+    }
+
+    /// True when `f` may be latched at the tick targeting `vsync`: its GPU
+    /// work is done (or latchUnsignaled), and an on-demand frame only from
+    /// the tick of its own target on.
+    @inline(__always)
+    func latchable(_ seq: Int64, _ frames: FrameTable, vsync: SimTime) -> Bool {
+        (frames[seq].gpuDone >= 0 || latchUnsignaled) && (frames[seq].expected < 0 || frames[seq].expected <= vsync)
+    }
+
+    /// What to latch at the tick `now` targeting `vsync`, from the queued
+    /// buffers `queue` (frame numbers in `frames`).
+    mutating func decide(_ queue: Deque<Int64>, _ frames: FrameTable, now: SimTime, vsync: SimTime) -> LatchDecision {
+        guard !queue.isEmpty else { return .none }
+        // back-pressure: the oldest latched buffer's present is due and it is not on screen
+        if let oldest = latched.first, frames[oldest].latched + sfDuration <= now {
+            backPressureSkips += 1
+            return .backPressure
+        }
+        if latest {
+            var i = queue.count - 1
+            while i >= 0 && !latchable(queue[i], frames, vsync: vsync) { i -= 1 }
+            return i >= 0 ? .latch(index: i) : .none
+        }
+        return latchable(queue[0], frames, vsync: vsync) ? .latch(index: 0) : .none
+    }
+
+    /// What a latch produced.
+    struct Latched {
+        /// The latch before it (-1: none): FrameTimeline's `lastLatchTime`.
+        var previousLatch: SimTime
+        /// The buffer released (the one latched before, and its frame), its
+        /// release fence signalling at this frame's present.
+        var released: (seq: Int64, buffer: Int32)?
+        /// When the composition ends; nil when the draw reached the display
+        /// period (bad input).
+        var compositionEnd: SimTime?
+    }
+
+    /// Latches frame `seq`, drawn into `buffer`, now.
+    mutating func latch(_ seq: Int64, buffer: Int32, now: SimTime, rng: inout SeededRandom) -> Latched {
+        let previous = lastLatch
+        lastLatch = now
+        let released = acquired
+        acquired = (seq, buffer)
+        latched.append(seq)
+        maxLatchedPending = Swift.max(maxLatchedPending, latched.count)
+        let d = compositionTime.draw(&rng)
+        if d >= compositionLimit {
+            badComposition = d
+            return Latched(previousLatch: previous, released: released, compositionEnd: nil)
+        }
+        return Latched(previousLatch: previous, released: released, compositionEnd: now + d)
+    }
+
+    /// The composition running ends now: returns its frame (the newest latch's).
+    func compositionDone() -> Int64 { latched[latched.count - 1] }
+
+    /// The present vsync `now`: the oldest latched buffer's frame, when it is
+    /// composed, its GPU work done and its vsync reached; nil repeats the
+    /// front buffer.
+    mutating func presentable(now: SimTime, _ frames: FrameTable) -> Int64? {
+        guard let seq = latched.first, frames[seq].composed, frames[seq].gpuDone >= 0,
+              now >= frames[seq].latched + sfDuration else { return nil }
+        return latched.removeFirst()
+    }
+}
