@@ -66,11 +66,11 @@ struct RegressCommand: ParsableCommand {
                 let data = try current.encodedJSON()
                 try OutputDestination.write(data, to: baseline)
                 if stored != nil && !changes.isEmpty { CLI.say(RegressReport.render(changes)); CLI.say("") }
-                CLI.say("wrote \(current.entries.count) entries (\(corpus.items.count) items x \(PredictorKind.allCases.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) to \(baseline)")
+                CLI.say("wrote \(current.entries.count) entries (\(corpus.items.count) items x \(PredictionCorpus.latsimPredictors.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) to \(baseline)")
                 return 0
             }
             let regressed = changes.filter(\.isRegression).count
-            CLI.say("compared \(current.entries.count) entries (\(corpus.items.count) items x \(PredictorKind.allCases.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) with \(baseline), tolerance \(formatDecimal(tolerance, places: 3))%")
+            CLI.say("compared \(current.entries.count) entries (\(corpus.items.count) items x \(PredictionCorpus.latsimPredictors.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) with \(baseline), tolerance \(formatDecimal(tolerance, places: 3))%")
             if changes.isEmpty {
                 CLI.say("no metric moved beyond the tolerance")
             } else {

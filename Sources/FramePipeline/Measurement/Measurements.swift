@@ -34,6 +34,11 @@ public struct Measurements: Sendable {
     public var samples = 0
     /// Prediction accuracy (fed only when the app predicts).
     public var prediction = PredictionScorer()
+    /// Chromium's prediction metrics, when the run kept them
+    /// (``PipelineRun/keepScorecards(_:)``).
+    public var chromium: ChromiumPredictionMetrics?
+    /// Android's prediction metrics, when the run kept them.
+    public var android: AndroidPredictionMetrics?
 
     /// No figure yet.
     public init() {}
