@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "LatencyReport", targets: ["LatencyReport"]),
+        .library(name: "PredictorProcess", targets: ["PredictorProcess"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +44,9 @@ let package = Package(
         // prediction corpus, the talk's table.
         .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline"]),
+        // A predictor in another process, any language, speaking the
+        // predictor protocol (JSON Lines on stdin/stdout).
+        .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
@@ -55,5 +59,6 @@ let package = Package(
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
         .testTarget(name: "latsimTests", dependencies: ["latsim"]),
+        .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),
     ]
 )
