@@ -55,6 +55,12 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, theirs, 0)
         posix_spawn_file_actions_adddup2(&actions, theirs, 1)
         posix_spawn_file_actions_addclose(&actions, theirs)
+        // nothing else of ours is inherited: an open descriptor held by the
+        // predictor (or a process it leaves behind) would keep whatever
+        // waits for it waiting
+        #if os(Linux)
+        if let closeFrom = ChildProcess.closeFrom { _ = closeFrom(&actions, 3) }
+        #endif
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -63,12 +69,11 @@ final class ChildProcess: @unchecked Sendable {
         for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
-        let flags = Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
-        #if os(Linux)
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-        #else
-        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var flags = Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
         #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for a in argv { free(a) } }
@@ -87,6 +92,15 @@ final class ChildProcess: @unchecked Sendable {
         stop()
         close(fd)
     }
+
+    #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+    /// looked up at run time: Swift's Glibc module does not declare it.
+    static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+    }()
+    #endif
 
     static func environment(_ what: String, _ code: Int32) -> LatsimError {
         LatsimError(.environment, problem: "\(what): \(String(cString: strerror(code)))")

@@ -29,8 +29,15 @@ final class PredictorConnection: @unchecked Sendable {
         self.command = command
         self.timeout = timeout
         self.watcher = watcher
-        child = try ChildProcess(command: command)
-        watcher?.started(processGroup: child.pid)
+        var made: Result<ChildProcess, LatsimError> = .failure(LatsimError(.internal, problem: "the predictor was not started"))
+        let start = {
+            made = Result { () throws(LatsimError) -> ChildProcess in try ChildProcess(command: command) }
+            if case .success(let c) = made { watcher?.started(processGroup: c.pid) }
+        }
+        // started and registered as one step: an interrupt either comes
+        // before the process exists or finds it registered
+        if let watcher { watcher.whileStarting(start) } else { start() }
+        child = try made.get()
         pending.reserveCapacity(4096)
     }
 
@@ -202,8 +209,17 @@ final class PredictorConnection: @unchecked Sendable {
 /// Told when a predictor process starts and ends, so that a command line
 /// can stop the process group if it is interrupted.
 public protocol PredictorProcessWatcher: Sendable {
+    /// Runs `body`, which starts a process and calls ``started(processGroup:)``,
+    /// so that nothing the watcher guards against happens in between (the
+    /// command line holds off its interrupt cleanup).
+    func whileStarting(_ body: () -> Void)
     /// A process group was started (its id is the leader's process id).
     func started(processGroup: Int32)
     /// The process group was stopped and its leader reaped.
     func ended(processGroup: Int32)
+}
+
+extension PredictorProcessWatcher {
+    /// Runs `body`.
+    public func whileStarting(_ body: () -> Void) { body() }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import LatsimGate
 import Experiments
 import Scenarios
 import SimKernel
@@ -56,7 +57,10 @@ struct PredictCommand: ParsableCommand {
         horizon. `none` (the raw touch, never smoothed) is always run first, as the \
         reference.
 
-        --scorecard adds Chromium's UMA prediction metrics and \
+        --predictor-command CMD scores your own predictor, in any language, beside \
+        `none` (and any --predictor named): a process speaking latsim's predictor \
+        protocol on its stdin and stdout, started afresh for every cell \
+        (Docs/Prediction.md). --scorecard adds Chromium's UMA prediction metrics and \
         Android's per-bucket metrics, each as a table and, in the JSON, an object \
         under its name.
 
@@ -71,6 +75,7 @@ struct PredictCommand: ParsableCommand {
           latsim predict --dataset DIR --include medium,fast --skip-bad
           latsim predict --json - > predict.json
           latsim predict --predictor 'chromium.kalman,androidx.kalman(safe)' --scorecard chromium,android
+          latsim predict --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
 
@@ -83,6 +88,7 @@ struct PredictCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The finger's motion: line, circle, strokes, flick, random, or a .xml/.csv trace file (default: strokes).", valueName: "T"))
     var trajectory: String?
     @OptionGroup var data: DatasetOptions
+    @OptionGroup var own: PredictorCommandOptions
     @Option(name: .customLong("scan-hz"), parsing: .unconditional, help: ArgumentHelp("Digitizer scan rate, Hz.", valueName: "N"))
     var scanHz: String = "120"
     @Option(name: .customLong("display-hz"), parsing: .unconditional, help: ArgumentHelp("Display refresh rate, Hz.", valueName: "N"))
@@ -150,7 +156,9 @@ struct PredictCommand: ParsableCommand {
     func run() throws {
         try data.check()
         try CLI.preflight(files: [json])
-        let kinds = try Self.predictors(predictor)
+        let command = try own.command()
+        var kinds = try Self.predictors(predictor, defaultAll: command == nil)
+        if command != nil { kinds.append(.own) }
         let cards = try Self.scorecards(scorecard)
         var platformCards: PredictionScorecards = []
         if cards.contains(.chromium) { platformCards.insert(.chromium) }
@@ -166,7 +174,8 @@ struct PredictCommand: ParsableCommand {
         let runSeed = seed == nil ? nil : base.seed
         let (item, note) = try motion(seed: runSeed)
         let corpus = PredictionCorpus(items: [item], scanHz: base.scanHz, displayHz: base.displayHz, smoothing: smooth)
-        let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed, scorecards: platformCards)
+        let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed,
+                                     own: command.map(OwnPredictor.init(command:)), scorecards: platformCards)
         let rows = PredictionTable.rows(results)
         if let json {
             try CLI.write(PredictionTable.json(rows, latsim: cards.contains(.latsim)).text() + "\n", to: json)

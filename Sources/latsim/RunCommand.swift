@@ -18,6 +18,7 @@ struct RunCommand: ParsableCommand {
           latsim run ios8 ios9-low-latency
           latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
           latsim run my-scenario.yaml --json result.json
+          latsim run ios9-prediction --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
 
@@ -27,6 +28,7 @@ struct RunCommand: ParsableCommand {
     var json: String?
     @Flag(help: "Leave the wall-clock engine figures out of the JSON (null), so the same seed gives byte-identical files.")
     var stable = false
+    @OptionGroup var own: PredictorCommandOptions
     @Option(help: ArgumentHelp("Write a Chrome trace-event JSON file (open it in ui.perfetto.dev or chrome://tracing). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var trace: String?
 
@@ -45,8 +47,21 @@ struct RunCommand: ParsableCommand {
         }
         let tracePaths = trace.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
         try CLI.preflight(files: [json] + tracePaths)
+        let command = try own.command()
         var results: [(String, RunResult)] = []
-        for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
+        for (s, c) in jobs {
+            guard let command else {
+                results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil)))
+                continue
+            }
+            // your own predictor replaces the scenario's: a fresh process per run
+            var run = try PipelineRun(configuration: c, keepLog: trace != nil)
+            let p = try command.start(frameInterval: c.frameInterval)
+            run.usePredictor(p, named: p.name)
+            let result = run.run()
+            if let failure = p.finish() { throw failure }
+            results.append((s.name, result))
+        }
         if let trace {
             for (name, r) in results {
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
