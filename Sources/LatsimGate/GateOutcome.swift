@@ -26,6 +26,8 @@ public struct GateOutcome: Sendable {
     public var recorded: Bool
     /// Wall time of the pass, seconds.
     public var seconds: Double
+    /// How the report says to accept a change (the command line names its flag).
+    public var advice = RecordAdvice()
 
     /// The changes that make things worse.
     public var regressions: [MetricChange] { changes.filter(\.isRegression) }
@@ -75,16 +77,17 @@ public struct GateOutcome: Sendable {
             if !changes.isEmpty { lines += [GateOutcome.table(changes), ""] }
             lines.append("wrote \(current.entries.count) entries (\(shape)) to \(baselineFile)")
         } else {
-            lines.append("compared \(compared) entries (\(shape)) with \(baselineFile), tolerance \(tolerance)%")
+            let count = compared == current.entries.count ? "\(compared)" : "\(compared) of \(current.entries.count)"
+            lines.append("compared \(count) entries (\(shape)) with \(baselineFile), tolerance \(tolerance)%")
             if changes.isEmpty {
                 lines.append("no metric moved beyond the tolerance")
             } else {
                 lines += ["", GateOutcome.table(changes), ""]
                 let n = regressions.count
                 if n > 0 {
-                    lines.append("\(n) regression\(n == 1 ? "" : "s"); if the change is intended, record the baseline again and commit it")
+                    lines.append("\(n) regression\(n == 1 ? "" : "s"); if the change is intended, \(advice.afterRegression)")
                 } else {
-                    lines.append("no regression (\(changes.count) change\(changes.count == 1 ? "" : "s") for the better or new; recording the baseline keeps them)")
+                    lines.append("no regression (\(changes.count) change\(changes.count == 1 ? "" : "s") for the better or new; \(advice.afterImprovement))")
                 }
             }
         }
@@ -158,5 +161,20 @@ public struct GateOutcome: Sendable {
             out.append((e.item, e.predictor, e.horizonMs, false))
         }
         return out
+    }
+}
+
+/// How a gate's report tells its reader to accept changes.
+public struct RecordAdvice: Sendable {
+    /// After `if the change is intended, `.
+    public var afterRegression: String
+    /// After `N changes for the better or new; `.
+    public var afterImprovement: String
+
+    /// Advice; by default in terms of ``PredictionGate/record(predictors:own:)``.
+    public init(afterRegression: String = "record the baseline again and commit it",
+                afterImprovement: String = "recording the baseline again keeps them") {
+        self.afterRegression = afterRegression
+        self.afterImprovement = afterImprovement
     }
 }

@@ -37,6 +37,8 @@ public struct PredictionGate: Sendable {
     public private(set) var skipped: [LatsimError] = []
     /// What to write, in an error about the baseline, that makes one.
     public var remedy = "a baseline recorded from this corpus by PredictionGate.record"
+    /// How reports say to accept a change.
+    public var advice = RecordAdvice()
 
     /// A gate on `baseline`; with `dataset`, a directory of recorded traces
     /// (`.xml` $1 gesture logs, `.csv`), one corpus item per folder, only
@@ -89,7 +91,7 @@ public struct PredictionGate: Sendable {
         let changes = compareBaselines(baseline: stored, current: current, tolerancePercent: tolerancePercent)
         return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results, stored: stored,
                            current: current, changes: changes, compared: compared, recorded: false,
-                           seconds: Monotonic.seconds() - start)
+                           seconds: Monotonic.seconds() - start, advice: advice)
     }
 
     /// Scores latsim's or the platforms' `predictors` and writes them as
@@ -127,7 +129,7 @@ public struct PredictionGate: Sendable {
         let changes = old.map { compareBaselines(baseline: $0, current: current, tolerancePercent: tolerancePercent) } ?? []
         return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results,
                            stored: old ?? PredictionBaseline(entries: []), current: current, changes: changes,
-                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start)
+                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start, advice: advice)
     }
 
     /// The stored baseline; bad input when it is missing, unreadable, not a

@@ -94,6 +94,7 @@ struct RegressCommand: ParsableCommand {
         var gate = try PredictionGate(baseline: baseline, tolerancePercent: tolerance, dataset: data.dataset,
                                       include: data.includedFolders, skipBad: data.skipBad)
         gate.remedy = "a baseline made by `latsim regress --baseline \(baseline) --update` (with the same predictors and --dataset)"
+        gate.advice = RecordAdvice(afterRegression: "rerun with --update and commit the baseline", afterImprovement: "--update records them")
         DatasetOptions.reportSkipped(gate.skipped)
         let ownPredictor = command.map(OwnPredictor.init(command:))
         let outcome = update ? try gate.record(predictors: predictors, own: ownPredictor)
