@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "LatsimFuzz", targets: ["LatsimFuzz"]),
         .library(name: "LatencyReport", targets: ["LatencyReport"]),
+        .library(name: "PredictorProcess", targets: ["PredictorProcess"]),
+        .library(name: "LatsimGate", targets: ["LatsimGate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,10 +49,15 @@ let package = Package(
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
         .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel"]),
+        // A predictor in another process, any language, speaking the
+        // predictor protocol (JSON Lines on stdin/stdout).
+        .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
+        // The prediction regression gate as a library call (`latsim regress`).
+        .target(name: "LatsimGate", dependencies: ["Experiments", "LatencyReport", "PredictorProcess", "SimKernel", "TouchModel"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
-                "LatencyReport", "Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel",
+                "LatencyReport", "Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "PredictorProcess", "LatsimGate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,5 +67,7 @@ let package = Package(
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
+        .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),
+        .testTarget(name: "LatsimGateTests", dependencies: ["LatsimGate", "Experiments", "TouchModel", "SimKernel"]),
     ]
 )

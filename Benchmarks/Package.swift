@@ -44,6 +44,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TouchModel", package: "latsim"),
+                .product(name: "PredictorProcess", package: "latsim"),
             ],
             path: "Benchmarks/Predictors",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -119,7 +119,7 @@ public enum Sweep {
                                buffering: configurations[point].buffering,
                                simulatedSeconds: Double(configurations[point].duration) / 1e9,
                                framePeriodMs: configurations[point].framePeriod.doubleValue / 1e6,
-                               metrics: RunDigest.merge(digests, predicts: configurations[point].predictor != .none))
+                               metrics: RunDigest.merge(digests, predicts: configurations[point].appPredictor != nil))
             rows.withLock { $0[point - first] = row }
         }
         if let e = state.firstError { throw e }

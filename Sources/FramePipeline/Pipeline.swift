@@ -9,6 +9,8 @@ protocol PlatformPipeline: SimulationModel {
     init(configuration: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool)
     /// Installs a predictor in the app.
     mutating func usePredictor(_ p: some TouchPredictor)
+    /// Keeps the platforms' prediction scorecards too.
+    mutating func keepScorecards(_ cards: PredictionScorecards)
     /// The figures of the finished run.
     mutating func finish() -> (Measurements, InvariantChecks)
     /// Time with three display buffers allocated, up to `end`.

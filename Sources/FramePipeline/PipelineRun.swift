@@ -12,6 +12,8 @@ public struct PipelineRun: ~Copyable {
     public let configuration: PipelineConfiguration
     let trajectoryName: String
     var model: Prepared
+    /// The name of a predictor installed by ``usePredictor(_:named:)``.
+    var predictorName: String?
 
     /// The prepared model of the configuration's platform.
     enum Prepared {
@@ -43,12 +45,34 @@ public struct PipelineRun: ~Copyable {
     /// conforms to ``TouchPredictor``: a user's own, from their package.
     /// The configured horizon still applies; the run is scored as usual.
     public mutating func usePredictor(_ p: some TouchPredictor) {
+        usePredictor(p, named: nil)
+    }
+
+    /// Installs a predictor as ``usePredictor(_:)`` does, with the name the
+    /// result reports it by (``RunResult/predictorName``).
+    public mutating func usePredictor(_ p: some TouchPredictor, named name: String?) {
+        predictorName = name
         switch model {
         case .ios(var m):
             m.usePredictor(p)
             model = .ios(m)
         case .android(var m):
             m.usePredictor(p)
+            model = .android(m)
+        }
+    }
+
+    /// Keeps the platforms' prediction scorecards (Chromium's, Android's)
+    /// besides latsim's own; their figures are in
+    /// ``Measurements/chromium`` and ``Measurements/android``. Without this
+    /// call a run pays nothing for them.
+    public mutating func keepScorecards(_ cards: PredictionScorecards) {
+        switch model {
+        case .ios(var m):
+            m.keepScorecards(cards)
+            model = .ios(m)
+        case .android(var m):
+            m.keepScorecards(cards)
             model = .android(m)
         }
     }
@@ -60,13 +84,14 @@ public struct PipelineRun: ~Copyable {
     ///   more from an unbounded distribution.
     public consuming func run() throws(LatsimError) -> RunResult {
         switch model {
-        case .ios(let m): return try Self.execute(m, configuration, trajectoryName)
-        case .android(let m): return try Self.execute(m, configuration, trajectoryName)
+        case .ios(let m): return try Self.execute(m, configuration, trajectoryName, predictorName)
+        case .android(let m): return try Self.execute(m, configuration, trajectoryName, predictorName)
         }
     }
 
     /// Runs a platform's model in a fresh simulation.
-    static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String) throws(LatsimError) -> RunResult {
+    static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String,
+                                             _ predictorName: String?) throws(LatsimError) -> RunResult {
         let start = DispatchTime.now().uptimeNanoseconds
         var (model, events) = Simulation(model: prepared).run(until: c.duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -75,7 +100,7 @@ public struct PipelineRun: ~Copyable {
         return RunResult(configuration: c, measurements: measurements, invariants: invariants,
                          eventsByKind: events.byKind.map { ($0.event.name, $0.count) }, events: events.total,
                          wallSeconds: wall, tripleBufferedTime: model.tripleBufferedTime(until: c.duration),
-                         frameLog: model.log, trajectoryName: trajectoryName)
+                         frameLog: model.log, trajectoryName: trajectoryName, predictorName: predictorName)
     }
 
     /// Prepares and runs a configuration.

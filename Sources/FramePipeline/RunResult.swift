@@ -21,6 +21,9 @@ public struct RunResult: Sendable {
     public let frameLog: FrameLog?
     /// The finger's motion: the synthetic kind or the trace path.
     public let trajectoryName: String
+    /// The name of a predictor installed in place of the configured one,
+    /// when it was given one (``PipelineRun/usePredictor(_:named:)``).
+    public var predictorName: String? = nil
 
     /// Simulated seconds.
     public var simulatedSeconds: Double { Double(configuration.duration) / 1e9 }
@@ -37,7 +40,7 @@ public struct RunResult: Sendable {
 
     /// The prediction score, or nil when prediction is off.
     public var predictionScore: PredictionScore? {
-        configuration.predictor == .none && measurements.prediction.count == 0
+        configuration.predictor.isNone && measurements.prediction.count == 0
             ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
     }
 }

@@ -21,16 +21,23 @@ public struct PredictionTableRow: Sendable {
     /// `none` at the same horizon on the same motion; positive is better. Nil
     /// when there is no `none` row to compare with or its error is 0.
     public var photonCutPercent: Double?
+    /// Chromium's prediction metrics, when they were kept.
+    public var chromium: ChromiumPredictionMetrics?
+    /// Android's prediction metrics, when they were kept.
+    public var android: AndroidPredictionMetrics?
 
     /// A row from its parts.
     public init(motion: String, predictor: String, horizonMs: Double, horizonFrames: Double,
-                score: PredictionScore, photonCutPercent: Double?) {
+                score: PredictionScore, photonCutPercent: Double?,
+                chromium: ChromiumPredictionMetrics? = nil, android: AndroidPredictionMetrics? = nil) {
         self.motion = motion
         self.predictor = predictor
         self.horizonMs = horizonMs
         self.horizonFrames = horizonFrames
         self.score = score
         self.photonCutPercent = photonCutPercent
+        self.chromium = chromium
+        self.android = android
     }
 }
 
@@ -52,7 +59,8 @@ public enum PredictionTable {
                 cut = (ref - r.score.photonErrorPx.rms) / ref * 100
             }
             return PredictionTableRow(motion: r.item, predictor: r.predictor, horizonMs: r.horizonMs,
-                                      horizonFrames: r.horizonFrames, score: r.score, photonCutPercent: cut)
+                                      horizonFrames: r.horizonFrames, score: r.score, photonCutPercent: cut,
+                                      chromium: r.chromium, android: r.android)
         }
     }
 
@@ -101,28 +109,35 @@ public enum PredictionTable {
         return out
     }
 
-    /// One row as JSON: `predictor`, `horizonMs`, `samples`, `errorPx {rms,
-    /// p50, p95, max}`, `alongTrackMeanPx`, `crossTrackRmsPx`, `jitterPx`,
-    /// `photonErrorPx {rms, p95}` (the keys of the summary JSON's
-    /// `prediction`), then `motion`, `horizonFrames`, `movingSamples`, the
-    /// millimetre figures and `photonCutPercent` (null without a reference).
-    public static func json(_ row: PredictionTableRow) -> JSONValue {
+    /// One row as JSON: `predictor`, `horizonMs`, then latsim's scorecard
+    /// (with `latsim`): `samples`, `errorPx {rms, p50, p95, max}`,
+    /// `alongTrackMeanPx`, `crossTrackRmsPx`, `jitterPx`, `photonErrorPx {rms,
+    /// p95}` (the keys of the summary JSON's `prediction`), then `motion`,
+    /// `horizonFrames`, and with `latsim` `movingSamples`, the millimetre
+    /// figures and `photonCutPercent` (null without a reference); then each
+    /// platform scorecard kept, as an object under its name (`chromium`,
+    /// `android`; see ``ScorecardJSON``).
+    public static func json(_ row: PredictionTableRow, latsim: Bool = true) -> JSONValue {
         let s = row.score
         var fields: [(String, JSONValue)] = [("predictor", .string(row.predictor)), ("horizonMs", .ms(row.horizonMs))]
-        fields += PredictionJSON.fields(s)
-        fields += [
-            ("motion", .string(row.motion)),
-            ("horizonFrames", .ms(row.horizonFrames)),
-            ("movingSamples", .int(s.movingSamples)),
-            ("crossTrackRmsMM", .ms(s.crossTrackRmsMM)),
-            ("jitterMM", .ms(s.jitterMM)),
-            ("photonCutPercent", .ms(row.photonCutPercent)),
-        ]
+        if latsim { fields += PredictionJSON.fields(s) }
+        fields += [("motion", .string(row.motion)), ("horizonFrames", .ms(row.horizonFrames))]
+        if latsim {
+            fields += [
+                ("movingSamples", .int(s.movingSamples)),
+                ("crossTrackRmsMM", .ms(s.crossTrackRmsMM)),
+                ("jitterMM", .ms(s.jitterMM)),
+                ("photonCutPercent", .ms(row.photonCutPercent)),
+            ]
+        }
+        if let c = row.chromium { fields.append(("chromium", ScorecardJSON.chromium(c))) }
+        if let a = row.android { fields.append(("android", ScorecardJSON.android(a))) }
         return .object(fields)
     }
 
-    /// The whole table as a JSON array, in row order.
-    public static func json(_ rows: [PredictionTableRow]) -> JSONValue {
-        .array(rows.map(json))
+    /// The whole table as a JSON array, in row order; latsim's own figures
+    /// with `latsim`.
+    public static func json(_ rows: [PredictionTableRow], latsim: Bool = true) -> JSONValue {
+        .array(rows.map { json($0, latsim: latsim) })
     }
 }

@@ -15,7 +15,7 @@ extension ReportWriter {
         let predictors = PredictorKind.allCases
         let horizons = try ["0frames", "0.25frames", "0.5frames", "0.75frames", "1frame", "1.25frames", "1.5frames", "2frames"]
             .map { (text: String) throws(LatsimError) -> Horizon in try Horizon(parsing: text) }
-        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), seed: seed)
+        let results = try corpus.run(corpus.cells(predictors: predictors.map { .latsim($0) }, horizons: horizons), seed: seed)
         let rows = PredictionTable.rows(results)
 
         page.add("## Touch prediction")
@@ -56,7 +56,7 @@ extension ReportWriter {
                                   ("drawn, linearFirst 1 frame ahead", .linearFirst),
                                   ("drawn, kalman 1 frame ahead", .kalman)] {
             let r = try run("ios9-prediction", keepLog: true, duration: 2 * Nanos.perSecond) {
-                $0.predictor = predictor
+                $0.predictor = PredictorSpec(predictor)
                 $0.trajectory = "circle"
             }
             guard let log = r.frameLog else { continue }

@@ -122,7 +122,7 @@ public enum RunSummary {
     static func prediction(_ r: RunResult) -> JSONValue {
         guard let score = r.predictionScore else { return .null }
         var fields: [(String, JSONValue)] = [
-            ("predictor", .string(r.configuration.predictor.rawValue)),
+            ("predictor", .string(r.predictorName ?? r.configuration.predictor.description)),
             ("smoothing", .string(r.configuration.smoothing.rawValue)),
             ("horizonMs", .ms(Double(r.configuration.horizon) / 1e6)),
         ]

@@ -31,6 +31,7 @@ public final class CleanupRegistry: @unchecked Sendable {
     private enum Item {
         case path(String)
         case process(Int32)
+        case processGroup(Int32)
     }
 
     private let lock = NSRecursiveLock()
@@ -64,6 +65,13 @@ public final class CleanupRegistry: @unchecked Sendable {
     @discardableResult
     public func register(process identifier: Int32) -> Token {
         add(.process(identifier))
+    }
+
+    /// Registers a process group (a child started as its group's leader,
+    /// with everything it started), sent SIGKILL by the cleanup.
+    @discardableResult
+    public func register(processGroup identifier: Int32) -> Token {
+        add(.processGroup(identifier))
     }
 
     /// Forgets a registration (the path was moved into place or removed).
@@ -119,6 +127,10 @@ public final class CleanupRegistry: @unchecked Sendable {
         var stopped = false
         for case .process(let identifier) in ordered where identifier > 0 {
             kill(identifier, SIGTERM)
+            stopped = true
+        }
+        for case .processGroup(let identifier) in ordered where identifier > 1 {
+            kill(-identifier, SIGKILL)
             stopped = true
         }
         var left: [String] = []

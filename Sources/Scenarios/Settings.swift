@@ -102,6 +102,13 @@ public struct Settings: Sendable {
         }
         try checkPlatform(c)
         if c.platform == .android { try checkAndroid(c) }
+        if c.smoothing == .oneEuro, !c.predictor.isNone, c.predictor.withOneEuro == nil {
+            let source = entries["app.prediction.smoothing"]?.source
+            throw LatsimError(file: source?.file ?? "default", line: source?.line, column: source?.column,
+                              key: "app.prediction.smoothing", value: text("app.prediction.smoothing"),
+                              problem: "\(c.predictor) has no 1€ filter",
+                              expected: "smoothing none with \(c.predictor), or a latsim or Chromium predictor")
+        }
         return c
     }
 

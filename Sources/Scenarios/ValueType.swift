@@ -286,3 +286,24 @@ extension ValueType where Value == BufferCount {
         }
     }
 }
+
+extension ValueType where Value == PredictorSpec {
+    /// What `app.prediction.predictor` accepts: every ``PredictorSpec`` name,
+    /// and how `+1e` relates to `app.prediction.smoothing`.
+    static let predictorNames = "latsim's none, linearFirst, linearSecond, leastSquares or kalman; "
+        + "Chromium's chromium.empty, chromium.linearFirst, chromium.linearSecond, chromium.leastSquares, "
+        + "chromium.kalman[(heuristics,directionCutOff)] or chromium.linearResampling[(time[=ms] | frames[=ratio] | "
+        + "experiment | fixedMs[=ms] | fractional=ratio)]; androidx.kalman[(balanced|safe|aggressive, finger|stylus, offset=ms)]. "
+        + "A +1e suffix adds the family's 1€ filter (latsim's after latsim's predictors, Chromium's after chromium.*; "
+        + "androidx.kalman has none); app.prediction.smoothing: oneEuro adds the same filter to the predictor named here, "
+        + "so kalman+1e and kalman with smoothing oneEuro are one predictor"
+
+    /// A predictor spec (``PredictorSpec/init(parsing:)``).
+    static var predictor: ValueType {
+        ValueType(predictorNames) { text, _ throws(LatsimError) in
+            do throws(LatsimError) { return try PredictorSpec(parsing: text) } catch {
+                throw failure(text, error.problem, error.expected ?? predictorNames)
+            }
+        }
+    }
+}

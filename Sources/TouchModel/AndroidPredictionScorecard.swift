@@ -39,6 +39,7 @@ public struct AndroidPredictionScorecard: Sendable {
     public let predictionInterval: SimTime
     var buckets: [AndroidBucketSums]
     var unbucketed = 0
+    var withoutTruth = 0
 
     /// An empty scorecard with Android's interval and bucket count unless given.
     public init(predictionInterval: SimTime = defaultPredictionInterval, bucketCount: Int = defaultBucketCount) {
@@ -78,6 +79,10 @@ public struct AndroidPredictionScorecard: Sendable {
         buckets[k].add(along: along, off: off, path: path, highVelocity: highVelocity)
     }
 
+    /// A prediction for an instant with no ground truth (the finger was
+    /// lifted then): counted, not scored, as Android never matches one.
+    public mutating func recordWithoutTruth() { withoutTruth += 1 }
+
     /// The figures so far.
     public var result: AndroidPredictionMetrics {
         let unitMs = Int(predictionInterval / Nanos.perMillisecond)
@@ -88,6 +93,7 @@ public struct AndroidPredictionScorecard: Sendable {
             offAverage = out.reduce(0) { $0 + $1.scaleInvariantOffTrajectoryRmse! } / Double(out.count)
         }
         return AndroidPredictionMetrics(predictionInterval: predictionInterval, buckets: out, unbucketed: unbucketed,
+                                        withoutTruth: withoutTruth,
                                         scaleInvariantAlongTrajectoryRmseAverage: alongAverage,
                                         scaleInvariantOffTrajectoryRmseAverage: offAverage)
     }
@@ -180,6 +186,9 @@ public struct AndroidPredictionMetrics: Sendable, Hashable {
     /// Predictions that reached less than half an interval or beyond the
     /// last bucket, and so were not scored.
     public var unbucketed: Int
+    /// Predictions for an instant with the finger lifted (no ground truth),
+    /// not scored.
+    public var withoutTruth: Int
     /// The atom's scale-invariant along-trajectory RMSE (reported with the
     /// last bucket): the mean over the buckets of their RMSEs; nil unless
     /// every bucket has data.

@@ -53,4 +53,15 @@ public enum ConfiguredPredictor: TouchPredictor {
             return r
         }
     }
+
+    /// The instant the last returned point stands for, when it is not the
+    /// target time (newest sample + horizon): a platform predictor's
+    /// ``PlatformPredictor/predictedTime``; nil for latsim's predictors, whose
+    /// points stand for the target.
+    public var predictedTime: SimTime? {
+        switch self {
+        case .builtin: return nil
+        case .platform(let p): return p.predictedTime
+        }
+    }
 }

@@ -112,6 +112,54 @@ public enum PredictorSpec: Sendable, Hashable, Codable, CustomStringConvertible,
         }
     }
 
+    /// latsim's predictor of `kind`, unsmoothed: `PredictorSpec(.kalman)`.
+    public init(_ kind: PredictorKind) {
+        self = .latsim(PredictorConfiguration(kind: kind))
+    }
+
+    /// True for `none` without smoothing: the raw touch, no prediction.
+    public var isNone: Bool {
+        if case .latsim(let c) = self { return c.kind == .none && c.oneEuro == nil }
+        return false
+    }
+
+    /// The same predictor followed by its family's 1€ filter, as `+1e` on its
+    /// name says: latsim's (``OneEuroParameters`` defaults, unless already
+    /// smoothed) for latsim's predictors, Chromium's for Chromium's; nil for
+    /// `androidx.kalman`, which has none.
+    public var withOneEuro: PredictorSpec? {
+        switch self {
+        case .latsim(var c):
+            if c.oneEuro == nil { c.oneEuro = OneEuroParameters() }
+            return .latsim(c)
+        case .platform(.chromium(var c)):
+            c.oneEuro = true
+            return .platform(.chromium(c))
+        case .platform(.androidx):
+            return nil
+        }
+    }
+
+    /// Splits a list of specs at the commas outside parentheses:
+    /// `kalman,chromium.kalman(heuristics,directionCutOff)` is two specs.
+    /// Parts are trimmed; empty parts are dropped.
+    public static func splitList(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for c in text {
+            if c == "(" { depth += 1 } else if c == ")" { depth = Swift.max(0, depth - 1) }
+            if c == "," && depth == 0 {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        parts.append(current)
+        return parts.map { String(SpecParser.trim(Substring($0))) }.filter { !$0.isEmpty }
+    }
+
     static func parenthesized(_ options: [String]) -> String {
         options.isEmpty ? "" : "(" + options.joined(separator: ",") + ")"
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FramePipeline
 import Foundation
 import LatencyReport
+import LatsimGate
 import Experiments
 import Scenarios
 import SimKernel
@@ -56,6 +57,13 @@ struct PredictCommand: ParsableCommand {
         horizon. `none` (the raw touch, never smoothed) is always run first, as the \
         reference.
 
+        --predictor-command CMD scores your own predictor, in any language, beside \
+        `none` (and any --predictor named): a process speaking latsim's predictor \
+        protocol on its stdin and stdout, started afresh for every cell \
+        (Docs/Prediction.md). --scorecard adds Chromium's UMA prediction metrics and \
+        Android's per-bucket metrics, each as a table and, in the JSON, an object \
+        under its name.
+
         --dataset DIR plays every trace file under DIR (sorted by path, filtered by \
         --include) one after another, 200 ms apart with the finger up, as one motion. \
         A recorded trace (--trajectory FILE, or --dataset DIR) is simulated for its \
@@ -66,16 +74,21 @@ struct PredictCommand: ParsableCommand {
           latsim predict --predictor kalman --horizon 8ms --trajectory circle
           latsim predict --dataset DIR --include medium,fast --skip-bad
           latsim predict --json - > predict.json
+          latsim predict --predictor 'chromium.kalman,androidx.kalman(safe)' --scorecard chromium,android
+          latsim predict --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
 
-    @Option(help: ArgumentHelp("A predictor: none, linearFirst, linearSecond, leastSquares or kalman. Repeatable (default: all five).", valueName: "P"))
+    @Option(help: ArgumentHelp("A predictor: latsim's none, linearFirst, linearSecond, leastSquares, kalman, or a platform's (chromium.empty, chromium.linearFirst, chromium.linearSecond, chromium.leastSquares, chromium.kalman(heuristics,directionCutOff), chromium.linearResampling(frames=0.5), androidx.kalman(safe), ...; `latsim keys` lists the options), +1e for its 1€ filter. Comma-separated and repeatable (default: latsim's five).", valueName: "P"))
     var predictor: [String] = []
+    @Option(help: ArgumentHelp("A scorecard: latsim (its own metrics), chromium (Chromium's UMA prediction metrics) or android (Android's per-4-ms-bucket metrics). Comma-separated and repeatable (default: latsim).", valueName: "S"))
+    var scorecard: [String] = []
     @Option(help: ArgumentHelp("A horizon: a duration (8ms, 1frame, 0.5frames) or a bare number of display frames. Repeatable (default: 0.5, 1 and 1.5 frames).", valueName: "H"))
     var horizon: [String] = []
     @Option(help: ArgumentHelp("The finger's motion: line, circle, strokes, flick, random, or a .xml/.csv trace file (default: strokes).", valueName: "T"))
     var trajectory: String?
     @OptionGroup var data: DatasetOptions
+    @OptionGroup var own: PredictorCommandOptions
     @Option(name: .customLong("scan-hz"), parsing: .unconditional, help: ArgumentHelp("Digitizer scan rate, Hz.", valueName: "N"))
     var scanHz: String = "120"
     @Option(name: .customLong("display-hz"), parsing: .unconditional, help: ArgumentHelp("Display refresh rate, Hz.", valueName: "N"))
@@ -89,17 +102,34 @@ struct PredictCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var json: String?
 
-    /// The predictors asked for, `none` first, each once.
-    static func predictors(_ names: [String]) throws -> [PredictorKind] {
-        var out: [PredictorKind] = [.none]
-        let asked = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-        for name in asked.isEmpty ? PredictorKind.allCases.map(\.rawValue) : asked {
-            guard let k = PredictorKind(keyword: name) else {
-                throw CLI.badFlag("--predictor", name, "unknown predictor", expected: PredictorKind.spellings)
+    /// The predictors asked for, `none` first, each once; latsim's five
+    /// when none is named and `defaultAll`.
+    static func predictors(_ names: [String], defaultAll: Bool = true) throws -> [StudyPredictor] {
+        var out: [StudyPredictor] = [.latsim(.none)]
+        let asked = names.flatMap { PredictorSpec.splitList($0) }
+        if asked.isEmpty && defaultAll { return PredictionCorpus.latsimPredictors }
+        for name in asked {
+            let spec: PredictorSpec
+            do { spec = try PredictorSpec(parsing: name) } catch {
+                throw CLI.badFlag("--predictor", name, error.problem, expected: error.expected)
             }
-            if !out.contains(k) { out.append(k) }
+            if !out.contains(.spec(spec)) { out.append(.spec(spec)) }
         }
         return out
+    }
+
+    /// The scorecards asked for, each once, in the order of ``ScorecardName``.
+    static func scorecards(_ names: [String]) throws -> [ScorecardName] {
+        let asked = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if asked.isEmpty { return [.latsim] }
+        var set: Set<ScorecardName> = []
+        for a in asked {
+            guard let n = ScorecardName(keyword: a) else {
+                throw CLI.badFlag("--scorecard", a, "unknown scorecard", expected: ScorecardName.spellings)
+            }
+            set.insert(n)
+        }
+        return ScorecardName.allCases.filter(set.contains)
     }
 
     /// The horizons asked for; a bare number is a number of display frames.
@@ -126,7 +156,13 @@ struct PredictCommand: ParsableCommand {
     func run() throws {
         try data.check()
         try CLI.preflight(files: [json])
-        let kinds = try Self.predictors(predictor)
+        let command = try own.command()
+        var kinds = try Self.predictors(predictor, defaultAll: command == nil)
+        if command != nil { kinds.append(.own) }
+        let cards = try Self.scorecards(scorecard)
+        var platformCards: PredictionScorecards = []
+        if cards.contains(.chromium) { platformCards.insert(.chromium) }
+        if cards.contains(.android) { platformCards.insert(.android) }
         let horizonSpecs = try Self.horizons(horizon)
         let smooth = smoothing
         // the rates and the seed are checked as the keys they stand for
@@ -138,19 +174,29 @@ struct PredictCommand: ParsableCommand {
         let runSeed = seed == nil ? nil : base.seed
         let (item, note) = try motion(seed: runSeed)
         let corpus = PredictionCorpus(items: [item], scanHz: base.scanHz, displayHz: base.displayHz, smoothing: smooth)
-        let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed)
+        let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed,
+                                     own: command.map(OwnPredictor.init(command:)), scorecards: platformCards)
         let rows = PredictionTable.rows(results)
         if let json {
-            try CLI.write(PredictionTable.json(rows).text() + "\n", to: json)
+            try CLI.write(PredictionTable.json(rows, latsim: cards.contains(.latsim)).text() + "\n", to: json)
             if json == "-" { return }
         }
         let seconds = results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
         CLI.say("motion: \(note); \(seconds) s simulated per run; scan \(formatDecimal(base.scanHz.doubleValue, places: 3)) Hz, display \(formatDecimal(base.displayHz.doubleValue, places: 3)) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)")
-        CLI.say("")
-        CLI.say(PredictionTableText.render(rows))
-        CLI.say("")
-        for line in PredictionTableText.summary(rows) { CLI.say(line) }
-        
+        if cards.contains(.latsim) {
+            CLI.say("")
+            CLI.say(PredictionTableText.render(rows))
+            CLI.say("")
+            for line in PredictionTableText.summary(rows) { CLI.say(line) }
+        }
+        if cards.contains(.chromium) {
+            CLI.say("")
+            CLI.say(ScorecardTables.chromium(rows))
+        }
+        if cards.contains(.android) {
+            CLI.say("")
+            CLI.say(ScorecardTables.android(rows))
+        }
     }
 
     /// The corpus item of the chosen motion and a phrase describing it.

@@ -1,8 +1,8 @@
 import ArgumentParser
-import FramePipeline
+import Experiments
 import Foundation
 import LatencyReport
-import Experiments
+import LatsimGate
 import SimKernel
 import TouchModel
 
@@ -11,7 +11,8 @@ struct RegressCommand: ParsableCommand {
         commandName: "regress",
         abstract: "Check prediction accuracy against a stored baseline (for CI).",
         discussion: """
-        Scores a fixed corpus with every predictor at 0.5, 1 and 1.5 display frames \
+        Scores a fixed corpus with latsim's five predictors (or the --predictor specs \
+        named, or your own --predictor-command) at 0.5, 1 and 1.5 display frames \
         ahead: synthetic motion with fixed seeds (strokes-seed1, strokes-seed2, \
         circle-seed1, flick-seed1, random-seed1; 20 s each, 120 Hz scan, 60 Hz \
         display, the ios9-prediction scenario), plus, with --dataset, one item per \
@@ -23,17 +24,31 @@ struct RegressCommand: ParsableCommand {
         than 0.01 points): larger for magnitudes, further from 0 for the along-track \
         mean (overshoot or lateness). An entry of the baseline that is no longer \
         scored regresses too. Every change beyond the tolerance is listed, with \
-        REGRESSION on those that are worse.
+        REGRESSION on those that are worse. A baseline with no entries, or none that \
+        this run scores, is bad input. --update never records a run that scored \
+        nothing.
+
+        --junit FILE also writes the result as JUnit XML (one test case per item x \
+        predictor x horizon, a regression as a failure with the metric table); \
+        --format github adds GitHub Actions annotations (::error per regressed entry).
 
         Exit status: 0 when nothing regressed (or with --update), 1 when something \
-        did, 2 on bad input (a missing or unreadable baseline among it).
+        did, 2 on bad input (a missing or unreadable baseline among it, or a \
+        --predictor-command that fails the protocol), 3 when the environment fails \
+        (a predictor command that cannot be started).
 
         Examples:
           latsim regress --baseline Reports/prediction-baseline.json
           latsim regress --baseline Reports/prediction-baseline.json --update
           latsim regress --baseline mine.json --dataset DIR --include fast
+          latsim regress --baseline mine.json --predictor-command ./my-predictor --junit gate.xml --format github
         """
     )
+
+    /// How the result is printed.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, github
+    }
 
     @Option(help: ArgumentHelp("The baseline JSON file.", valueName: "FILE"))
     var baseline: String
@@ -41,109 +56,51 @@ struct RegressCommand: ParsableCommand {
     var update = false
     @Option(help: ArgumentHelp("How much worse a metric may get, in percent of its baseline value.", valueName: "PCT"))
     var tolerance: Double = 2
+    @Option(help: ArgumentHelp("A predictor spec to gate (as `latsim predict --predictor`). Comma-separated and repeatable (default: latsim's five).", valueName: "P"))
+    var predictor: [String] = []
+    @OptionGroup var own: PredictorCommandOptions
     @OptionGroup var data: DatasetOptions
+    @Option(help: ArgumentHelp("Also write the result as JUnit XML to FILE.", valueName: "FILE"))
+    var junit: String?
+    @Option(help: ArgumentHelp("text, or github: the text plus GitHub Actions annotations.", valueName: "F"))
+    var format: Format = .text
 
     func validate() throws {
         if !tolerance.isFinite || tolerance < 0 { throw ValidationError("--tolerance must be a number of percent >= 0") }
     }
 
     func run() throws {
-        let regressions = try { () throws -> Int in
-            try data.check()
-            if update { try CLI.preflight(files: [baseline]) }
-            // with --update an unreadable old file is simply replaced
-            let stored: PredictionBaseline?
-            if update { stored = try? readBaseline() } else { stored = try readBaseline() }
-            var corpus = PredictionCorpus.synthetic
-            if let dir = data.dataset {
-                let loaded = try PredictionCorpus.datasetItems(directory: dir, include: data.includedFolders, skipBad: data.skipBad)
-                DatasetOptions.reportSkipped(loaded.skipped)
-                corpus.items += loaded.items
-            }
-            let current = try corpus.score()
-            let changes = stored.map { compareBaselines(baseline: $0, current: current, tolerancePercent: tolerance) } ?? []
-            if update {
-                let data = try current.encodedJSON()
-                try OutputDestination.write(data, to: baseline)
-                if stored != nil && !changes.isEmpty { CLI.say(RegressReport.render(changes)); CLI.say("") }
-                CLI.say("wrote \(current.entries.count) entries (\(corpus.items.count) items x \(PredictorKind.allCases.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) to \(baseline)")
-                return 0
-            }
-            let regressed = changes.filter(\.isRegression).count
-            CLI.say("compared \(current.entries.count) entries (\(corpus.items.count) items x \(PredictorKind.allCases.count) predictors x \(PredictionCorpus.standardHorizons.count) horizons) with \(baseline), tolerance \(formatDecimal(tolerance, places: 3))%")
-            if changes.isEmpty {
-                CLI.say("no metric moved beyond the tolerance")
-            } else {
-                CLI.say("")
-                CLI.say(RegressReport.render(changes))
-                CLI.say("")
-                if regressed > 0 {
-                    CLI.say("\(regressed) regression\(regressed == 1 ? "" : "s"); if the change is intended, rerun with --update and commit the baseline")
-                } else {
-                    CLI.say("no regression (\(changes.count) change\(changes.count == 1 ? "" : "s") for the better or new; --update records them)")
-                }
-            }
-            return regressed
-        }()
-        if regressions > 0 { throw ExitCode(ExitStatus.checkFailed) }
-    }
-
-    /// The stored baseline, or bad input (exit 2) saying how to make one.
-    func readBaseline() throws -> PredictionBaseline {
-        let make = "a baseline made by `latsim regress --baseline \(baseline) --update`"
-        guard FileManager.default.fileExists(atPath: baseline) else {
-            throw LatsimError(file: baseline, problem: "no such baseline file", expected: make)
-        }
-        guard let bytes = FileManager.default.contents(atPath: baseline) else {
-            throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: make)
-        }
-        let b: PredictionBaseline
-        do { b = try PredictionBaseline.decode(bytes) } catch {
-            throw LatsimError(file: baseline, problem: "not a prediction baseline (\(RegressReport.reason(error)))", expected: make)
-        }
-        if b.version != PredictionBaseline.currentVersion {
-            throw LatsimError(file: baseline, problem: "baseline format version \(b.version), this latsim reads version \(PredictionBaseline.currentVersion)",
-                              expected: make)
-        }
-        return b
-    }
-}
-
-/// The readable change list of `latsim regress`.
-enum RegressReport {
-    static func render(_ changes: [MetricChange]) -> String {
-        var t = TextTable(header: ["item", "predictor", "horizon ms", "metric", "old", "new", "change %", ""],
-                          rightAligned: [2, 4, 5, 6])
-        func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: 6) } ?? "-" }
-        for c in changes {
-            let pct = c.changePercent.map { ($0 > 0 ? "+" : "") + formatDecimal($0, places: 2) } ?? "-"
-            let marker: String
-            if c.metric == "entry" {
-                marker = c.isRegression ? "REGRESSION (missing from this run)" : "new entry"
-            } else {
-                marker = c.isRegression ? "REGRESSION" : (abs(c.new ?? 0) < abs(c.old ?? 0) ? "better" : "changed")
-            }
-            t.rows.append([c.item, c.predictor, formatDecimal(c.horizonMs, places: 3),
-                           c.metric == "entry" ? "-" : c.metric, f(c.old), f(c.new), c.metric == "entry" ? "-" : pct, marker])
-        }
-        return t.render()
-    }
-
-    /// A short reason a decoding error gives, without Swift's internals.
-    static func reason(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let c):
-            return c.underlyingError.map { _ in "not valid JSON" } ?? c.debugDescription
-        case DecodingError.keyNotFound(let key, let c):
-            return "missing key '\(path(c.codingPath + [key]))'"
-        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
-            return "wrong type at '\(path(c.codingPath))'"
-        default:
-            return "\(error)"
+        do {
+            let outcome = try gate()
+            if format == .github { for line in outcome.githubAnnotations() { CLI.say(line) } }
+            if outcome.exitStatus != 0 { throw ExitCode(ExitStatus.checkFailed) }
+        } catch let e as LatsimError {
+            if format == .github { CLI.say(GateOutcome.githubAnnotation(e)) }
+            throw e
         }
     }
 
-    static func path(_ keys: [CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    /// Runs the gate and prints its report; the outcome.
+    func gate() throws -> GateOutcome {
+        try data.check()
+        try CLI.preflight(files: update ? [baseline, junit] : [junit])
+        let command = try own.command()
+        var predictors = try PredictCommand.predictors(predictor, defaultAll: command == nil)
+        if !predictor.isEmpty || command != nil {
+            // `none` is the reference of a study, not something to gate
+            predictors.removeAll { $0 == .latsim(.none) && !predictor.contains { PredictorSpec.splitList($0).contains("none") } }
+        }
+        if command != nil { predictors.append(.own) }
+        var gate = try PredictionGate(baseline: baseline, tolerancePercent: tolerance, dataset: data.dataset,
+                                      include: data.includedFolders, skipBad: data.skipBad)
+        gate.remedy = "a baseline made by `latsim regress --baseline \(baseline) --update` (with the same predictors and --dataset)"
+        gate.advice = RecordAdvice(afterRegression: "rerun with --update and commit the baseline", afterImprovement: "--update records them")
+        DatasetOptions.reportSkipped(gate.skipped)
+        let ownPredictor = command.map(OwnPredictor.init(command:))
+        let outcome = update ? try gate.record(predictors: predictors, own: ownPredictor)
+                             : try gate.check(predictors: predictors, own: ownPredictor)
+        CLI.say(outcome.report)
+        if let junit { try CLI.write(outcome.junitXML(), to: junit) }
+        return outcome
     }
 }

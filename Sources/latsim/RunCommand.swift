@@ -21,6 +21,7 @@ struct RunCommand: ParsableCommand {
           latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
           latsim run my-scenario.yaml --json result.json
           latsim run ios9-low-latency android-default --set app.handler=8ms
+          latsim run ios9-prediction --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
 
@@ -30,6 +31,7 @@ struct RunCommand: ParsableCommand {
     var json: String?
     @Flag(help: "Leave the wall-clock engine figures out of the JSON (null), so the same seed gives byte-identical files.")
     var stable = false
+    @OptionGroup var own: PredictorCommandOptions
     @Option(help: ArgumentHelp("Write a Chrome trace-event JSON file (open it in ui.perfetto.dev or chrome://tracing). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var trace: String?
 
@@ -49,8 +51,21 @@ struct RunCommand: ParsableCommand {
         try WorkEstimate.check(jobs.map(\.1), keepLog: trace != nil, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
         let tracePaths = trace.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
         try CLI.preflight(files: [json] + tracePaths)
+        let command = try own.command()
         var results: [(String, RunResult)] = []
-        for (s, c) in jobs { results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil))) }
+        for (s, c) in jobs {
+            guard let command else {
+                results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil)))
+                continue
+            }
+            // your own predictor replaces the scenario's: a fresh process per run
+            var run = try PipelineRun(configuration: c, keepLog: trace != nil)
+            let p = try command.start(frameInterval: c.frameInterval)
+            run.usePredictor(p, named: p.name)
+            let result = try run.run()
+            if let failure = p.finish() { throw failure }
+            results.append((s.name, result))
+        }
         for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 {
             CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
         }

@@ -52,7 +52,7 @@ struct PredictionCorpusTests {
     /// the prediction error, while the real one passes.
     @Test func anOvershootingPredictorFailsTheGate() throws {
         let real = try PredictionCorpusFixtures.syntheticScores.get()
-        let overshooting = try PredictionCorpus.synthetic.score(predictor: { HorizonScaled(BuiltinPredictor($0), scale: 2) })
+        let overshooting = try PredictionCorpus.synthetic.score(predictor: { HorizonScaled($0.makePredictor(), scale: 2) })
         #expect(compareBaselines(baseline: real, current: real, tolerancePercent: 2).isEmpty)
         let regressions = compareBaselines(baseline: real, current: overshooting, tolerancePercent: 2).filter(\.isRegression)
         let metrics = Set(regressions.map(\.metric))
@@ -69,8 +69,8 @@ struct PredictionCorpusTests {
     /// quadratic and Kalman ones) fails the gate too.
     @Test func aWorsePredictorFailsTheGate() throws {
         let real = try PredictionCorpusFixtures.syntheticScores.get()
-        let swapped = try PredictionCorpus.synthetic.score(predictor: { c in
-            var c = c
+        let swapped = try PredictionCorpus.synthetic.score(predictor: { spec in
+            guard case .latsim(var c) = spec else { return spec.makePredictor() }
             if c.kind == .kalman || c.kind == .leastSquares { c.kind = .linearFirst }
             return BuiltinPredictor(c)
         })
@@ -92,7 +92,7 @@ struct PredictionCorpusTests {
         let serial = try corpus.score(parallel: false)
         let parallel = try corpus.score(parallel: true)
         #expect(try serial.encodedJSON() == parallel.encodedJSON())
-        let cells = corpus.cells(predictors: PredictorKind.allCases, horizons: [try Horizon(parsing: "1frame")])
+        let cells = corpus.cells(predictors: PredictionCorpus.latsimPredictors, horizons: [try Horizon(parsing: "1frame")])
         let results = try corpus.run(cells, parallel: true)
         #expect(results.map(\.cell) == cells)
     }
@@ -101,7 +101,7 @@ struct PredictionCorpusTests {
     /// over the horizon, and what it draws does not depend on the horizon.
     @Test func noneIsScoredAsTheReference() throws {
         let corpus = PredictionCorpus(items: [PredictionCorpusItem(name: "line", motion: .synthetic(kind: "line", seed: 1), duration: "5s")])
-        let results = try corpus.run(corpus.cells(predictors: [.none, .linearFirst], horizons: [try Horizon(parsing: "0.5frames"), try Horizon(parsing: "1frame")]))
+        let results = try corpus.run(corpus.cells(predictors: [.latsim(.none), .latsim(.linearFirst)], horizons: [try Horizon(parsing: "0.5frames"), try Horizon(parsing: "1frame")]))
         let none = results.filter { $0.predictor == "none" }
         #expect(none.count == 2 && none.allSatisfy { $0.score.samples > 0 })
         // 600 points/s for 8.33 ms and 16.67 ms: 5 and 10 points behind
@@ -158,7 +158,7 @@ struct PredictionCorpusTests {
         let baseline = try corpus.score(horizons: [try Horizon(parsing: "1frame")])
         #expect(baseline.entries.count == 5)
         #expect(baseline.entries.allSatisfy { !$0.item.contains(PredictionCorpusFixtures.packageRoot.path) })
-        let c = try corpus.configuration(for: .init(item: 0, predictor: .kalman, horizon: try Horizon(parsing: "1frame")))
+        let c = try corpus.configuration(for: .init(item: 0, predictor: .latsim(.kalman), horizon: try Horizon(parsing: "1frame")))
         #expect(c.duration == whole.duration)
         let none = try #require(baseline.entries.first { $0.predictor == "none" })
         let kalman = try #require(baseline.entries.first { $0.predictor == "kalman" })
@@ -170,9 +170,9 @@ struct PredictionCorpusTests {
 /// A predictor asked for a horizon answers for `scale` times it: it draws
 /// the stroke too far ahead (scale > 1).
 struct HorizonScaled: TouchPredictor {
-    var inner: BuiltinPredictor
+    var inner: ConfiguredPredictor
     let scale: Double
-    init(_ inner: BuiltinPredictor, scale: Double) {
+    init(_ inner: ConfiguredPredictor, scale: Double) {
         self.inner = inner
         self.scale = scale
     }

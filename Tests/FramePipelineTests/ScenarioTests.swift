@@ -3,6 +3,7 @@ import FramePipeline
 import Scenarios
 import SimKernel
 import Testing
+import TouchModel
 
 @Suite struct ScenarioTests {
     func error(_ yaml: String, _ overrides: [String] = []) -> LatsimError? {
@@ -50,7 +51,7 @@ import Testing
         #expect(c.prepare == .normal(mean: 3_000_000, sd: 1_000_000))
         #expect(c.gpuRender == .empirical([1_000_000, 2_000_000, 8_333_333]))
         #expect(c.animations == .intervals([1_000_000_000..<2_000_000_000, 3_000_000_000..<4_000_000_000]))
-        #expect(c.predictor == .kalman)
+        #expect(c.predictor == PredictorSpec(.kalman))
     }
 
     @Test func commandLineOverridesWinAndDurationsInFramesFollowTheDisplay() throws {

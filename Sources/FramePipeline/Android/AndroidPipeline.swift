@@ -81,9 +81,15 @@ struct AndroidPipeline: PlatformPipeline {
         }
     }
 
+    /// Keeps the platforms' prediction scorecards too.
+    mutating func keepScorecards(_ cards: PredictionScorecards) {
+        measurement.platform = cards.isEmpty ? nil : PlatformScorecards(cards, trajectory: measurement.truth.trajectory)
+        ui.stampsPredictions = !cards.isEmpty
+    }
+
     /// Installs a predictor in the app.
     mutating func usePredictor(_ p: some TouchPredictor) {
-        if let b = p as? BuiltinPredictor { ui.predictor = .builtin(b) } else { ui.predictor = .custom(p) }
+        ui.predictor = PredictorSlot(p)
         measurement.predicts = true
     }
 

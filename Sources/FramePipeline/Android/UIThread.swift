@@ -40,6 +40,11 @@ struct UIThread {
     var predictor: PredictorSlot? { didSet { predicts = predictor != nil } }
     /// Whether the app predicts (kept apart from ``predictor``).
     private(set) var predicts: Bool
+    /// The display period, which a platform predictor is told.
+    let frameInterval: SimTime
+    /// Whether a prediction carries the instant the predictor says it stands
+    /// for (only the platform scorecards read it).
+    var stampsPredictions = false
     private(set) var busy = false
     private(set) var work = UIWork.idle
     /// A frame whose UI work is done, waiting for RenderThread (the sync blocks).
@@ -62,7 +67,8 @@ struct UIThread {
     init(configuration c: PipelineConfiguration) {
         handlerTime = DurationSampler(c.handler)
         horizon = c.horizon
-        predictor = c.predictorConfiguration.map { .builtin(BuiltinPredictor($0)) }
+        frameInterval = c.frameInterval
+        predictor = c.appPredictor.map { PredictorSlot($0, frameInterval: c.frameInterval) }
         predicts = predictor != nil
     }
 
@@ -129,10 +135,12 @@ struct UIThread {
         contentCount += 1
         var prediction: PredictionMade?
         // the prediction reaches `horizon` past the drawn position's time
-        if predicts, let p = predictor!.predict(horizon: horizon + lead) {
+        if predicts, let p = predictor!.predict(horizon: horizon + lead, frameInterval: frameInterval) {
             content.drawn = p
             content.horizon = horizon
-            prediction = PredictionMade(position: p, target: newest.time + horizon)
+            let target = newest.time + horizon
+            let stamp = stampsPredictions ? predictor!.predictedTime ?? target : target
+            prediction = PredictionMade(position: p, target: target, origin: newest.time, stamp: stamp)
         }
         if let frame {
             work = .frame(frame)

@@ -64,7 +64,8 @@ public enum RenderingPath: String, Sendable, CaseIterable, Keyword {
 public enum PredictionSmoothing: String, Sendable, CaseIterable, Keyword {
     /// Predictions drawn as predicted.
     case none
-    /// A 1€ filter on the predicted positions.
+    /// A 1€ filter on the predicted positions: the same as `+1e` on the
+    /// predictor's name (``PredictorSpec/withOneEuro``).
     case oneEuro
 }
 
@@ -168,8 +169,9 @@ public struct PipelineConfiguration: Sendable {
     public var appGPU: DurationDistribution
     /// `app.presentsWithTransaction`.
     public var presentsWithTransaction: Bool
-    /// `app.prediction.predictor`.
-    public var predictor: PredictorKind
+    /// `app.prediction.predictor`: latsim's or a platform's predictor, as
+    /// named (before `app.prediction.smoothing`; see ``appPredictor``).
+    public var predictor: PredictorSpec
     /// How far ahead the app predicts (`app.prediction.horizon`).
     public var horizon: SimTime
     /// `app.prediction.smoothing`.
@@ -218,7 +220,7 @@ public struct PipelineConfiguration: Sendable {
         rendering = .coreAnimation
         appGPU = .fixed(0)
         presentsWithTransaction = false
-        predictor = .none
+        predictor = PredictorSpec(.none)
         horizon = 0
         smoothing = .none
         prepare = .fixed(0)
@@ -243,8 +245,18 @@ public struct PipelineConfiguration: Sendable {
     }
     /// True when Metal frames go straight to the display (Docs/Model.md, "Metal layers").
     public var metalDirect: Bool { rendering == .metal && renderServer == .lowLatency && !presentsWithTransaction }
-    /// The predictor configuration, or nil when prediction is off.
-    public var predictorConfiguration: PredictorConfiguration? {
-        predictor == .none ? nil : PredictorConfiguration(kind: predictor, oneEuro: smoothing == .oneEuro ? OneEuroParameters() : nil)
+    /// The predictor the app runs, or nil when prediction is off (`none`).
+    /// `app.prediction.smoothing: oneEuro` adds the predictor family's 1€
+    /// filter, as `+1e` on its name does (once: `kalman+1e` with `oneEuro`
+    /// is `kalman+1e`); `androidx.kalman` has no filter and stays unsmoothed
+    /// (a scenario that asks for both is refused when it is read).
+    public var appPredictor: PredictorSpec? {
+        if predictor.isNone { return nil }
+        guard smoothing == .oneEuro else { return predictor }
+        return predictor.withOneEuro ?? predictor
     }
+
+    /// The display period rounded to whole ns: the frame interval the app
+    /// gives its predictor.
+    public var frameInterval: SimTime { framePeriod.scaledRounded(by: Rational(1)) ?? 16_666_667 }
 }

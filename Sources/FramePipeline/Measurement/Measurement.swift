@@ -20,6 +20,8 @@ struct Measurement {
     var perSampleMs = Measurements.milliseconds()
     var frameToPhotonMs = Measurements.milliseconds()
     var prediction = PredictionScorer()
+    /// The platforms' scorecards, when asked for (nil: no cost at all).
+    var platform: PlatformScorecards?
     /// The content number (iOS: the scan) of the newest touch shown so far.
     private var newestShown: Int64 = -1
     /// Touches the app drew and no frame has shown yet: what per-sample
@@ -52,8 +54,14 @@ struct Measurement {
 
     /// The app predicted (after the start of a stroke when `strokeBegan`).
     mutating func predicted(_ p: PredictionMade?, strokeBegan: Bool) {
-        if strokeBegan { prediction.strokeBegan() }
-        if let p { prediction.recordPrediction(predicted: p.position, truth: truth.state(at: p.target)) }
+        if strokeBegan {
+            prediction.strokeBegan()
+            if platform != nil { platform!.strokeBegan() }
+        }
+        if let p {
+            prediction.recordPrediction(predicted: p.position, truth: truth.state(at: p.target))
+            if platform != nil { platform!.record(p) }
+        }
     }
 
     /// A frame latched at `latch` shows `mainTouch`, drawn at `drawn` with
@@ -116,6 +124,8 @@ struct Measurement {
         m.perSampleMs = perSampleMs
         m.frameToPhotonMs = frameToPhotonMs
         m.prediction = prediction
+        m.chromiumScorecard = platform?.chromium?.result
+        m.androidScorecard = platform?.android?.result
         m.settle()
     }
 }

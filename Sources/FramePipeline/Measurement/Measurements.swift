@@ -41,6 +41,11 @@ public struct Measurements: Sendable {
     public var prediction = PredictionScorer()
     /// The Android pipeline's own figures; nil on iOS.
     public var android: AndroidMeasurements?
+    /// Chromium's prediction metrics, when the run kept them
+    /// (``PipelineRun/keepScorecards(_:)``).
+    public var chromiumScorecard: ChromiumPredictionMetrics?
+    /// Android's prediction metrics (MotionPredictor's), when the run kept them.
+    public var androidScorecard: AndroidPredictionMetrics?
 
     /// No figure yet.
     public init() {}

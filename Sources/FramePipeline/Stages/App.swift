@@ -27,6 +27,12 @@ struct PredictionMade {
     var position: TouchPoint
     /// The instant it predicts (main touch time + horizon).
     var target: SimTime
+    /// The main touch's time: the newest sample the predictor saw.
+    var origin: SimTime
+    /// The instant the predictor says its point stands for (a platform
+    /// predictor's own time stamp; the target otherwise). Read only when
+    /// the platform scorecards are kept.
+    var stamp: SimTime
 }
 
 /// What starting a handler run produced.
@@ -60,6 +66,8 @@ struct App {
     let commitsPerRun: Int
     let touchUse: TouchUse
     let horizon: SimTime
+    /// The display period, ns: the frame interval given with each request.
+    let frameInterval: SimTime
     let rendersMetal: Bool
     let handlerTime: DurationSampler
     let metalTime: DurationSampler
@@ -67,6 +75,9 @@ struct App {
     /// Whether the app predicts touches (kept apart from ``predictor`` so the
     /// hot path never looks into it).
     private(set) var predicts: Bool
+    /// Whether predictions carry the predictor's own time stamp (only the
+    /// platform scorecards need it).
+    var stampsPredictions = false
     /// True while the handler runs.
     private(set) var busy = false
     private(set) var handlerRuns = 0
@@ -85,10 +96,11 @@ struct App {
         commitsPerRun = c.commits
         touchUse = c.touches
         horizon = c.horizon
+        frameInterval = c.frameInterval
         rendersMetal = c.rendering == .metal
         handlerTime = DurationSampler(c.handler)
         metalTime = DurationSampler(c.appGPU)
-        predictor = c.predictorConfiguration.map { .builtin(BuiltinPredictor($0)) }
+        predictor = c.appPredictor.map { PredictorSlot($0, frameInterval: c.frameInterval) }
         predicts = predictor != nil
     }
 
@@ -117,10 +129,12 @@ struct App {
                 }
                 predictor!.observe(t.sample)
             }
-            if let p = predictor!.predict(horizon: horizon) {
+            if let p = predictor!.predict(horizon: horizon, frameInterval: frameInterval) {
                 drawn = p
                 horizonApplied = horizon
-                prediction = PredictionMade(position: p, target: mainTouch.time + horizon)
+                let target = mainTouch.time + horizon
+                let stamp = stampsPredictions ? predictor!.predictedTime ?? target : target
+                prediction = PredictionMade(position: p, target: target, origin: mainTouch.time, stamp: stamp)
             }
         }
         return HandlerStart(firstCommit: commitTime(1), end: start + duration, strokeBegan: began, prediction: prediction)

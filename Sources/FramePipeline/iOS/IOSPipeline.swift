@@ -92,8 +92,14 @@ struct IOSPipeline: PlatformPipeline {
 
     /// Installs a predictor in the app (a user's own, or a built-in).
     mutating func usePredictor(_ p: some TouchPredictor) {
-        if let b = p as? BuiltinPredictor { app.predictor = .builtin(b) } else { app.predictor = .custom(p) }
+        app.predictor = PredictorSlot(p)
         measurement.predicts = true
+    }
+
+    /// Keeps the platforms' prediction scorecards too.
+    mutating func keepScorecards(_ cards: PredictionScorecards) {
+        measurement.platform = cards.isEmpty ? nil : PlatformScorecards(cards, trajectory: measurement.truth.trajectory)
+        app.stampsPredictions = !cards.isEmpty
     }
 
     func start(_ s: inout EventScheduler<Event>) {

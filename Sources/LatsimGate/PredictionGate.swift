@@ -1,0 +1,176 @@
+import Experiments
+import Foundation
+import LatencyReport
+import SimKernel
+import TouchModel
+
+/// The prediction regression gate, as a library call: score a predictor on
+/// a fixed corpus (latsim's synthetic motions, plus a team's own recorded
+/// strokes) at half, one and one and a half display frames ahead, and
+/// compare every figure with a stored baseline. `latsim regress` is this
+/// type on the command line.
+///
+///     import LatsimGate
+///     let gate = try PredictionGate(baseline: "prediction-baseline.json")
+///     try gate.record(name: "mine") { MyPredictor() }        // once, to make the baseline
+///     let outcome = try gate.check(name: "mine") { MyPredictor() }
+///     print(outcome.report)
+///     exit(outcome.exitStatus)                                 // 0 passed, 1 a regression
+///
+/// A metric regresses when it gets worse by more than the tolerance (and
+/// by more than 0.01 points); an entry of the baseline that is no longer
+/// scored regresses too. A baseline with no entries, or none that this
+/// corpus scores, is bad input: such a gate would pass whatever the
+/// predictor did. A run that scored nothing (no prediction was ever made)
+/// is never recorded.
+public struct PredictionGate: Sendable {
+    /// The baseline file.
+    public var baseline: String
+    /// How much worse a metric may get, percent of its baseline value.
+    public var tolerancePercent: Double
+    /// The motions scored: ``PredictionCorpus/synthetic`` plus the dataset's
+    /// folders, one item each.
+    public var corpus: PredictionCorpus
+    /// The horizons scored.
+    public var horizons: [Horizon] = PredictionCorpus.standardHorizons
+    /// Dataset files left out as malformed (with `skipBad`).
+    public private(set) var skipped: [LatsimError] = []
+    /// What to write, in an error about the baseline, that makes one.
+    public var remedy = "a baseline recorded from this corpus by PredictionGate.record"
+    /// How reports say to accept a change.
+    public var advice = RecordAdvice()
+
+    /// A gate on `baseline`; with `dataset`, a directory of recorded traces
+    /// (`.xml` $1 gesture logs, `.csv`), one corpus item per folder, only
+    /// files below a folder named in `include` (every file when empty).
+    /// Malformed files stop it unless `skipBad` (then ``skipped`` lists them).
+    public init(baseline: String, tolerancePercent: Double = 2, dataset: String? = nil, include: [String] = [],
+                skipBad: Bool = false) throws(LatsimError) {
+        guard tolerancePercent.isFinite, tolerancePercent >= 0 else {
+            throw LatsimError(value: String(tolerancePercent), problem: "not a tolerance", expected: "a number of percent of 0 or more")
+        }
+        self.baseline = baseline
+        self.tolerancePercent = tolerancePercent
+        corpus = .synthetic
+        if let dataset {
+            let loaded = try PredictionCorpus.datasetItems(directory: dataset, include: include, skipBad: skipBad)
+            corpus.items += loaded.items
+            skipped = loaded.skipped
+        }
+    }
+
+    /// Scores latsim's or the platforms' `predictors` and compares them
+    /// with the baseline.
+    public func check(predictors: [StudyPredictor] = PredictionCorpus.latsimPredictors) throws(LatsimError) -> GateOutcome {
+        try check(predictors: predictors, own: nil)
+    }
+
+    /// Scores your own predictor (a fresh one from `make` for every run,
+    /// named `name` in the baseline) and compares it with the baseline.
+    public func check<P: TouchPredictor>(name: String, _ make: @escaping @Sendable () -> P) throws(LatsimError) -> GateOutcome {
+        try check(predictors: [.own], own: OwnPredictor(name: name, make: make))
+    }
+
+    /// Scores `predictors` (``StudyPredictor/own`` cells run `own`) and
+    /// compares them with the baseline.
+    public func check(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
+        let stored = try readBaseline()
+        if stored.entries.isEmpty {
+            throw LatsimError(file: baseline, problem: "the baseline has no entries: it would pass anything", expected: remedy)
+        }
+        let start = Monotonic.seconds()
+        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
+        let current = PredictionCorpus.baseline(results)
+        let storedKeys = Set(stored.entries.map(GateOutcome.key))
+        let compared = current.entries.filter { storedKeys.contains(GateOutcome.key($0)) }.count
+        if compared == 0 {
+            throw LatsimError(file: baseline, problem: "the baseline compares nothing with this run: none of its \(stored.entries.count) entries "
+                              + "(\(GateOutcome.describe(stored.entries))) was scored now (\(GateOutcome.describe(current.entries)))",
+                              expected: remedy)
+        }
+        let changes = compareBaselines(baseline: stored, current: current, tolerancePercent: tolerancePercent)
+        return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results, stored: stored,
+                           current: current, changes: changes, compared: compared, recorded: false,
+                           seconds: Monotonic.seconds() - start, advice: advice)
+    }
+
+    /// Scores latsim's or the platforms' `predictors` and writes them as
+    /// the baseline (atomically), leaving out runs that scored nothing.
+    @discardableResult
+    public func record(predictors: [StudyPredictor] = PredictionCorpus.latsimPredictors) throws(LatsimError) -> GateOutcome {
+        try record(predictors: predictors, own: nil)
+    }
+
+    /// Scores your own predictor and writes it as the baseline.
+    @discardableResult
+    public func record<P: TouchPredictor>(name: String, _ make: @escaping @Sendable () -> P) throws(LatsimError) -> GateOutcome {
+        try record(predictors: [.own], own: OwnPredictor(name: name, make: make))
+    }
+
+    /// Scores `predictors` and writes them as the baseline. The changes
+    /// from the old baseline, when it could be read, are in the outcome.
+    @discardableResult
+    public func record(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
+        let old = try? readBaseline()
+        let start = Monotonic.seconds()
+        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
+        let current = PredictionCorpus.baseline(results)
+        if current.entries.isEmpty {
+            throw LatsimError(file: baseline, problem: "no run scored anything: there is nothing to record",
+                              expected: "a predictor that answers, on motions long enough to predict")
+        }
+        let data: Data
+        do { data = try current.encodedJSON() } catch {
+            throw LatsimError(.internal, file: baseline, problem: "cannot encode the baseline: \(error)")
+        }
+        do { try OutputDestination.write(data, to: baseline) } catch let e as LatsimError { throw e } catch {
+            throw LatsimError(.environment, file: baseline, problem: "cannot write the baseline: \(error)")
+        }
+        let changes = old.map { compareBaselines(baseline: $0, current: current, tolerancePercent: tolerancePercent) } ?? []
+        return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results,
+                           stored: old ?? PredictionBaseline(entries: []), current: current, changes: changes,
+                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start, advice: advice)
+    }
+
+    /// The stored baseline; bad input when it is missing, unreadable, not a
+    /// baseline, or of another format version.
+    public func readBaseline() throws(LatsimError) -> PredictionBaseline {
+        guard FileManager.default.fileExists(atPath: baseline) else {
+            throw LatsimError(file: baseline, problem: "no such baseline file", expected: remedy)
+        }
+        guard let bytes = FileManager.default.contents(atPath: baseline) else {
+            throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: remedy)
+        }
+        let b: PredictionBaseline
+        do { b = try PredictionBaseline.decode(bytes) } catch {
+            throw LatsimError(file: baseline, problem: "not a prediction baseline (\(PredictionGate.reason(error)))", expected: remedy)
+        }
+        if b.version != PredictionBaseline.currentVersion {
+            throw LatsimError(file: baseline, problem: "baseline format version \(b.version), this latsim reads version \(PredictionBaseline.currentVersion)",
+                              expected: remedy)
+        }
+        return b
+    }
+
+    /// A short reason a decoding error gives, without Swift's internals.
+    static func reason(_ error: Error) -> String {
+        func path(_ keys: [CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case DecodingError.dataCorrupted(let c):
+            return c.underlyingError.map { _ in "not valid JSON" } ?? c.debugDescription
+        case DecodingError.keyNotFound(let key, let c):
+            return "missing key '\(path(c.codingPath + [key]))'"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "wrong type at '\(path(c.codingPath))'"
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// Wall-clock seconds, for the reports' timings.
+enum Monotonic {
+    static func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SimKernel
+
+/// A child process started with `/bin/sh -c COMMAND`, its stdin and stdout
+/// one end of a socket pair, its stderr ours, in a process group of its own
+/// (so that it and everything it starts can be stopped together), with the
+/// default signal dispositions and no signal blocked.
+final class ChildProcess: @unchecked Sendable {
+    /// The shell's process id, which is also the process group's.
+    let pid: pid_t
+    /// Our end of the socket pair (non-blocking, close-on-exec).
+    let fd: Int32
+    private var reaped: Int32?
+
+    /// Starts `command`; an environment error when the shell cannot be started.
+    init(command: String) throws(LatsimError) {
+        var fds: [Int32] = [-1, -1]
+        #if os(Linux)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        #else
+        let type = SOCK_STREAM
+        #endif
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
+            throw ChildProcess.environment("cannot make a socket pair for the predictor", errno)
+        }
+        #if !os(Linux)
+        for f in fds { _ = fcntl(f, F_SETFD, FD_CLOEXEC) }
+        #endif
+        let mine = fds[0], theirs = fds[1]
+        _ = fcntl(mine, F_SETFL, fcntl(mine, F_GETFL) | O_NONBLOCK)
+        #if !os(Linux)
+        var on: Int32 = 1
+        _ = setsockopt(mine, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+
+        #if os(Linux)
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, theirs, 0)
+        posix_spawn_file_actions_adddup2(&actions, theirs, 1)
+        posix_spawn_file_actions_addclose(&actions, theirs)
+        // nothing else of ours is inherited: an open descriptor held by the
+        // predictor (or a process it leaves behind) would keep whatever
+        // waits for it waiting
+        #if os(Linux)
+        if let closeFrom = ChildProcess.closeFrom { _ = closeFrom(&actions, 3) }
+        #endif
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var flags = Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { for a in argv { free(a) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
+        close(theirs)
+        guard status == 0 else {
+            close(mine)
+            throw ChildProcess.environment("cannot start /bin/sh for the predictor", status)
+        }
+        pid = child
+        fd = mine
+    }
+
+    deinit {
+        stop()
+        close(fd)
+    }
+
+    #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+    /// looked up at run time: Swift's Glibc module does not declare it.
+    static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+    }()
+    #endif
+
+    static func environment(_ what: String, _ code: Int32) -> LatsimError {
+        LatsimError(.environment, problem: "\(what): \(String(cString: strerror(code)))")
+    }
+
+    /// How the process ended: `exited with status N`, `was killed by
+    /// signal N`; nil while it runs. Peeks without reaping, so that the
+    /// process group cannot be reused before ``stop()``.
+    func exitDescription() -> (text: String, status: Int32?)? {
+        if let r = reaped { return describe(r) }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return nil }
+        #if os(Linux)
+        let who = info._sifields._sigchld.si_pid
+        let value = info._sifields._sigchld.si_status
+        #else
+        let who = info.si_pid
+        let value = info.si_status
+        #endif
+        guard who == pid else { return nil }
+        if info.si_code == Int32(CLD_EXITED) { return ("exited with status \(value)", value) }
+        return ("was killed by signal \(value)", nil)
+    }
+
+    private func describe(_ status: Int32) -> (text: String, status: Int32?) {
+        let signal = status & 0x7F
+        if signal == 0 { return ("exited with status \((status >> 8) & 0xFF)", (status >> 8) & 0xFF) }
+        return ("was killed by signal \(signal)", nil)
+    }
+
+    /// Waits up to `seconds` for the process to exit (peeking); true when it did.
+    func awaitExit(seconds: Double) -> Bool {
+        let deadline = Monotonic.now() + seconds
+        var pause: UInt32 = 200
+        while exitDescription() == nil {
+            if Monotonic.now() >= deadline { return false }
+            usleep(pause)
+            pause = min(pause * 2, 20_000)
+        }
+        return true
+    }
+
+    /// Kills the process group (SIGKILL) and reaps the process: no zombie
+    /// and nothing it started is left. Safe to call more than once.
+    func stop() {
+        guard reaped == nil else { return }
+        // the group is killed before the leader is reaped, so that its id
+        // cannot have been reused by then
+        kill(-pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        reaped = status
+    }
+}
+
+/// A monotonic clock in seconds.
+enum Monotonic {
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
