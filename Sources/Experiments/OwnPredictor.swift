@@ -14,7 +14,7 @@ public typealias PredictorFactory = @Sendable (PredictorSpec) -> any TouchPredic
 /// run to the next and a study gives the same figures at any thread count.
 public struct OwnPredictor: Sendable {
     /// One run's predictor.
-    public struct Session {
+    public struct Started {
         /// The predictor the app runs.
         public var predictor: any TouchPredictor
         /// The name its rows and baseline entries carry.
@@ -24,7 +24,7 @@ public struct OwnPredictor: Sendable {
         /// run's figures are never reported.
         public var finish: @Sendable () -> LatsimError?
 
-        /// A session from its parts.
+        /// A started predictor from its parts.
         public init(predictor: any TouchPredictor, name: String, finish: @escaping @Sendable () -> LatsimError? = { nil }) {
             self.predictor = predictor
             self.name = name
@@ -33,16 +33,16 @@ public struct OwnPredictor: Sendable {
     }
 
     /// Starts one run's predictor, for display frames `frameInterval` ns apart.
-    let start: @Sendable (_ frameInterval: SimTime) throws(LatsimError) -> Session
+    let start: @Sendable (_ frameInterval: SimTime) throws(LatsimError) -> Started
 
     /// A Swift type: `make` is called once per run.
     public init<P: TouchPredictor>(name: String, make: @escaping @Sendable () -> P) {
-        start = { _ throws(LatsimError) in Session(predictor: make(), name: name) }
+        start = { _ throws(LatsimError) in Started(predictor: make(), name: name) }
     }
 
     /// Anything that can start a predictor for a run and end it afterwards;
     /// `start` throws when it cannot (the run is then not made).
-    public init(start: @escaping @Sendable (_ frameInterval: SimTime) throws(LatsimError) -> Session) {
+    public init(start: @escaping @Sendable (_ frameInterval: SimTime) throws(LatsimError) -> Started) {
         self.start = start
     }
 }

@@ -158,7 +158,7 @@ extension PredictionCorpus {
         var run = PipelineRun(configuration: c, trajectory: trajectory)
         if !scorecards.isEmpty { run.keepScorecards(scorecards) }
         let name: String
-        var session: OwnPredictor.Session?
+        var started: OwnPredictor.Started?
         switch cell.predictor {
         case .spec(let spec):
             // `none` is not run by the pipeline on its own: install it so that
@@ -173,11 +173,11 @@ extension PredictionCorpus {
         case .own:
             let s = try own!.start(c.frameInterval)
             name = s.name
-            session = s
+            started = s
             run.usePredictor(s.predictor)
         }
         let result = try run.run()
-        if let session, let failure = session.finish() { throw failure }
+        if let started, let failure = started.finish() { throw failure }
         let m = result.measurements
         return CellResult(cell: cell, item: item, predictor: name,
                           horizon: c.horizon, horizonMs: Double(c.horizon) / 1e6,

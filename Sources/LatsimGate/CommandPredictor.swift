@@ -11,7 +11,7 @@ extension OwnPredictor {
     public init(command: PredictorCommand) {
         self.init(start: { frameInterval throws(LatsimError) in
             let p = try command.start(frameInterval: frameInterval)
-            return OwnPredictor.Session(predictor: p, name: p.name, finish: { p.finish() })
+            return OwnPredictor.Started(predictor: p, name: p.name, finish: { p.finish() })
         })
     }
 }
