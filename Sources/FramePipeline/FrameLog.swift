@@ -40,6 +40,69 @@ public final class FrameLog: @unchecked Sendable {
     public var bufferSamples: [BufferSample] = []
     /// An Android run's own records (nil on iOS).
     public var android: AndroidFrameLog?
+    /// Every vsync after the first frame, in order (`--frames`).
+    public var frames: [FrameRecord] = []
+    /// The stage durations of the measured frames, ns, one run of the
+    /// platform's stages per measured frame (see ``FrameRecord/stageOffset``).
+    public var stageNanos: [SimTime] = []
+
+    /// Adds a vsync's record; a measured one takes the budget's stages of
+    /// the frame just split.
+    func record(_ r: FrameRecord, stages: [SimTime]? = nil) {
+        var r = r
+        if let stages {
+            r.stageOffset = stageNanos.count
+            stageNanos.append(contentsOf: stages)
+        }
+        frames.append(r)
+    }
 
     public init() {}
+}
+
+/// One vsync of a run as `--frames` exports it: what the display showed,
+/// and for a frame with new touch content its latency and stage budget.
+public struct FrameRecord: Sendable {
+    /// What a vsync showed.
+    public enum Kind: String, Sendable {
+        /// A frame with touch content newer than any shown before (measured).
+        case new
+        /// A new frame whose touch content was already shown.
+        case old
+        /// The front frame again.
+        case repeated
+    }
+
+    /// The vsync (iOS: the latch; Android: the present).
+    public var vsync: SimTime
+    /// The frame on screen.
+    public var frame: Int64
+    public var kind: Kind
+    /// A repeated frame while newer content was owed.
+    public var hitch: Bool
+    /// Frames dropped at this vsync (Android: at the latches since the last present).
+    public var dropped: Int
+    /// Display buffers held (iOS: by the render server's pool; Android: by the BufferQueue's producer and consumer).
+    public var buffersHeld: Int
+    /// The touch drawn (its scan window), -1 when none.
+    public var touchScan: Int64
+    /// The true time of the position drawn (Android: a resampled point's physical time).
+    public var touchTime: SimTime
+    /// The photon instant of the position drawn.
+    public var photon: SimTime
+    /// The talk's pipeline frames of a measured frame; nil otherwise.
+    public var pipelineFrames: Double?
+    /// Where its stage durations start in ``FrameLog/stageNanos`` (-1: not measured).
+    public var stageOffset: Int
+
+    /// Touch-to-photon, ns, of a measured frame.
+    public var touchToPhoton: SimTime? { kind == .new ? photon - touchTime : nil }
+}
+
+extension FrameLog {
+    /// The stage durations of measured frame `r`, ns, in the order of the
+    /// run's ``StageBudget/stages`` (empty when not measured).
+    public func stages(of r: FrameRecord, count: Int) -> ArraySlice<SimTime> {
+        r.stageOffset < 0 ? [] : stageNanos[r.stageOffset..<(r.stageOffset + count)]
+    }
 }

@@ -37,6 +37,7 @@ public enum RunSummary {
                 ("perSampleMs", stats(m.perSampleMs)),
                 ("framesMeasured", .int(m.pipelineFrames.count)),
                 ("frameToPhotonMs", stats(m.frameToPhotonMs)),
+                ("budgetMs", budget(m.budget)),
             ])),
             ("display", .object([
                 ("framesPresented", .int(m.framesPresented)),
@@ -108,6 +109,21 @@ public enum RunSummary {
             ("resampling", .bool(c.android.resampling)),
             ("latchUnsignaled", .bool(c.android.latchUnsignaled)),
         ])
+    }
+
+    /// The stage budget: each stage of the platform, in order, with its
+    /// `{"mean", "p50", "p90", "p99", "max"}` in ms (the mean from the exact
+    /// total, so the means add up to the mean touch-to-photon); null when
+    /// nothing was measured.
+    public static func budget(_ b: StageBudget) -> JSONValue {
+        guard b.frames > 0 else { return .null }
+        return .object(b.stages.map { stage in
+            let s = b[stage]!
+            let q = s.percentiles([50, 90, 99])
+            return (stage.rawValue, .object([
+                ("mean", .ms(b.meanMs(stage))), ("p50", .ms(q[0])), ("p90", .ms(q[1])), ("p99", .ms(q[2])), ("max", .ms(s.max)),
+            ]))
+        })
     }
 
     /// `{"mean", "p50", "p90", "p99", "max"}` or null when nothing was measured.

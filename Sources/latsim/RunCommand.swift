@@ -31,9 +31,13 @@ struct RunCommand: ParsableCommand {
     var json: String?
     @Flag(help: "Leave the wall-clock engine figures out of the JSON (null), so the same seed gives byte-identical files.")
     var stable = false
+    @Flag(help: "Also print where the milliseconds go: each stage's mean, p50 and p99 and its share of the mean touch-to-photon (Docs/Budget.md).")
+    var budget = false
     @OptionGroup var own: PredictorCommandOptions
     @Option(help: ArgumentHelp("Write a Chrome trace-event JSON file (open it in ui.perfetto.dev or chrome://tracing). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var trace: String?
+    @Option(help: ArgumentHelp("Write one CSV row per vsync: what it showed, buffers, repeated and dropped frames, and each measured frame's latency and stage budget (Docs/Budget.md). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
+    var frames: String?
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("name at least one scenario (`latsim list` shows them)") }
@@ -48,18 +52,21 @@ struct RunCommand: ParsableCommand {
             let s = try Scenario.named(name)
             jobs.append((s, try s.configuration(assignments)))
         }
-        try WorkEstimate.check(jobs.map(\.1), keepLog: trace != nil, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
-        let tracePaths = trace.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
-        try CLI.preflight(files: [json] + tracePaths)
+        let keepLog = trace != nil || frames != nil
+        try WorkEstimate.check(jobs.map(\.1), keepLog: keepLog, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
+        func paths(_ file: String?) -> [String] {
+            file.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
+        }
+        try CLI.preflight(files: [json] + paths(trace) + paths(frames))
         let command = try own.command()
         var results: [(String, RunResult)] = []
         for (s, c) in jobs {
             guard let command else {
-                results.append((s.name, try PipelineRun.run(c, keepLog: trace != nil)))
+                results.append((s.name, try PipelineRun.run(c, keepLog: keepLog)))
                 continue
             }
             // your own predictor replaces the scenario's: a fresh process per run
-            var run = try PipelineRun(configuration: c, keepLog: trace != nil)
+            var run = try PipelineRun(configuration: c, keepLog: keepLog)
             let p = try command.start(frameInterval: c.frameInterval)
             run.usePredictor(p, named: p.name)
             let result = try run.run()
@@ -77,6 +84,14 @@ struct RunCommand: ParsableCommand {
                 if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
             }
         }
+        if let frames {
+            for (name, r) in results {
+                let path = results.count == 1 ? frames : RunCommand.insert(name, into: frames)
+                guard let csv = FrameCSV.csv(r) else { continue }
+                try CLI.write(csv, to: path)
+                if json != "-" { CLI.warn("frames: \(path) (\(r.frameLog?.frames.count ?? 0) vsyncs)") }
+            }
+        }
         if let json {
             let docs = results.map { RunSummary.json($0.1, scenario: $0.0, timing: stable ? .omit : .include) }
             let doc = docs.count == 1 ? docs[0] : .array(docs)
@@ -84,6 +99,7 @@ struct RunCommand: ParsableCommand {
             if json == "-" { return }
         }
         CLI.say(RunTable.render(results))
+        if budget { CLI.say("\n" + RunTable.budget(results)) }
     }
 }
 
@@ -127,6 +143,30 @@ enum RunTable {
                           + JankClass.allCases.map { String(ft[$0]) })
         }
         return t.render() + "\n\n" + a.render()
+    }
+
+    /// The stage budget of every run: a table per run, its stages in
+    /// order with mean, p50 and p99 and the mean's share of the total.
+    static func budget(_ results: [(String, RunResult)]) -> String {
+        var blocks: [String] = []
+        for (name, r) in results {
+            let b = r.measurements.budget
+            guard b.frames > 0 else {
+                blocks.append("\(name): no frame measured, no budget")
+                continue
+            }
+            let total = b.stages.reduce(0.0) { $0 + (b.meanMs($1) ?? 0) }
+            var t = TextTable(header: [name, "mean ms", "p50 ms", "p99 ms", "share"], rightAligned: [1, 2, 3, 4])
+            for stage in b.stages {
+                let s = b[stage]!, mean = b.meanMs(stage) ?? 0
+                t.rows.append([stage.phrase, f(mean, 3), f(s.percentile(50), 3), f(s.percentile(99), 3),
+                               total != 0 ? formatDecimal(mean / total * 100, places: 1, fixed: true) + "%" : "-"])
+            }
+            t.rows.append(["touch-to-photon", f(total, 3), f(r.measurements.touchToPhotonMs.percentile(50), 3),
+                           f(r.measurements.touchToPhotonMs.percentile(99), 3), "100.0%"])
+            blocks.append(t.render())
+        }
+        return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."
     }
 
     static func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }

@@ -10,6 +10,12 @@ import Testing
         let inv = r.invariants
         #expect(inv.holds, "\(label): \(inv)")
         #expect(inv.maxBuffersHeld <= inv.policyMaximum, "\(label)")
+        // the stage budget: no stage negative but resampling's lead (each
+        // frame's stages adding up is `budgetMismatches`, in `holds`)
+        let b = r.measurements.budget
+        for s in b.stages where b.frames > 0 {
+            if s == .resampling { #expect(b[s]!.max <= 0, "\(label)") } else { #expect(b[s]!.min >= 0, "\(label): \(s) \(b[s]!.min)") }
+        }
         let bound = Double(AnalyticBound.touchToPhotonNanos(r.configuration)) / 1e6
         if r.measurements.touchToPhotonMs.count > 0 {
             #expect(r.measurements.touchToPhotonMs.min >= bound - 1e-9, "\(label): min \(r.measurements.touchToPhotonMs.min) < bound \(bound)")

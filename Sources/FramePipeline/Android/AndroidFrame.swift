@@ -19,6 +19,11 @@ struct DrawnContent {
     var horizon: SimTime
     /// How the newest position was made.
     var resampled: ResampleOutcome
+    /// The resampled point's physical time minus the newest sample's
+    /// instant (0 when not resampled).
+    var lead: SimTime = 0
+    /// When the UI thread started the work that drew it.
+    var drawnAt: SimTime = 0
 }
 
 /// How a Choreographer frame's newest position was made.
@@ -50,8 +55,16 @@ struct AndroidFrame {
     var buffer: Int32 = -1
     /// The release fence its buffer had at dequeue: its GPU job waits for it.
     var bufferFence: ReleaseFence = .signalled
+    /// When the UI thread's frame work ended, when the sync handed it to
+    /// RenderThread, and when the producer had its buffer (-1 before); the
+    /// stage budget reads them.
+    var uiEnd: SimTime = -1
+    var handedOver: SimTime = -1
+    var renderStart: SimTime = -1
     /// When it was queued (queueBuffer), -1 before.
     var queued: SimTime = -1
+    /// When its GPU job started, -1 before.
+    var gpuStart: SimTime = -1
     /// When its GPU job ended (the acquire fence), -1 before.
     var gpuDone: SimTime = -1
     /// When SurfaceFlinger latched it (a vsync-sf tick `V - D_sf`), -1 before.

@@ -49,6 +49,8 @@ struct AndroidPipeline: PlatformPipeline {
     var renderStart: SimTime = 0
     /// When the UI thread blocked in the sync (for the log).
     var syncSince: SimTime = 0
+    /// Frames dropped at latches since the last present (for the log).
+    var dropsSincePresent = 0
     /// Bad input met during the run (a composition draw of `T` or more).
     var failure: LatsimError?
     let log: FrameLog?
@@ -163,7 +165,7 @@ struct AndroidPipeline: PlatformPipeline {
             nextFrame += 1
             let b = glThread.buffer
             frames.begin(AndroidFrame(seq: seq, content: ui.readStored(), frameTime: now, expected: -1, deadline: -1,
-                                      buffer: b.id, bufferFence: b.fence))
+                                      buffer: b.id, bufferFence: b.fence, renderStart: now))
             timeline.begin(seq: seq, expected: -1)
             renderStart = now
             s.schedule(.queueBuffer, at: glThread.read(seq: seq, now: now, rng: &rng))
@@ -184,8 +186,11 @@ struct AndroidPipeline: PlatformPipeline {
             } else if let front = display.front {
                 let owed = timeline.owes(at: now)
                 display.repeatFront(owed: owed)
-                log?.android?.presents.append(.init(time: now, frame: front.seq, buffer: front.buffer, repeated: true,
-                                                    hitch: owed, measured: false))
+                if let log {
+                    log.android?.presents.append(.init(time: now, frame: front.seq, buffer: front.buffer, repeated: true,
+                                                       hitch: owed, measured: false))
+                    log.record(record(front.seq, .repeated, hitch: owed, now))
+                }
             }
 
         case .vsyncSf:

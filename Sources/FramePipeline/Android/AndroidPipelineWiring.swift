@@ -50,13 +50,14 @@ extension AndroidPipeline {
         case .down(let down):
             if continuous {
                 measurement.drew(down)
-                _ = ui.storeDown(down)
+                _ = ui.storeDown(down, now: now)
             } else {
                 ui.respond(to: down, end: now)
             }
         case .input(let content):
             ui.store(content)
         case .frame(let frame):
+            frames[frame].uiEnd = now
             if renderThread.busy {
                 // the sync blocks until RenderThread queues its frame
                 ui.waitForRenderThread(frame)
@@ -72,6 +73,7 @@ extension AndroidPipeline {
 
     /// The UI thread syncs frame `frame` to RenderThread, which dequeues a buffer.
     mutating func handOver(_ frame: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        frames[frame].handedOver = now
         renderThread.receive(frame)
         renderRequested = now
         if let b = bufferQueue.dequeue(now: now) { producerGot(b, now, &s) }
@@ -85,6 +87,7 @@ extension AndroidPipeline {
             s.schedule(.glRead, at: now)
         } else {
             let seq = renderThread.frame
+            frames[seq].renderStart = now
             frames[seq].buffer = b.id
             frames[seq].bufferFence = b.fence
             s.schedule(.queueBuffer, at: renderThread.startCommands(now: now, rng: &rng))
@@ -123,6 +126,7 @@ extension AndroidPipeline {
     mutating func gpuStarted(_ now: SimTime, _ end: SimTime, _ s: inout EventScheduler<Event>) {
         if let w = gpu.running {
             if w.fence.signalsAt > lastPresented { gpuJobsBeforeFence += 1 }
+            if frames[w.job.frame].seq == w.job.frame { frames[w.job.frame].gpuStart = now }
             log?.android?.gpuJobs.append(.init(submitted: w.job.submitted, start: now, end: end, frame: w.job.frame, buffer: w.job.buffer))
         }
         s.schedule(.gpuDone, at: end)
@@ -142,6 +146,7 @@ extension AndroidPipeline {
                 // `latest`: older queued buffers are dropped, released at once
                 let d = bufferQueue.acquire()
                 timeline.dropped(seq: d)
+                dropsSincePresent += 1
                 logFrame(d, presented: -1, jank: .dropped)
                 if let h = bufferQueue.release(frames[d].buffer, fence: .signalled, now: now) { handed = h }
             }
@@ -180,13 +185,58 @@ extension AndroidPipeline {
             measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
             measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
                                               drawn: c.drawn, horizon: c.horizon)
+            if measured { splitBudget(frames[seq], c, present: now) }
         } else {
             measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
-        if let log = log?.android {
-            log.presents.append(.init(time: now, frame: seq, buffer: frames[seq].buffer, repeated: false, hitch: false, measured: measured))
+        if let log {
+            log.android?.presents.append(.init(time: now, frame: seq, buffer: frames[seq].buffer, repeated: false, hitch: false, measured: measured))
             logFrame(seq, presented: now, jank: jank)
+            var r = record(seq, measured ? .new : .old, hitch: false, now)
+            if measured, let c = frames[seq].content {
+                r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.newest.windowStart)
+            }
+            log.record(r, stages: measured ? measurement.budget.current : nil)
         }
+    }
+
+    /// The stage budget of a measured frame presented at `present`: the
+    /// resampled point's lead, then the chain from the newest sample's
+    /// instant through its window's end, ready, the input channel, the
+    /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
+    /// job, the latch and the present to the photons.
+    @inline(__always)
+    mutating func splitBudget(_ f: AndroidFrame, _ c: DrawnContent, present: SimTime) {
+        let t = c.newest
+        let g = measurement.geometry
+        let photon = g.photonTime(latch: present, y: t.position.y)
+        measurement.budget.begin(at: t.time - c.lead)
+        measurement.budget.add(-c.lead)
+        measurement.budget.until(configuration.scanClock.tick(t.scan + 1))
+        measurement.budget.until(t.ready)
+        measurement.budget.until(t.ready + dispatch.latency)
+        measurement.budget.until(c.drawnAt)
+        measurement.budget.until(f.uiEnd)
+        measurement.budget.until(f.handedOver)
+        measurement.budget.until(f.renderStart)
+        measurement.budget.until(f.queued)
+        measurement.budget.until(f.gpuStart)
+        measurement.budget.until(f.gpuDone)
+        measurement.budget.until(f.latched)
+        measurement.budget.until(present)
+        measurement.budget.until(photon - g.panelResponse)
+        measurement.budget.until(photon)
+        measurement.budget.end(total: photon - t.time)
+    }
+
+    /// The per-frame record of frame `seq` shown at the present vsync `now`.
+    mutating func record(_ seq: Int64, _ kind: FrameRecord.Kind, hitch: Bool, _ now: SimTime) -> FrameRecord {
+        let t = frames[seq].seq == seq ? frames[seq].content?.newest : nil
+        defer { dropsSincePresent = 0 }
+        return FrameRecord(vsync: now, frame: seq, kind: kind, hitch: hitch, dropped: dropsSincePresent,
+                           buffersHeld: bufferQueue.heldCount, touchScan: t?.scan ?? -1, touchTime: t?.time ?? 0,
+                           photon: t.map { measurement.geometry.photonTime(latch: now, y: $0.position.y) } ?? 0,
+                           pipelineFrames: nil, stageOffset: -1)
     }
 
     /// A composition draw reached the display period: the run stops with bad input.
@@ -242,6 +292,7 @@ extension AndroidPipeline {
         a.notResampled = consumer.notResampled
         m.android = a
         var checks = InvariantChecks()
+        checks.budgetMismatches = m.budget.mismatches
         checks.latchesOutOfCommitOrder = presentsOutOfOrder
         checks.samplesOutOfOrder = consumer.outOfOrder
         checks.samplesLost = digitizer.touchesMade - consumer.taken - consumer.batch.count - dispatch.count - ui.downsWaitingCount

@@ -131,7 +131,7 @@ struct UIThread {
             }
         }
         var content = DrawnContent(seq: contentCount, newest: newest, drawnSamples: drawnSamples, drawn: newest.position,
-                                   horizon: 0, resampled: resampled)
+                                   horizon: 0, resampled: resampled, lead: lead, drawnAt: now)
         contentCount += 1
         var prediction: PredictionMade?
         // the prediction reaches `horizon` past the drawn position's time
@@ -162,10 +162,10 @@ struct UIThread {
     mutating func respond(to down: Touch, end: SimTime) { downResponses.append((down, end)) }
 
     /// Continuous mode: a touch-down's handler stores its position.
-    mutating func storeDown(_ down: Touch) -> DrawnContent {
+    mutating func storeDown(_ down: Touch, now: SimTime) -> DrawnContent {
         drawnSamples += 1
         let c = DrawnContent(seq: contentCount, newest: down, drawnSamples: drawnSamples, drawn: down.position,
-                             horizon: 0, resampled: .none)
+                             horizon: 0, resampled: .none, drawnAt: now)
         contentCount += 1
         store(c)
         return c

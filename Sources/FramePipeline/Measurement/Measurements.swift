@@ -20,6 +20,9 @@ public struct Measurements: Sendable {
     /// response". iOS records frames with new touch content, Android every
     /// presented frame.
     public var frameToPhotonMs = Measurements.milliseconds()
+    /// Touch-to-photon of each measured frame split into its platform's
+    /// stages (Docs/Budget.md).
+    public var budget = StageBudget(platform: .ios)
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
@@ -88,6 +91,9 @@ public struct InvariantChecks: Sendable {
     public var gpuJobsBeforeFence = 0
     /// Android: on-demand frames presented before their expected present.
     public var presentsBeforeExpected = 0
+    /// Measured frames whose stage budget did not add up to their
+    /// touch-to-photon to the nanosecond.
+    public var budgetMismatches = 0
 
     /// No check failed yet.
     public init() {}
@@ -96,6 +102,6 @@ public struct InvariantChecks: Sendable {
     public var holds: Bool {
         latchesOutOfCommitOrder == 0 && samplesOutOfOrder == 0 && samplesLost == 0
             && maxBuffersHeld <= policyMaximum && maxBuffersAllocated <= policyMaximum && bufferConflicts == 0
-            && gpuJobsBeforeFence == 0 && presentsBeforeExpected == 0
+            && gpuJobsBeforeFence == 0 && presentsBeforeExpected == 0 && budgetMismatches == 0
     }
 }

@@ -19,6 +19,9 @@ struct Commit {
     var handlerRun: Int64
     /// True for the last commit of its handler run.
     var isLastOfRun: Bool
+    /// When its handler run started (the delivery), and when it was made.
+    var delivered: SimTime
+    var committed: SimTime
 }
 
 /// A prediction the app made, for scoring.
@@ -151,7 +154,8 @@ struct App {
         let index = nextCommitIndex
         let last = index == commitsPerRun
         let c = Commit(seq: commitsMade, mainTouch: mainTouch, drawnTouches: drawnTouches, drawn: drawn,
-                       horizon: horizonApplied, handlerRun: run, isLastOfRun: last)
+                       horizon: horizonApplied, handlerRun: run, isLastOfRun: last, delivered: start,
+                       committed: commitTime(index))
         commitsMade += 1
         let metal = rendersMetal ? metalTime.draw(&rng) : nil
         nextCommitIndex += 1

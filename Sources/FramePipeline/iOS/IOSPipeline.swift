@@ -72,8 +72,6 @@ struct IOSPipeline: PlatformPipeline {
     var nextFrameID: Int64 = 0
     /// The scan of the newest commit latched (latches follow commit order).
     var lastLatchedCommit: Int64 = -1
-    /// The start of each handler run not yet shown, for frame-to-photon.
-    var handlerStarts = Deque<(run: Int64, start: SimTime)>()
     let log: FrameLog?
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
@@ -160,7 +158,10 @@ struct IOSPipeline: PlatformPipeline {
             if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
 
         case .gpuDone:
-            let (done, nextEnd) = gpu.complete(now: now)
+            let started = gpu.runningSince
+            var (done, nextEnd) = gpu.complete(now: now)
+            done.gpuStart = started
+            done.gpuEnd = now
             if let nextEnd {
                 logGPUStart(now)
                 s.schedule(.gpuDone, at: nextEnd)
@@ -186,7 +187,6 @@ struct IOSPipeline: PlatformPipeline {
         // queue copy itself when it is emptied
         let run = app.beginHandler(delivery.waiting, now: now, rng: &rng)
         measurement.drew(delivery.waiting, use: configuration.touches)
-        handlerStarts.append((app.run, now))
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
         if let log {
             let first = delivery.waiting.first!.scan, last = delivery.waiting.last!.scan
@@ -228,6 +228,9 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A job joins the GPU's queue.
     mutating func submitGPU(_ frame: Frame, duration: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        var frame = frame
+        if frame.prepareStart < 0 { frame.prepareStart = now }
+        frame.submitted = now
         if let end = gpu.submit(frame, duration: duration, now: now) {
             logGPUStart(now)
             s.schedule(.gpuDone, at: end)
@@ -258,13 +261,18 @@ struct IOSPipeline: PlatformPipeline {
                 // a hitch when a commit newer than the front frame's was made before this vsync
                 let owed = app.commitsMade - 1 > front.commit.seq
                 display.repeatFront(owed: owed)
-                log?.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit.seq, mainTouch: front.commit.mainTouch.scan,
-                                          buffer: front.buffer, repeated: true, hitch: owed, measured: false))
+                if let log {
+                    log.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit.seq, mainTouch: front.commit.mainTouch.scan,
+                                             buffer: front.buffer, repeated: true, hitch: owed, measured: false))
+                    log.record(record(front, .repeated, hitch: owed, dropped: 0, now))
+                }
             }
             return
         }
+        var dropped = 0
         while let old = display.dropOlder() {
             log?.drops.append(.init(time: now, frame: old.id))
+            dropped += 1
             releaseBuffer(old.buffer, now, &s)
         }
         if let previous = display.show(frame) { releaseBuffer(previous.buffer, now, &s) }
@@ -272,18 +280,50 @@ struct IOSPipeline: PlatformPipeline {
         if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
-                                              drawn: c.drawn, horizon: c.horizon, frameStart: handlerStart(of: c.handlerRun, now))
-        log?.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
-                                  buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
-                                  drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
+                                              drawn: c.drawn, horizon: c.horizon, frameStart: c.delivered)
+        if measured { splitBudget(frame, latch: now) }
+        if let log {
+            log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
+                                     buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
+                                     drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
+            var r = record(frame, measured ? .new : .old, hitch: false, dropped: dropped, now)
+            if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
+            log.record(r, stages: measured ? measurement.budget.current : nil)
+        }
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
-    /// When handler run `run` started (its delivery); runs before it are
-    /// forgotten, since latches follow commit order.
-    mutating func handlerStart(of run: Int64, _ now: SimTime) -> SimTime {
-        while let first = handlerStarts.first, first.run < run { handlerStarts.removeFirst() }
-        return handlerStarts.first?.start ?? now
+    /// The per-frame record of `frame` shown at the vsync `now`.
+    func record(_ frame: Frame, _ kind: FrameRecord.Kind, hitch: Bool, dropped: Int, _ now: SimTime) -> FrameRecord {
+        let t = frame.commit.mainTouch
+        return FrameRecord(vsync: now, frame: frame.id, kind: kind, hitch: hitch, dropped: dropped, buffersHeld: buffers.held,
+                           touchScan: t.scan, touchTime: t.time,
+                           photon: measurement.geometry.photonTime(latch: now, y: t.position.y), pipelineFrames: nil,
+                           stageOffset: -1)
+    }
+
+    /// The stage budget of a measured frame latched at `latch`: the chain
+    /// from its main touch's instant through its window's end, ready,
+    /// delivery, commit, prepare, GPU queue and job, the latch and the
+    /// scan-out to the photons.
+    @inline(__always)
+    mutating func splitBudget(_ frame: Frame, latch: SimTime) {
+        let t = frame.commit.mainTouch
+        let g = measurement.geometry
+        let photon = g.photonTime(latch: latch, y: t.position.y)
+        measurement.budget.begin(at: t.time)
+        measurement.budget.until(configuration.scanClock.tick(t.scan + 1))
+        measurement.budget.until(t.ready)
+        measurement.budget.until(frame.commit.delivered)
+        measurement.budget.until(frame.commit.committed)
+        measurement.budget.until(frame.prepareStart)
+        measurement.budget.until(frame.submitted)
+        measurement.budget.until(frame.gpuStart)
+        measurement.budget.until(frame.gpuEnd)
+        measurement.budget.until(latch)
+        measurement.budget.until(photon - g.panelResponse)
+        measurement.budget.until(photon)
+        measurement.budget.end(total: photon - t.time)
     }
 
     func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }
@@ -301,6 +341,7 @@ struct IOSPipeline: PlatformPipeline {
         m.wastedUpdates = renderServer.wastedUpdates
         m.samples = digitizer.touchesMade
         var checks = invariants
+        checks.budgetMismatches = m.budget.mismatches
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
         checks.bufferConflicts = buffers.conflicts

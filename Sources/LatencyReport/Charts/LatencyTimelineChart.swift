@@ -1,0 +1,166 @@
+import FramePipeline
+import SimKernel
+
+/// Latency over time: the touch-to-photon of every frame with new touch
+/// content as it reached the screen, so that transients show (animations
+/// switching low latency off, lift-offs, triple buffering, a slow frame),
+/// where a percentile averages them away. Repeated frames that owed newer
+/// content (hitches) and dropped frames are ticks along the bottom;
+/// intervals of interest are shaded behind.
+///
+/// ```swift
+/// let chart = LatencyTimelineChart(
+///     points: [(seconds: 0.05, ms: 33.3), (seconds: 0.07, ms: 33.3)],
+///     shaded: [.init(from: 2, to: 4, label: "animations", color: 0xF6D3A3)],
+///     framePeriodMs: 1000.0 / 60)
+/// ```
+public struct LatencyTimelineChart: GnuplotChart {
+    /// A shaded interval behind the points.
+    public struct Interval: Sendable, Equatable {
+        /// Its start and end, s.
+        public var from, to: Double
+        /// The legend entry (intervals with the same label share it).
+        public var label: String
+        /// Its fill colour.
+        public var color: UInt32
+
+        /// An interval from its parts.
+        public init(from: Double, to: Double, label: String, color: UInt32) {
+            self.from = from
+            self.to = to
+            self.label = label
+            self.color = color
+        }
+    }
+
+    /// `(time of the vsync, s; touch-to-photon, ms)` of each measured frame.
+    public var points: [(seconds: Double, ms: Double)]
+    /// Vsyncs that repeated a frame while newer content was owed, s.
+    public var hitches: [Double]
+    /// Vsyncs at which frames were dropped, s.
+    public var drops: [Double]
+    /// Intervals shaded behind the points.
+    public var shaded: [Interval]
+    /// Horizontal guides every display period, when set.
+    public var framePeriodMs: Double?
+    /// The chart title.
+    public var title: String
+    /// A smaller line under the title.
+    public var subtitle: String?
+
+    /// A chart from its parts.
+    public init(points: [(seconds: Double, ms: Double)], hitches: [Double] = [], drops: [Double] = [],
+                shaded: [Interval] = [], framePeriodMs: Double? = nil,
+                title: String = "Touch-to-photon latency over time", subtitle: String? = nil) {
+        self.points = points
+        self.hitches = hitches
+        self.drops = drops
+        self.shaded = shaded
+        self.framePeriodMs = framePeriodMs
+        self.title = title
+        self.subtitle = subtitle
+    }
+
+    /// The gnuplot script.
+    public var script: ChartScript {
+        var latency = ChartTable(name: "latency", columns: ["seconds", "ms"])
+        for p in points { latency.append([.number(p.seconds), .number(p.ms)]) }
+        var hitch = ChartTable(name: "hitches", columns: ["seconds"])
+        for t in hitches { hitch.append([.number(t)]) }
+        var drop = ChartTable(name: "drops", columns: ["seconds"])
+        for t in drops { drop.append([.number(t)]) }
+        let values = points.map(\.ms)
+        let top = ((values.max() ?? 1) * 1.15).rounded(.up) + 1
+        let bottom = Swift.max(0, ((values.min() ?? 0) * 0.8).rounded(.down) - 1)
+        let span = top - bottom
+        let end = Swift.max(points.last?.seconds ?? 1, hitches.last ?? 0, drops.last ?? 0, shaded.map(\.to).max() ?? 0)
+        var setup = ChartStyle.common(title: title, subtitle: subtitle)
+        setup += """
+        set xlabel "time in the run (s)"
+        set ylabel "touch-to-photon latency (ms)"
+        set xrange [0:\(GnuplotText.number(end))]
+        set yrange [\(GnuplotText.number(bottom - span * 0.08)):\(GnuplotText.number(top))]
+        set grid xtics ytics
+        set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
+
+        """
+        if let period = framePeriodMs, period > 0 {
+            var k = (bottom / period).rounded(.up)
+            if k < 1 { k = 1 }
+            while k * period <= top {
+                let y = GnuplotText.number(k * period)
+                setup += "set arrow from graph 0, first \(y) to graph 1, first \(y) nohead back lc \(GnuplotText.rgb(0xD5DCE3)) lw 1\n"
+                setup += "set label \"\(Int(k))T\" at graph 1, first \(y) offset 0.5,0 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
+                k += 1
+            }
+        }
+        var tables = [latency, hitch, drop]
+        var parts: [String] = []
+        var labels: [String] = []
+        for (i, s) in shaded.enumerated() {
+            // a rectangle each, behind everything; one legend entry per label
+            setup += "set object \(i + 1) rect from first \(GnuplotText.number(s.from)), graph 0 to first \(GnuplotText.number(s.to)), graph 1 back fc \(GnuplotText.rgb(s.color)) fs solid 0.55 noborder\n"
+            if !labels.contains(s.label) {
+                labels.append(s.label)
+                parts.append("NaN with boxes fc \(GnuplotText.rgb(s.color)) fs solid 0.55 noborder title \(GnuplotText.enhanced(s.label))")
+            }
+        }
+        let tick = GnuplotText.number(bottom - span * 0.04)
+        parts.insert("$latency using 1:2 with steps lw 1.6 lc \(GnuplotText.rgb(ChartStyle.color(0))) title \"touch-to-photon of each frame with new touch content\"", at: 0)
+        if !hitches.isEmpty {
+            parts.append("$hitches using 1:(\(tick)) with points pt 7 ps 0.45 lc \(GnuplotText.rgb(0xC7372B)) title \"hitch (a frame repeated while newer content was owed)\"")
+        }
+        if !drops.isEmpty {
+            parts.append("$drops using 1:(\(tick)) with points pt 9 ps 0.8 lc \(GnuplotText.rgb(0x555555)) title \"frame dropped\"")
+        }
+        if points.isEmpty { tables.removeAll(); parts = ["NaN notitle"] }
+        let plot = "plot " + parts.joined(separator: ", \\\n     ")
+        return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
+    }
+
+    /// The chart of a run kept with its frame log: its measured frames,
+    /// hitches and drops, with its animation intervals (iOS), the time it
+    /// spent with three display buffers (iOS) and the gaps with no new
+    /// touch content (a lifted finger, or an idle app) shaded.
+    public init?(_ r: RunResult, scenario: String) {
+        guard let log = r.frameLog else { return nil }
+        let c = r.configuration
+        let period = Double(c.framePeriod.doubleValue) / 1e6
+        var pts: [(seconds: Double, ms: Double)] = [], hitches: [Double] = [], drops: [Double] = []
+        var shaded: [Interval] = []
+        var lastNew: Double?
+        for f in log.frames {
+            let t = Double(f.vsync) / 1e9
+            if let ttp = f.touchToPhoton {
+                if let last = lastNew, t - last > 3 * period / 1e3 {
+                    shaded.append(.init(from: last, to: t, label: "no new touch content", color: 0xE3E3E3))
+                }
+                lastNew = t
+                pts.append((t, Double(ttp) / 1e6))
+            }
+            if f.hitch { hitches.append(t) }
+            if f.dropped > 0 { drops.append(t) }
+        }
+        if c.platform == .ios {
+            if case .intervals(let rs) = c.animations {
+                for r in rs { shaded.append(.init(from: Double(r.lowerBound) / 1e9, to: Double(r.upperBound) / 1e9,
+                                                  label: "animations (low latency off)", color: 0xF6D3A3)) }
+            } else if c.animations == .always, c.renderServer == .lowLatency {
+                shaded.append(.init(from: 0, to: r.simulatedSeconds, label: "animations (low latency off)", color: 0xF6D3A3))
+            }
+            var tripleSince: Double?
+            for b in log.bufferSamples {
+                let t = Double(b.time) / 1e9
+                if b.allocated >= 3, tripleSince == nil { tripleSince = t }
+                if b.allocated < 3, let s = tripleSince {
+                    shaded.append(.init(from: s, to: t, label: "three display buffers", color: 0xC9E2F2))
+                    tripleSince = nil
+                }
+            }
+            if let s = tripleSince { shaded.append(.init(from: s, to: r.simulatedSeconds, label: "three display buffers", color: 0xC9E2F2)) }
+        }
+        self.init(points: pts, hitches: hitches, drops: drops, shaded: shaded,
+                  title: "Touch-to-photon latency over time: \(scenario)",
+                  subtitle: "every frame with new touch content, at the vsync that showed it")
+    }
+}
