@@ -48,7 +48,7 @@ public final class FrameLog: @unchecked Sendable {
 
     /// Adds a vsync's record; a measured one takes the budget's stages of
     /// the frame just split.
-    func record(_ r: FrameRecord, stages: [SimTime]? = nil) {
+    func record(_ r: FrameRecord, stages: UnsafeBufferPointer<SimTime>? = nil) {
         var r = r
         if let stages {
             r.stageOffset = stageNanos.count

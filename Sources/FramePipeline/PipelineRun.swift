@@ -39,6 +39,7 @@ public struct PipelineRun: ~Copyable {
         case .ios: model = .ios(IOSPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
         case .android: model = .android(AndroidPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
         }
+        if keepLog { keepBudget() }
     }
 
     /// Replaces the predictor the configuration names with any type that
@@ -77,6 +78,21 @@ public struct PipelineRun: ~Copyable {
         }
     }
 
+    /// Splits every measured frame's touch-to-photon into its platform's
+    /// stages (``Measurements/budget``, Docs/Budget.md). A run with its
+    /// frame log keeps the budget too (`--frames` exports it); otherwise,
+    /// without this call, a run pays nothing for it.
+    public mutating func keepBudget() {
+        switch model {
+        case .ios(var m):
+            m.keepBudget()
+            model = .ios(m)
+        case .android(var m):
+            m.keepBudget()
+            model = .android(m)
+        }
+    }
+
     /// Runs to the configured duration and returns the result.
     ///
     /// - Throws: ``LatsimError`` (bad input) when the run meets a draw the
@@ -103,9 +119,12 @@ public struct PipelineRun: ~Copyable {
                          frameLog: model.log, trajectoryName: trajectoryName, predictorName: predictorName)
     }
 
-    /// Prepares and runs a configuration.
-    public static func run(_ configuration: PipelineConfiguration, keepLog: Bool = false) throws(LatsimError) -> RunResult {
-        let r = try PipelineRun(configuration: configuration, keepLog: keepLog)
+    /// Prepares and runs a configuration, with its stage budget when
+    /// `keepBudget` (or `keepLog`).
+    public static func run(_ configuration: PipelineConfiguration, keepLog: Bool = false,
+                           keepBudget: Bool = false) throws(LatsimError) -> RunResult {
+        var r = try PipelineRun(configuration: configuration, keepLog: keepLog)
+        if keepBudget { r.keepBudget() }
         return try r.run()
     }
 }

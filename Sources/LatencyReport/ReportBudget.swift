@@ -22,9 +22,8 @@ extension ReportWriter {
         var bars: [StageBudgetChart.Bar] = []
         var notes: [String] = []
         for name in Self.budgetScenarios {
-            let r = try run(name)
-            let b = r.measurements.budget
-            guard let bar = StageBudgetChart.Bar(name: name, budget: b) else { continue }
+            let r = try run(name, keepBudget: true)
+            guard let b = r.measurements.budget, let bar = StageBudgetChart.Bar(name: name, budget: b) else { continue }
             bars.append(bar)
             if let top = bar.stages.max(by: { $0.ms < $1.ms }) {
                 notes.append("\(name): \(top.stage.phrase) \(formatDecimal(top.ms, places: 1)) ms of \(formatDecimal(bar.totalMs, places: 1))")

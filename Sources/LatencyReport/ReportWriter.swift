@@ -118,12 +118,12 @@ public struct ReportWriter {
 
     /// Runs a scenario with the report's duration (or `duration`) and seed,
     /// after `change` sets what the section varies.
-    public func run(_ name: String, keepLog: Bool = false, duration: SimTime? = nil,
+    public func run(_ name: String, keepLog: Bool = false, keepBudget: Bool = false, duration: SimTime? = nil,
                     _ change: (inout PipelineConfiguration) -> Void = { _ in }) throws -> RunResult {
         var c = try Scenario.named(name).configuration(assignments())
         if let duration { c.duration = duration }
         change(&c)
-        return try PipelineRun.run(c, keepLog: keepLog)
+        return try PipelineRun.run(c, keepLog: keepLog, keepBudget: keepBudget)
     }
 
     // MARK: sections

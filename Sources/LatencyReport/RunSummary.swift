@@ -115,8 +115,8 @@ public enum RunSummary {
     /// `{"mean", "p50", "p90", "p99", "max"}` in ms (the mean from the exact
     /// total, so the means add up to the mean touch-to-photon); null when
     /// nothing was measured.
-    public static func budget(_ b: StageBudget) -> JSONValue {
-        guard b.frames > 0 else { return .null }
+    public static func budget(_ b: StageBudget?) -> JSONValue {
+        guard let b, b.frames > 0 else { return .null }
         return .object(b.stages.map { stage in
             let s = b[stage]!
             let q = s.percentiles([50, 90, 99])

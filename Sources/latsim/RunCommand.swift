@@ -62,11 +62,12 @@ struct RunCommand: ParsableCommand {
         var results: [(String, RunResult)] = []
         for (s, c) in jobs {
             guard let command else {
-                results.append((s.name, try PipelineRun.run(c, keepLog: keepLog)))
+                results.append((s.name, try PipelineRun.run(c, keepLog: keepLog, keepBudget: true)))
                 continue
             }
             // your own predictor replaces the scenario's: a fresh process per run
             var run = try PipelineRun(configuration: c, keepLog: keepLog)
+            run.keepBudget()
             let p = try command.start(frameInterval: c.frameInterval)
             run.usePredictor(p, named: p.name)
             let result = try run.run()
@@ -150,8 +151,7 @@ enum RunTable {
     static func budget(_ results: [(String, RunResult)]) -> String {
         var blocks: [String] = []
         for (name, r) in results {
-            let b = r.measurements.budget
-            guard b.frames > 0 else {
+            guard let b = r.measurements.budget, b.frames > 0 else {
                 blocks.append("\(name): no frame measured, no budget")
                 continue
             }

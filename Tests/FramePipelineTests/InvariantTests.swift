@@ -12,7 +12,7 @@ import Testing
         #expect(inv.maxBuffersHeld <= inv.policyMaximum, "\(label)")
         // the stage budget: no stage negative but resampling's lead (each
         // frame's stages adding up is `budgetMismatches`, in `holds`)
-        let b = r.measurements.budget
+        let b = r.measurements.budget!
         for s in b.stages where b.frames > 0 {
             if s == .resampling { #expect(b[s]!.max <= 0, "\(label)") } else { #expect(b[s]!.min >= 0, "\(label): \(s) \(b[s]!.min)") }
         }

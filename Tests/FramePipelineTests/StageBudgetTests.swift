@@ -8,7 +8,7 @@ import Testing
 @Suite struct StageBudgetTests {
     /// Each stage's value when every frame has the same (within 1 ns), ms.
     static func stages(_ r: RunResult) -> [BudgetStage: Double] {
-        let b = r.measurements.budget
+        let b = r.measurements.budget!
         var out: [BudgetStage: Double] = [:]
         for s in b.stages {
             let st = b[s]!
@@ -20,7 +20,7 @@ import Testing
 
     /// The means add up to the mean touch-to-photon: exactly, in integer ns.
     static func addsUp(_ r: RunResult) {
-        let b = r.measurements.budget
+        let b = r.measurements.budget!
         let total = b.totalNanos.reduce(0, +)
         let mean = r.measurements.touchToPhotonMs.mean!
         #expect(abs(Double(total) / Double(b.frames) / 1e6 - mean) < 1e-9, "\(total) over \(b.frames) frames vs \(mean)")
@@ -71,10 +71,10 @@ import Testing
     /// delivery wait, not as handler time. (Coalesced at frame starts, the
     /// main touch is always the one ready at that frame start: no wait.)
     @Test func aBusyAppShowsAsDeliveryWait() throws {
-        let coalesced = try runScenario("slow-app", duration: "3s").measurements.budget
+        let coalesced = try runScenario("slow-app", duration: "3s").measurements.budget!
         #expect(coalesced.meanMs(.handler) == 20 && coalesced[.deliveryWait]!.max == 0)
         let r = try runScenario("slow-app", ["os.delivery=perScan"], duration: "3s")
-        let b = r.measurements.budget
+        let b = r.measurements.budget!
         #expect(b.meanMs(.handler) == 20)
         #expect(try #require(b[.deliveryWait]?.max) > 1)
         Self.addsUp(r)
@@ -91,7 +91,7 @@ import Testing
     /// -8 + 8.333 + 2 + 15.667 + 4 + 2 + 4 + 6.667 + 15.667 + 8.333 = 58.667.
     @Test func androidDefaultByHand() throws {
         let r = try runScenario("android-default", duration: "2s")
-        let b = r.measurements.budget
+        let b = r.measurements.budget!
         #expect(b.stages.first == .resampling && b.stages.count == 15)
         // the first frame draws the touch-down, not resampled: skip it
         var steady = [BudgetStage: Double]()
@@ -109,7 +109,7 @@ import Testing
                       ["android.renderMode=continuous"], ["android.buffers=2", "android.renderThread=uniform(1ms,14ms)"]] {
             let r = try runScenario("android-slow-app", extra, duration: "3s", seed: 3)
             Self.addsUp(r)
-            let b = r.measurements.budget
+            let b = r.measurements.budget!
             for s in b.stages where s != .resampling { #expect(b[s]!.min >= 0, "\(extra) \(s)") }
             #expect(b[.resampling]!.max <= 0)
         }

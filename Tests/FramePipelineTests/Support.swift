@@ -8,7 +8,7 @@ import SimKernel
 func runScenario(_ name: String, _ overrides: [String] = [], duration: String = "10s", seed: UInt64? = nil) throws -> RunResult {
     let s = try Scenario.named(name)
     let c = try s.configuration(overrides: overrides, duration: duration, seed: seed)
-    return try PipelineRun.run(c)
+    return try PipelineRun.run(c, keepBudget: true)
 }
 
 extension Scenario {

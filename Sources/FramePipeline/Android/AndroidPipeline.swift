@@ -83,6 +83,11 @@ struct AndroidPipeline: PlatformPipeline {
         }
     }
 
+    /// Splits every measured frame into stages (``StageBudget``).
+    mutating func keepBudget() {
+        measurement.budget = BudgetRecorder(platform: .android, scanClock: configuration.scanClock)
+    }
+
     /// Keeps the platforms' prediction scorecards too.
     mutating func keepScorecards(_ cards: PredictionScorecards) {
         measurement.platform = cards.isEmpty ? nil : PlatformScorecards(cards, trajectory: measurement.truth.trajectory)

@@ -185,7 +185,7 @@ extension AndroidPipeline {
             measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
             measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
                                               drawn: c.drawn, horizon: c.horizon)
-            if measured { splitBudget(frames[seq], c, present: now) }
+            if measured && measurement.budget != nil { splitBudget(frames[seq], c, present: now) }
         } else {
             measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
@@ -196,7 +196,7 @@ extension AndroidPipeline {
             if measured, let c = frames[seq].content {
                 r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.newest.windowStart)
             }
-            log.record(r, stages: measured ? measurement.budget.current : nil)
+            log.record(r, stages: measured ? measurement.budget!.current : nil)
         }
     }
 
@@ -205,28 +205,27 @@ extension AndroidPipeline {
     /// instant through its window's end, ready, the input channel, the
     /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
     /// job, the latch and the present to the photons.
-    @inline(__always)
     mutating func splitBudget(_ f: AndroidFrame, _ c: DrawnContent, present: SimTime) {
         let t = c.newest
         let g = measurement.geometry
         let photon = g.photonTime(latch: present, y: t.position.y)
-        measurement.budget.begin(at: t.time - c.lead)
-        measurement.budget.add(-c.lead)
-        measurement.budget.until(configuration.scanClock.tick(t.scan + 1))
-        measurement.budget.until(t.ready)
-        measurement.budget.until(t.ready + dispatch.latency)
-        measurement.budget.until(c.drawnAt)
-        measurement.budget.until(f.uiEnd)
-        measurement.budget.until(f.handedOver)
-        measurement.budget.until(f.renderStart)
-        measurement.budget.until(f.queued)
-        measurement.budget.until(f.gpuStart)
-        measurement.budget.until(f.gpuDone)
-        measurement.budget.until(f.latched)
-        measurement.budget.until(present)
-        measurement.budget.until(photon - g.panelResponse)
-        measurement.budget.until(photon)
-        measurement.budget.end(total: photon - t.time)
+        measurement.budget!.begin(at: t.time - c.lead)
+        measurement.budget!.add(-c.lead)
+        measurement.budget!.until(measurement.budget!.windowEnd(of: t.scan))
+        measurement.budget!.until(t.ready)
+        measurement.budget!.until(t.ready + dispatch.latency)
+        measurement.budget!.until(c.drawnAt)
+        measurement.budget!.until(f.uiEnd)
+        measurement.budget!.until(f.handedOver)
+        measurement.budget!.until(f.renderStart)
+        measurement.budget!.until(f.queued)
+        measurement.budget!.until(f.gpuStart)
+        measurement.budget!.until(f.gpuDone)
+        measurement.budget!.until(f.latched)
+        measurement.budget!.until(present)
+        measurement.budget!.until(photon - g.panelResponse)
+        measurement.budget!.until(photon)
+        measurement.budget!.end(total: photon - t.time)
     }
 
     /// The per-frame record of frame `seq` shown at the present vsync `now`.
@@ -292,7 +291,7 @@ extension AndroidPipeline {
         a.notResampled = consumer.notResampled
         m.android = a
         var checks = InvariantChecks()
-        checks.budgetMismatches = m.budget.mismatches
+        checks.budgetMismatches = m.budget?.mismatches ?? 0
         checks.latchesOutOfCommitOrder = presentsOutOfOrder
         checks.samplesOutOfOrder = consumer.outOfOrder
         checks.samplesLost = digitizer.touchesMade - consumer.taken - consumer.batch.count - dispatch.count - ui.downsWaitingCount

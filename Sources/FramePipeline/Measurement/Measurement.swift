@@ -19,9 +19,9 @@ struct Measurement {
     var effectiveFrames = Measurements.frames()
     var perSampleMs = Measurements.milliseconds()
     var frameToPhotonMs = Measurements.milliseconds()
-    /// Every measured frame's touch-to-photon, split into stages (the
-    /// pipeline splits it; see ``StageBudget``).
-    var budget: StageBudget
+    /// Every measured frame's touch-to-photon split into stages, when the
+    /// run keeps the budget (the pipeline splits it; see ``StageBudget``).
+    var budget: BudgetRecorder?
     var prediction = PredictionScorer()
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
@@ -34,7 +34,6 @@ struct Measurement {
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
         geometry = FrameGeometry(c)
-        budget = StageBudget(platform: c.platform)
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
     }
@@ -127,8 +126,7 @@ struct Measurement {
         m.effectiveFrames = effectiveFrames
         m.perSampleMs = perSampleMs
         m.frameToPhotonMs = frameToPhotonMs
-        budget.settle()
-        m.budget = budget
+        m.budget = budget?.result()
         m.prediction = prediction
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result

@@ -21,8 +21,9 @@ public struct Measurements: Sendable {
     /// presented frame.
     public var frameToPhotonMs = Measurements.milliseconds()
     /// Touch-to-photon of each measured frame split into its platform's
-    /// stages (Docs/Budget.md).
-    public var budget = StageBudget(platform: .ios)
+    /// stages (Docs/Budget.md), when the run kept it
+    /// (``PipelineRun/keepBudget()``).
+    public var budget: StageBudget?
 
     /// Frames that became the front buffer.
     public var framesPresented = 0

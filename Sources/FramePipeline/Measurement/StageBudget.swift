@@ -99,25 +99,17 @@ public struct StageBudget: Sendable {
     /// The stages, in order.
     public let stages: [BudgetStage]
     /// Each stage's durations, ms.
-    public internal(set) var stats: [StreamingStats]
+    public let stats: [StreamingStats]
     /// Each stage's total, ns: the means add up to the mean touch-to-photon.
-    public internal(set) var totalNanos: [Int64]
-    /// False once a total overflowed 64 bits (centuries of latency): the
+    public let totalNanos: [Int64]
+    /// False when a total overflowed 64 bits (centuries of latency): the
     /// means then come from the streams, exact to a few parts in 1e16.
-    public private(set) var totalsExact = true
-    /// The frame being split: its stages so far, ns (capacity kept).
-    private(set) var current: [SimTime] = []
-    private var cursor: SimTime = 0
+    public let totalsExact: Bool
+    /// Frames whose stages did not add up to their touch-to-photon (an
+    /// invariant: always 0).
+    public let mismatches: Int
 
-    /// An empty budget for `platform`'s stages.
-    public init(platform: Platform) {
-        stages = BudgetStage.stages(of: platform)
-        stats = stages.map { _ in Measurements.milliseconds() }
-        totalNanos = stages.map { _ in 0 }
-        current.reserveCapacity(stages.count)
-    }
-
-    /// Frames split so far.
+    /// Frames split.
     public var frames: Int { stats.first?.count ?? 0 }
 
     /// The stage's durations, or nil when the platform has no such stage.
@@ -130,50 +122,124 @@ public struct StageBudget: Sendable {
         guard frames > 0, let i = stages.firstIndex(of: stage) else { return nil }
         return totalsExact ? Double(totalNanos[i]) / Double(frames) / 1e6 : stats[i].mean
     }
+}
+
+/// Splits measured frames into stages during a run (``StageBudget``): the
+/// pipeline walks a frame's chain of instants with ``begin(at:)``,
+/// ``until(_:)`` and ``end(total:)``. Its storage is allocated once, when
+/// the run is prepared, and written in place: nothing is allocated per
+/// frame.
+struct BudgetRecorder {
+    /// The recorder's memory, freed with the last copy that shares it
+    /// (only one run uses a recorder).
+    final class Storage {
+        let count: Int
+        /// The frame being split: its stages so far, ns.
+        let current: UnsafeMutablePointer<SimTime>
+        /// Each stage's total, ns.
+        let totals: UnsafeMutablePointer<Int64>
+        /// Each stage's durations, ms.
+        let stats: UnsafeMutablePointer<StreamingStats>
+
+        init(count: Int) {
+            self.count = count
+            current = .allocate(capacity: count)
+            current.initialize(repeating: 0, count: count)
+            totals = .allocate(capacity: count)
+            totals.initialize(repeating: 0, count: count)
+            stats = .allocate(capacity: count)
+            stats.initialize(repeating: Measurements.milliseconds(), count: count)
+        }
+
+        deinit {
+            current.deallocate()
+            totals.deallocate()
+            stats.deinitialize(count: count)
+            stats.deallocate()
+        }
+    }
+
+    let stages: [BudgetStage]
+    private let storage: Storage
+    /// The scan clock, and a walk over its ticks that follows the measured
+    /// touches' windows (they only move forward): no division per frame.
+    private let scanClock: PeriodicClock
+    private var windowEnds: Ticker
+    private var filled = 0
+    private var cursor: SimTime = 0
+    private var overflowed = false
+    private(set) var mismatches = 0
+
+    init(platform: Platform, scanClock: PeriodicClock) {
+        stages = BudgetStage.stages(of: platform)
+        storage = Storage(count: stages.count)
+        self.scanClock = scanClock
+        windowEnds = scanClock.ticks(from: 1)
+    }
+
+    /// The end of scan window `scan`.
+    @inline(__always)
+    mutating func windowEnd(of scan: Int64) -> SimTime {
+        let k = scan &+ 1
+        if k < windowEnds.index || k > windowEnds.index + 64 { return scanClock.tick(k) }
+        while windowEnds.index < k { windowEnds.advance() }
+        return windowEnds.time
+    }
+
+    /// The stages of the frame last split, ns.
+    var current: UnsafeBufferPointer<SimTime> { UnsafeBufferPointer(start: storage.current, count: filled) }
 
     /// A frame whose touch was taken at `start` begins.
     @inline(__always)
     mutating func begin(at start: SimTime) {
-        current.removeAll(keepingCapacity: true)
+        filled = 0
         cursor = start
     }
 
     /// A stage of a given length that does not move along the chain
     /// (Android's resampling lead).
     @inline(__always)
-    mutating func add(_ duration: SimTime) { current.append(duration) }
+    mutating func add(_ duration: SimTime) {
+        guard filled < storage.count else { filled += 1; return }
+        storage.current[filled] = duration
+        filled += 1
+    }
 
     /// The next stage lasts until `instant` (or is empty when the chain is
     /// already past it).
     @inline(__always)
     mutating func until(_ instant: SimTime) {
         let end = Swift.max(cursor, instant)
-        current.append(end - cursor)
+        add(end - cursor)
         cursor = end
     }
-
-    /// Frames whose stages did not add up to their touch-to-photon (an
-    /// invariant: always 0).
-    public private(set) var mismatches = 0
 
     /// The frame's stages are complete, its touch-to-photon `total` ns:
     /// they are recorded.
     @inline(__always)
     mutating func end(total: SimTime) {
-        var sum: SimTime = 0
-        for i in 0..<current.count {
-            sum &+= current[i]
-            let d = current[i]
-            stats[i].record(Double(d) / 1e6)
-            let (sum, overflow) = totalNanos[i].addingReportingOverflow(d)
-            totalNanos[i] = sum
-            if overflow { totalsExact = false }
+        guard filled == storage.count else {
+            mismatches += 1
+            return
         }
-        if sum != total || current.count != stages.count { mismatches += 1 }
+        var sum: SimTime = 0
+        for i in 0..<filled {
+            let d = storage.current[i]
+            sum &+= d
+            storage.stats[i].record(Double(d) / 1e6)
+            let (t, o) = storage.totals[i].addingReportingOverflow(d)
+            storage.totals[i] = t
+            if o { overflowed = true }
+        }
+        if sum != total { mismatches += 1 }
     }
 
-    /// Adds values still pending in the streams.
-    mutating func settle() {
+    /// The budget so far, its streams settled.
+    func result() -> StageBudget {
+        var stats = Array(UnsafeBufferPointer(start: storage.stats, count: storage.count))
         for i in stats.indices { stats[i].settle() }
+        return StageBudget(stages: stages, stats: stats,
+                           totalNanos: Array(UnsafeBufferPointer(start: storage.totals, count: storage.count)),
+                           totalsExact: !overflowed, mismatches: mismatches)
     }
 }

@@ -19,9 +19,6 @@ struct Commit {
     var handlerRun: Int64
     /// True for the last commit of its handler run.
     var isLastOfRun: Bool
-    /// When its handler run started (the delivery), and when it was made.
-    var delivered: SimTime
-    var committed: SimTime
 }
 
 /// A prediction the app made, for scoring.
@@ -59,6 +56,8 @@ struct CommitMade {
     /// When the next commit of this handler run is made; nil for the last
     /// (the app is idle again).
     var nextCommit: SimTime?
+    /// When its handler run started (the delivery).
+    var delivered: SimTime
 }
 
 /// The app's main thread (Docs/Model.md, "App"): a delivery runs the touch
@@ -154,12 +153,11 @@ struct App {
         let index = nextCommitIndex
         let last = index == commitsPerRun
         let c = Commit(seq: commitsMade, mainTouch: mainTouch, drawnTouches: drawnTouches, drawn: drawn,
-                       horizon: horizonApplied, handlerRun: run, isLastOfRun: last, delivered: start,
-                       committed: commitTime(index))
+                       horizon: horizonApplied, handlerRun: run, isLastOfRun: last)
         commitsMade += 1
         let metal = rendersMetal ? metalTime.draw(&rng) : nil
         nextCommitIndex += 1
         if last { busy = false }
-        return CommitMade(commit: c, metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1))
+        return CommitMade(commit: c, metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1), delivered: start)
     }
 }

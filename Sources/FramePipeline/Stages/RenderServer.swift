@@ -21,13 +21,6 @@ struct Frame {
     var path: FramePath
     /// The display buffer it draws into (-1: none yet, or none needed).
     var buffer: Int8
-    /// When its prepare started (a Metal frame: when it got its drawable),
-    /// when it joined the GPU queue, and its GPU job's start and end; -1
-    /// until then. The stage budget reads them.
-    var prepareStart: SimTime = -1
-    var submitted: SimTime = -1
-    var gpuStart: SimTime = -1
-    var gpuEnd: SimTime = -1
 }
 
 /// The Core Animation render server (Docs/Model.md, "Render server"): it
@@ -90,7 +83,7 @@ struct RenderServer {
         let c = pending.unsafelyUnwrapped
         pending = nil
         lastRenderedRun = c.handlerRun
-        let frame = Frame(id: id, commit: c, path: .renderServer, buffer: buffer, prepareStart: now)
+        let frame = Frame(id: id, commit: c, path: .renderServer, buffer: buffer)
         preparing = frame
         return (frame, now + prepareTime.draw(&rng))
     }

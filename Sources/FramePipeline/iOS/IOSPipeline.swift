@@ -72,6 +72,11 @@ struct IOSPipeline: PlatformPipeline {
     var nextFrameID: Int64 = 0
     /// The scan of the newest commit latched (latches follow commit order).
     var lastLatchedCommit: Int64 = -1
+    /// The start of each handler run not yet shown, for frame-to-photon.
+    var handlerStarts = Deque<(run: Int64, start: SimTime)>()
+    /// With the stage budget kept: the instants of every commit not yet
+    /// rendered and of every frame not yet latched (``BudgetStamps``).
+    var stamps: BudgetStamps?
     let log: FrameLog?
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
@@ -92,6 +97,12 @@ struct IOSPipeline: PlatformPipeline {
     mutating func usePredictor(_ p: some TouchPredictor) {
         app.predictor = PredictorSlot(p)
         measurement.predicts = true
+    }
+
+    /// Splits every measured frame into stages (``StageBudget``).
+    mutating func keepBudget() {
+        measurement.budget = BudgetRecorder(platform: .ios, scanClock: configuration.scanClock)
+        stamps = BudgetStamps()
     }
 
     /// Keeps the platforms' prediction scorecards too.
@@ -127,6 +138,7 @@ struct IOSPipeline: PlatformPipeline {
         case .commit:
             let made = app.commit(rng: &rng)
             let c = made.commit
+            if stamps != nil { stamps!.committed(c.seq, delivered: made.delivered, at: now) }
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
             if let metal = made.metalGPU {
                 if configuration.metalDirect {
@@ -159,9 +171,8 @@ struct IOSPipeline: PlatformPipeline {
 
         case .gpuDone:
             let started = gpu.runningSince
-            var (done, nextEnd) = gpu.complete(now: now)
-            done.gpuStart = started
-            done.gpuEnd = now
+            let (done, nextEnd) = gpu.complete(now: now)
+            if stamps != nil && done.id >= 0 { stamps!.gpuRan(done.id, from: started, to: now) }
             if let nextEnd {
                 logGPUStart(now)
                 s.schedule(.gpuDone, at: nextEnd)
@@ -187,6 +198,7 @@ struct IOSPipeline: PlatformPipeline {
         // queue copy itself when it is emptied
         let run = app.beginHandler(delivery.waiting, now: now, rng: &rng)
         measurement.drew(delivery.waiting, use: configuration.touches)
+        handlerStarts.append((app.run, now))
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
         if let log {
             let first = delivery.waiting.first!.scan, last = delivery.waiting.last!.scan
@@ -209,6 +221,7 @@ struct IOSPipeline: PlatformPipeline {
         guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
+        if stamps != nil { stamps!.began(frame.id, commit: frame.commit.seq, prepareStart: now) }
         log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit.seq, buffer: buffer))
         s.schedule(.prepareDone, at: done)
     }
@@ -218,6 +231,7 @@ struct IOSPipeline: PlatformPipeline {
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         var frame = Frame(id: nextFrameID, commit: c, path: .metal, buffer: -1)
         nextFrameID += 1
+        if stamps != nil { stamps!.began(frame.id, commit: c.seq, prepareStart: -1) }
         if let b = buffers.acquire(at: now) {
             frame.buffer = b
             submitGPU(frame, duration: gpu, now, &s)
@@ -228,9 +242,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A job joins the GPU's queue.
     mutating func submitGPU(_ frame: Frame, duration: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        var frame = frame
-        if frame.prepareStart < 0 { frame.prepareStart = now }
-        frame.submitted = now
+        if stamps != nil && frame.id >= 0 { stamps!.submitted(frame.id, at: now) }
         if let end = gpu.submit(frame, duration: duration, now: now) {
             logGPUStart(now)
             s.schedule(.gpuDone, at: end)
@@ -280,15 +292,15 @@ struct IOSPipeline: PlatformPipeline {
         if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
-                                              drawn: c.drawn, horizon: c.horizon, frameStart: c.delivered)
-        if measured { splitBudget(frame, latch: now) }
+                                              drawn: c.drawn, horizon: c.horizon, frameStart: handlerStart(of: c.handlerRun, now))
+        if stamps != nil, let stamp = stamps!.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
         if let log {
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                      buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
                                      drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
             var r = record(frame, measured ? .new : .old, hitch: false, dropped: dropped, now)
             if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
-            log.record(r, stages: measured ? measurement.budget.current : nil)
+            log.record(r, stages: measured ? measurement.budget?.current : nil)
         }
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
@@ -306,24 +318,30 @@ struct IOSPipeline: PlatformPipeline {
     /// from its main touch's instant through its window's end, ready,
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
-    @inline(__always)
-    mutating func splitBudget(_ frame: Frame, latch: SimTime) {
+    mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
         let t = frame.commit.mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
-        measurement.budget.begin(at: t.time)
-        measurement.budget.until(configuration.scanClock.tick(t.scan + 1))
-        measurement.budget.until(t.ready)
-        measurement.budget.until(frame.commit.delivered)
-        measurement.budget.until(frame.commit.committed)
-        measurement.budget.until(frame.prepareStart)
-        measurement.budget.until(frame.submitted)
-        measurement.budget.until(frame.gpuStart)
-        measurement.budget.until(frame.gpuEnd)
-        measurement.budget.until(latch)
-        measurement.budget.until(photon - g.panelResponse)
-        measurement.budget.until(photon)
-        measurement.budget.end(total: photon - t.time)
+        measurement.budget!.begin(at: t.time)
+        measurement.budget!.until(measurement.budget!.windowEnd(of: t.scan))
+        measurement.budget!.until(t.ready)
+        measurement.budget!.until(stamp.delivered)
+        measurement.budget!.until(stamp.committed)
+        measurement.budget!.until(stamp.prepareStart)
+        measurement.budget!.until(stamp.submitted)
+        measurement.budget!.until(stamp.gpuStart)
+        measurement.budget!.until(stamp.gpuEnd)
+        measurement.budget!.until(latch)
+        measurement.budget!.until(photon - g.panelResponse)
+        measurement.budget!.until(photon)
+        measurement.budget!.end(total: photon - t.time)
+    }
+
+    /// When handler run `run` started (its delivery); runs before it are
+    /// forgotten, since latches follow commit order.
+    mutating func handlerStart(of run: Int64, _ now: SimTime) -> SimTime {
+        while let first = handlerStarts.first, first.run < run { handlerStarts.removeFirst() }
+        return handlerStarts.first?.start ?? now
     }
 
     func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }
@@ -341,7 +359,7 @@ struct IOSPipeline: PlatformPipeline {
         m.wastedUpdates = renderServer.wastedUpdates
         m.samples = digitizer.touchesMade
         var checks = invariants
-        checks.budgetMismatches = m.budget.mismatches
+        checks.budgetMismatches = (m.budget?.mismatches ?? 0) + (stamps?.missing ?? 0)
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
         checks.bufferConflicts = buffers.conflicts

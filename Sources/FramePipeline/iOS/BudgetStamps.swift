@@ -1,0 +1,84 @@
+import DequeModule
+import SimKernel
+
+/// The instants the iOS stage budget needs that no stage keeps: when each
+/// commit's handler run started and when it was made, and when each frame
+/// began its prepare, joined the GPU queue and ran on the GPU. Kept beside
+/// the frames (a frame carries only what the pipeline needs to run), only
+/// when the budget is, and forgotten as frames are latched: commits and
+/// frames are made in order and latched in order, so both queues stay as
+/// short as the frames in flight.
+struct BudgetStamps {
+    /// A frame's instants (-1 until they happen).
+    struct Frame {
+        var delivered: SimTime
+        var committed: SimTime
+        var prepareStart: SimTime
+        var submitted: SimTime = -1
+        var gpuStart: SimTime = -1
+        var gpuEnd: SimTime = -1
+    }
+
+    /// Commits not yet rendered (or rendered by a frame not yet made).
+    private var commits = Deque<(seq: Int64, delivered: SimTime, committed: SimTime)>()
+    /// Frames not yet latched, by id from ``firstFrame`` on.
+    private var frames = Deque<Frame>()
+    private var firstFrame: Int64 = 0
+    /// Frames latched whose instants were not found (an invariant: 0).
+    private(set) var missing = 0
+
+    /// Commit `seq`, of a handler run started at `delivered`, is made now.
+    mutating func committed(_ seq: Int64, delivered: SimTime, at now: SimTime) {
+        commits.append((seq, delivered, now))
+    }
+
+    /// Frame `id` begins with commit `seq`: its prepare starts at
+    /// `prepareStart` (-1 for a Metal frame, which has none: it starts when
+    /// it joins the GPU queue).
+    mutating func began(_ id: Int64, commit seq: Int64, prepareStart: SimTime) {
+        while let c = commits.first, c.seq < seq { commits.removeFirst() }
+        guard let c = commits.first, c.seq == seq else {
+            missing += 1
+            return
+        }
+        if frames.isEmpty { firstFrame = id }
+        guard id == firstFrame + Int64(frames.count) else {
+            missing += 1
+            return
+        }
+        frames.append(Frame(delivered: c.delivered, committed: c.committed, prepareStart: prepareStart))
+    }
+
+    @inline(__always)
+    private func index(_ id: Int64) -> Int? {
+        let i = Int(id - firstFrame)
+        return i >= 0 && i < frames.count ? i : nil
+    }
+
+    /// Frame `id` joins the GPU queue now.
+    mutating func submitted(_ id: Int64, at now: SimTime) {
+        guard let i = index(id) else { return }
+        if frames[i].prepareStart < 0 { frames[i].prepareStart = now }
+        frames[i].submitted = now
+    }
+
+    /// Frame `id`'s GPU job ran from `start` to `end`.
+    mutating func gpuRan(_ id: Int64, from start: SimTime, to end: SimTime) {
+        guard let i = index(id) else { return }
+        frames[i].gpuStart = start
+        frames[i].gpuEnd = end
+    }
+
+    /// Frame `id` is latched: returns its instants; it and the frames
+    /// before it (dropped) are forgotten.
+    mutating func latched(_ id: Int64) -> Frame? {
+        guard let i = index(id) else {
+            missing += 1
+            return nil
+        }
+        let f = frames[i]
+        frames.removeFirst(i + 1)
+        firstFrame = id + 1
+        return f
+    }
+}
