@@ -67,6 +67,27 @@ let benchmarks: @Sendable () -> Void = {
                                            warmupIterations: 1, maxDuration: budget, maxIterations: 5)) { benchmark in
                 do { blackHole(try PipelineRun.run(config)) } catch { benchmark.error("\(error)") }
             }
+
+            // the stage budget (`latsim run` keeps it): its storage is
+            // allocated with the run, nothing per frame
+            Benchmark("\(scenario) \(duration) budget",
+                      configuration: .init(metrics: [.wallClock, .throughput, eventsPerSecond],
+                                           warmupIterations: 1, maxDuration: budget, maxIterations: cap)) { benchmark in
+                let result: RunResult
+                do { result = try PipelineRun.run(config, keepBudget: true) } catch {
+                    benchmark.error("\(error)")
+                    return
+                }
+                benchmark.stopMeasurement()
+                benchmark.measurement(eventsPerSecond, Int(result.eventsPerSecond))
+                blackHole(result)
+            }
+
+            Benchmark("\(scenario) \(duration) budget mallocs",
+                      configuration: .init(metrics: [.mallocCountTotal, .mallocBytesCount],
+                                           warmupIterations: 1, maxDuration: budget, maxIterations: 5)) { benchmark in
+                do { blackHole(try PipelineRun.run(config, keepBudget: true)) } catch { benchmark.error("\(error)") }
+            }
         }
     }
 
