@@ -94,13 +94,7 @@ public struct SettingDifference: Sendable, Equatable {
         ConfigurationKey.all.compactMap { key in
             let ta = a.text(key.path), tb = b.text(key.path)
             guard ta != tb, includeSeed || key.path != "seed" else { return nil }
-            return SettingDifference(key: key.path, a: ta, aSource: origin(a, key.path), b: tb, bSource: origin(b, key.path))
+            return SettingDifference(key: key.path, a: ta, aSource: a.origin(key.path), b: tb, bSource: b.origin(key.path))
         }
-    }
-
-    static func origin(_ s: Settings, _ path: String) -> String {
-        guard let source = s.entries[path]?.source, let file = source.file else { return "default" }
-        if let line = source.line { return "\(file):\(line)" }
-        return file
     }
 }
