@@ -66,7 +66,7 @@ struct RunCommand: ParsableCommand {
             if let failure = p.finish() { throw failure }
             results.append((s.name, result))
         }
-        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 {
+        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
             CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
         }
         if let trace {
@@ -115,8 +115,10 @@ enum RunTable {
                 f(r.hitchTimeRatioMsPerS, 1), m.android == nil ? f(r.tripleBufferedFraction * 100, 1) : "-",
             ])
         }
+        var text = t.render()
+        if let taps = TapTable.render(results) { text += "\n\n" + taps }
         let android = results.compactMap { name, r in r.measurements.android.map { (name, $0) } }
-        guard !android.isEmpty else { return t.render() }
+        guard !android.isEmpty else { return text }
         var a = TextTable(header: ["android", "D_app ms", "D_sf ms", "buffers", "held max", "dequeue waits", "fence waits",
                                    "onTime", "appMissed", "stuffing", "sfMissed", "dropped", "unknown"],
                           rightAligned: Set(1...12))
@@ -126,7 +128,7 @@ enum RunTable {
                            String(x.maxBuffersHeld), String(x.dequeueWaits), String(x.fenceWaits)]
                           + JankClass.allCases.map { String(ft[$0]) })
         }
-        return t.render() + "\n\n" + a.render()
+        return text + "\n\n" + a.render()
     }
 
     static func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }

@@ -221,6 +221,8 @@ extension AndroidPipeline {
         m.handlerRuns = ui.handlerRuns
         m.wastedUpdates = ui.wastedUpdates
         m.samples = digitizer.touchesMade
+        m.touchDownMs = digitizer.touchDownMs
+        m.touchDownMs.settle()
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration

@@ -19,6 +19,10 @@ struct Measurement {
     var effectiveFrames = Measurements.frames()
     var perSampleMs = Measurements.milliseconds()
     var frameToPhotonMs = Measurements.milliseconds()
+    var tapToPhotonMs = Measurements.milliseconds()
+    /// A tapping finger: each drawn touch is a tap's touch-down, measured
+    /// from its contact; the drag figures are not recorded.
+    let taps: Bool
     var prediction = PredictionScorer()
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
@@ -33,6 +37,7 @@ struct Measurement {
         geometry = FrameGeometry(c)
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
+        taps = trajectory.taps
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
@@ -90,7 +95,7 @@ struct Measurement {
     mutating func frameShown(latch: SimTime, content: Int64, newest s: Touch, drawnTouches: Int64, drawn: TouchPoint,
                              horizon: SimTime) -> Bool {
         let measured = content > newestShown
-        if measured {
+        if measured && !taps {
             newestShown = content
             let photon = geometry.photonTime(latch: latch, y: s.position.y)
             let ttp = Double(photon - s.time) / 1e6
@@ -103,9 +108,12 @@ struct Measurement {
                 prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
             }
         }
+        if measured && taps { newestShown = content }
         while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
             drawnShown += 1
-            perSampleMs.record(Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6)
+            // a tap's touch is its contact: the first frame that shows it is its tap-to-photon
+            let ms = Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6
+            if taps { tapToPhotonMs.record(ms) } else { perSampleMs.record(ms) }
         }
         return measured
     }
@@ -123,6 +131,7 @@ struct Measurement {
         m.effectiveFrames = effectiveFrames
         m.perSampleMs = perSampleMs
         m.frameToPhotonMs = frameToPhotonMs
+        m.tapToPhotonMs = tapToPhotonMs
         m.prediction = prediction
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result

@@ -20,6 +20,14 @@ public struct Measurements: Sendable {
     /// response". iOS records frames with new touch content, Android every
     /// presented frame.
     public var frameToPhotonMs = Measurements.milliseconds()
+    /// A tapping finger (`input.trajectory: taps`): from each contact to the
+    /// photon of the first frame that shows its touch-down, ms. The drag
+    /// figures above stay empty in such a run: a tap has no sample instant
+    /// of its own.
+    public var tapToPhotonMs = Measurements.milliseconds()
+    /// A tapping finger: from each contact to its touch-down being ready
+    /// (`device.touchDownDelay`), ms.
+    public var touchDownMs = Measurements.milliseconds()
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
@@ -58,6 +66,8 @@ public struct Measurements: Sendable {
         effectiveFrames.settle()
         perSampleMs.settle()
         frameToPhotonMs.settle()
+        tapToPhotonMs.settle()
+        touchDownMs.settle()
     }
 
     /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant

@@ -300,6 +300,8 @@ struct IOSPipeline: PlatformPipeline {
         m.handlerRuns = app.handlerRuns
         m.wastedUpdates = renderServer.wastedUpdates
         m.samples = digitizer.touchesMade
+        m.touchDownMs = digitizer.touchDownMs
+        m.touchDownMs.settle()
         var checks = invariants
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
