@@ -29,6 +29,8 @@ struct DiagramCommand: ParsableCommand {
     @Option(help: "Output directory.") var out: String = "."
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Override a configuration key.", valueName: "PATH=VALUE"))
     var overrides: [String] = []
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw it on a device preset (`latsim devices` lists them).", valueName: "NAME"))
+    var device: String?
 
     func validate() throws {
         guard (1...60).contains(frames) else { throw ValidationError("--frames must be 1...60, got \(frames)") }
@@ -36,7 +38,7 @@ struct DiagramCommand: ParsableCommand {
 
     func run() throws {
         try CLI.preflight(files: [], directories: [out])
-        let s = try Scenario.named(scenario)
+        let s = try CLI.scenario(scenario, device: device)
         let warmUp = 12
         var c = try s.configuration(overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) })
         // the warm-up, the frames drawn and a few more for the last touch to reach the screen

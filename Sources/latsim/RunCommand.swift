@@ -45,7 +45,7 @@ struct RunCommand: ParsableCommand {
         let assignments = try options.assignments()
         var jobs: [(Scenario, PipelineConfiguration)] = []
         for name in scenarios {
-            let s = try Scenario.named(name)
+            let s = try options.scenario(name)
             jobs.append((s, try s.configuration(assignments)))
         }
         try WorkEstimate.check(jobs.map(\.1), keepLog: trace != nil, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
