@@ -47,7 +47,7 @@ public enum ValidationOutput {
     }
 
     /// `48.8 (47.3-50.2)`.
-    static func published(_ r: ValidationResult) -> String {
+    public static func published(_ r: ValidationResult) -> String {
         var s = formatDecimal(r.published, places: 1)
         if let sp = r.row.spread {
             s += " (\(formatDecimal(Double(sp.low) / 1e6, places: 1))-\(formatDecimal(Double(sp.high) / 1e6, places: 1)))"
@@ -61,7 +61,7 @@ public enum ValidationOutput {
         return "\(formatDecimal(lo, places: 1))-\(formatDecimal(hi, places: 1))"
     }
 
-    static func signed(_ x: Double, places: Int) -> String { (x >= 0 ? "+" : "") + formatDecimal(x, places: places) }
+    public static func signed(_ x: Double, places: Int) -> String { (x >= 0 ? "+" : "") + formatDecimal(x, places: places) }
 
     /// The chart of the rows.
     public static func chart(_ results: [ValidationResult]) -> ValidationChart {
