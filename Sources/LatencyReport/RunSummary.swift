@@ -39,6 +39,8 @@ public enum RunSummary {
                 ("frameToPhotonMs", stats(m.frameToPhotonMs)),
                 ("tapToPhotonMs", stats(m.tapToPhotonMs)),
                 ("touchDownMs", stats(m.touchDownMs)),
+                ("liftToPhotonMs", stats(m.liftToPhotonMs)),
+                ("touchUpMs", stats(m.touchUpMs)),
             ])),
             ("display", .object([
                 ("framesPresented", .int(m.framesPresented)),
@@ -121,6 +123,8 @@ public enum RunSummary {
             ("tapHoldMs", .ms(Double(c.tapHold) / 1e6)),
             ("tapJitterMs", .ms(Double(c.tapJitter) / 1e6)),
             ("touchDownDelay", .string(c.touchDownDelay?.description ?? "auto")),
+            ("liftResponse", .bool(c.liftResponse)),
+            ("touchUpDelay", .string(c.touchUpDelay?.description ?? "auto")),
         ]
     }
 
@@ -133,6 +137,7 @@ public enum RunSummary {
             ("scanHz", .number(c.scanHz.doubleValue, places: 6)),
             ("tool", .string(c.tool.rawValue)),
             ("touchDownDelay", .string(c.touchDownDelay?.description ?? "auto")),
+            ("touchUpDelay", .string(c.touchUpDelay?.description ?? "auto")),
             ("digitizerDelayMs", .ms(Double(c.digitizerDelay) / 1e6)),
             ("panelResponseMs", .ms(Double(c.panelResponse) / 1e6)),
         ])

@@ -13,6 +13,10 @@ extension Settings {
             throw error(key, problem: "a tap held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next tap's slot, \(DurationSyntax.format(c.tapInterval)) later",
                         expected: "input.tapHold + input.tapJitter below input.tapInterval")
         }
+        if c.liftResponse && !c.taps {
+            throw error("app.liftResponse", problem: "is set on a run whose finger does not tap (input.trajectory: \(c.trajectory)): the model reports the lift-offs of taps only",
+                        expected: "input.trajectory: taps, or app.liftResponse: false")
+        }
         if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
     }
 }

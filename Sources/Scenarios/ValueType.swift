@@ -310,9 +310,9 @@ extension ValueType where Value == PredictorSpec {
 
 extension ValueType where Value == DurationDistribution? {
     /// `auto` (nil), or a duration or distribution up to `maximum`.
-    static func touchDownDelay(upTo maximum: SimTime) -> ValueType {
+    static func touchDownDelay(upTo maximum: SimTime, event: String = "contact") -> ValueType {
         let plain = ValueType<DurationDistribution>.distribution(upTo: maximum)
-        let expected = "auto (the end of the first scan window that begins at or after the contact, plus device.digitizerDelay) or " + plain.expected
+        let expected = "auto (the end of the first scan window that begins at or after the \(event), plus device.digitizerDelay) or " + plain.expected
         return ValueType(expected) { text, ctx throws(LatsimError) in
             if text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return nil }
             do throws(LatsimError) { return try plain.parse(text, ctx) } catch {

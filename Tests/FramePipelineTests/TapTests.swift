@@ -124,6 +124,43 @@ struct TapTests {
         #expect(again.measurements.tapToPhotonMs.mean == m.mean)
     }
 
+    /// Lift-offs, with `app.liftResponse`: the lift at 100 ms + 100 ms of
+    /// hold = 200 ms = V12. iOS, `auto`: window 12 [V12, V13) sees it, ready
+    /// at V13 = 216,666,667, delivered at F13 (touchesEnded), latched at
+    /// V14 = 233,333,333; photon V14 + T/2 = 241,666,666 ns: 41.666666 ms,
+    /// the touch-down's figure. The touch-downs keep theirs; the handler
+    /// runs twice per tap.
+    @Test func iosLiftOffIsMeasuredLikeATouchDown() throws {
+        let plain = try runScenario("ios9-low-latency", ["input.trajectory=taps"], duration: "3s")
+        let r = try runScenario("ios9-low-latency", ["input.trajectory=taps", "app.liftResponse=true"], duration: "3s")
+        let m = r.measurements
+        #expect(allFrames(m.liftToPhotonMs) == Self.ms(233_333_333 + Self.halfT - 200_000_000))
+        #expect(allFrames(m.tapToPhotonMs) == allFrames(plain.measurements.tapToPhotonMs))
+        #expect(m.handlerRuns == 2 * plain.measurements.handlerRuns)
+        #expect(plain.measurements.liftToPhotonMs.count == 0) // the lift draws nothing by default
+    }
+
+    /// Android, lift-off 10 ms after the lift (WALT's UP p2k is such a
+    /// figure): evdev time 210 ms, in the channel at 212 ms; ACTION_UP is
+    /// not batched, its handler runs to 216 ms; the first vsync-app at or
+    /// after it is A15 = V15 - 32,333,334 = 217,666,666 ns; on screen at
+    /// V15 = 250,000,000 ns, photon 258,333,333 ns: 58.333333 ms.
+    @Test func androidLiftOffWithAMeasuredDelay() throws {
+        let r = try runScenario("android-default", ["input.trajectory=taps", "app.liftResponse=true", "device.touchUpDelay=10ms",
+                                                    "device.touchDownDelay=10ms"], duration: "3s")
+        #expect(allFrames(r.measurements.liftToPhotonMs) == Self.ms(258_333_333 - 200_000_000))
+        #expect(allFrames(r.measurements.tapToPhotonMs) == Self.ms(Self.v9 + Self.halfT - Self.contact))
+        #expect(allFrames(r.measurements.touchUpMs) == 10)
+        #expect(r.invariants.holds)
+    }
+
+    /// A drag's lift is not an event of the model: asking for its response is bad input.
+    @Test func aDragsLiftResponseIsBadInput() throws {
+        #expect(throws: LatsimError.self) {
+            _ = try Scenario.named("ios9-low-latency").configuration(overrides: ["app.liftResponse=true", "input.liftOff=true"])
+        }
+    }
+
     /// A tap must lift before the next slot: hold + jitter below the interval.
     @Test func aTapThatCannotLiftIsBadInput() throws {
         #expect(throws: LatsimError.self) {

@@ -116,7 +116,7 @@ struct AndroidPipeline: PlatformPipeline {
         case .inputChannel:
             let touch = dispatch.arrive()
             log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
-            if !touch.began {
+            if !touch.began && !touch.lifted {
                 consumer.receive(touch)
             } else if ui.busy {
                 ui.queueDown(touch)

@@ -223,6 +223,8 @@ extension AndroidPipeline {
         m.samples = digitizer.touchesMade
         m.touchDownMs = digitizer.touchDownMs
         m.touchDownMs.settle()
+        m.touchUpMs = digitizer.touchUpMs
+        m.touchUpMs.settle()
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration

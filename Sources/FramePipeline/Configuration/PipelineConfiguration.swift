@@ -201,6 +201,12 @@ public struct PipelineConfiguration: Sendable {
     /// nil is `auto`, the end of the first scan window that begins at or
     /// after the contact plus the digitizer delay (Docs/Devices.md, "Taps").
     public var touchDownDelay: DurationDistribution?
+    /// From a tap's lift to its lift-off being ready (`device.touchUpDelay`);
+    /// nil is `auto`, as for the touch-down.
+    public var touchUpDelay: DurationDistribution?
+    /// Whether the app's touch handler responds to a tap's lift-off
+    /// (touchesEnded, ACTION_UP) with a frame of its own (`app.liftResponse`).
+    public var liftResponse: Bool
     /// Taps: from one tap's slot to the next (`input.tapInterval`).
     public var tapInterval: SimTime
     /// Taps: how long the finger rests on the glass (`input.tapHold`).
@@ -257,6 +263,8 @@ public struct PipelineConfiguration: Sendable {
         liftOff = false
         row = .fraction(Rational(0))
         touchDownDelay = nil
+        touchUpDelay = nil
+        liftResponse = false
         tapInterval = 1
         tapHold = 0
         tapJitter = 0

@@ -20,6 +20,7 @@ struct Measurement {
     var perSampleMs = Measurements.milliseconds()
     var frameToPhotonMs = Measurements.milliseconds()
     var tapToPhotonMs = Measurements.milliseconds()
+    var liftToPhotonMs = Measurements.milliseconds()
     /// A tapping finger: each drawn touch is a tap's touch-down, measured
     /// from its contact; the drag figures are not recorded.
     let taps: Bool
@@ -31,6 +32,8 @@ struct Measurement {
     /// Touches the app drew and no frame has shown yet: what per-sample
     /// latency needs of each, its true time and its row.
     private var drawnWaiting = Deque<(time: SimTime, y: Double)>()
+    /// A tapping finger: which of the touches waiting are lift-offs.
+    private var drawnLifts = Deque<Bool>()
     private var drawnShown: Int64 = 0
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
@@ -44,10 +47,14 @@ struct Measurement {
     /// one with `coalesced`, the main touch with `main`).
     mutating func drew(_ touches: Deque<Touch>, use: TouchUse) {
         if use == .coalesced {
-            for i in 0..<touches.count { drawnWaiting.append((touches[i].time, touches[i].position.y)) }
+            for i in 0..<touches.count {
+                drawnWaiting.append((touches[i].time, touches[i].position.y))
+                if taps { drawnLifts.append(touches[i].lifted) }
+            }
         } else {
             let main = touches.last!
             drawnWaiting.append((main.time, main.position.y))
+            if taps { drawnLifts.append(main.lifted) }
         }
     }
 
@@ -55,6 +62,7 @@ struct Measurement {
     /// its frame consumed).
     mutating func drew(_ touch: Touch) {
         drawnWaiting.append((touch.time, touch.position.y))
+        if taps { drawnLifts.append(touch.lifted) }
     }
 
     /// The app predicted (after the start of a stroke when `strokeBegan`).
@@ -113,7 +121,13 @@ struct Measurement {
             drawnShown += 1
             // a tap's touch is its contact: the first frame that shows it is its tap-to-photon
             let ms = Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6
-            if taps { tapToPhotonMs.record(ms) } else { perSampleMs.record(ms) }
+            if !taps {
+                perSampleMs.record(ms)
+            } else if drawnLifts.popFirst() == true {
+                liftToPhotonMs.record(ms)
+            } else {
+                tapToPhotonMs.record(ms)
+            }
         }
         return measured
     }
@@ -132,6 +146,7 @@ struct Measurement {
         m.perSampleMs = perSampleMs
         m.frameToPhotonMs = frameToPhotonMs
         m.tapToPhotonMs = tapToPhotonMs
+        m.liftToPhotonMs = liftToPhotonMs
         m.prediction = prediction
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result

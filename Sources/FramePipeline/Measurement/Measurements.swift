@@ -28,6 +28,12 @@ public struct Measurements: Sendable {
     /// A tapping finger: from each contact to its touch-down being ready
     /// (`device.touchDownDelay`), ms.
     public var touchDownMs = Measurements.milliseconds()
+    /// A tapping finger whose lifts the app responds to (`app.liftResponse`):
+    /// from each lift to the photon of the first frame that shows its
+    /// lift-off, ms.
+    public var liftToPhotonMs = Measurements.milliseconds()
+    /// The same: from each lift to its lift-off being ready, ms.
+    public var touchUpMs = Measurements.milliseconds()
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
@@ -68,6 +74,8 @@ public struct Measurements: Sendable {
         frameToPhotonMs.settle()
         tapToPhotonMs.settle()
         touchDownMs.settle()
+        liftToPhotonMs.settle()
+        touchUpMs.settle()
     }
 
     /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant

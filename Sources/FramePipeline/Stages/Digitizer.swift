@@ -10,8 +10,9 @@ import TouchModel
 /// "Taps and touch-downs"): `auto` is the rule above; a distribution makes
 /// the touch-down ready that long after the contact, reporting the
 /// contact. A tapping finger (`input.trajectory: taps`) gives one
-/// touch-down per contact and nothing else: a still finger reports no
-/// movement. A drag's contact is at 0: with a distribution its touch-down
+/// touch-down per contact and, when the app responds to lift-offs
+/// (`app.liftResponse`), one lift-off per lift, timed the same way by
+/// `device.touchUpDelay`; nothing else: a still finger reports no movement. A drag's contact is at 0: with a distribution its touch-down
 /// takes the place of window 0's touch, and windows ready at or before it
 /// report nothing (no movement before its touch-down).
 ///
@@ -30,12 +31,15 @@ public struct Digitizer: Sendable {
     var fingerWasDown = false
     /// A drag's first touch-down timed by a distribution, until it is ready.
     var pendingDown: Touch?
-    /// A tapping finger's contacts and the next touch-down, when it taps.
-    var taps: TapDowns?
+    /// A tapping finger's contacts and lifts, when it taps.
+    var taps: TapEvents?
     /// Touches made so far.
     public private(set) var touchesMade = 0
     /// A tapping finger: from each contact to its touch-down being ready, ms.
     public private(set) var touchDownMs = Measurements.milliseconds()
+    /// A tapping finger whose lifts are reported: from each lift to its
+    /// lift-off being ready, ms.
+    public private(set) var touchUpMs = Measurements.milliseconds()
     /// The last scanned window, [start, end).
     public private(set) var lastWindow: Range<SimTime> = 0..<0
 
@@ -49,7 +53,8 @@ public struct Digitizer: Sendable {
         window = c.scanClock.ticks(from: 0)
         var downRNG = SeededRandom(seed: c.seed, stream: 2)
         if trajectory.taps {
-            taps = TapDowns(configuration: c, trajectory: trajectory, rng: downRNG)
+            taps = TapEvents(configuration: c, trajectory: trajectory, downRNG: downRNG,
+                             upRNG: SeededRandom(seed: c.seed, stream: 3))
         } else if let d = c.touchDownDelay, trajectory.state(at: 0).isDown {
             // the contact is at 0: its touch-down replaces window 0's touch
             pendingDown = Touch(scan: 0, time: 0, windowStart: 0, ready: d.draw(&downRNG),
@@ -106,7 +111,11 @@ public struct Digitizer: Sendable {
             while end.advance() + delay <= down.ready { window.advance(); end = window }
         } else {
             down = taps!.take()
-            touchDownMs.record(Double(down.ready - down.time) / 1e6)
+            if down.lifted {
+                touchUpMs.record(Double(down.ready - down.time) / 1e6)
+            } else {
+                touchDownMs.record(Double(down.ready - down.time) / 1e6)
+            }
         }
         lastWindow = down.windowStart..<Swift.max(down.windowStart, down.ready)
         if !noise.isNone { down.position = noise.apply(down.position, rng: &noiseRNG) }
@@ -115,31 +124,42 @@ public struct Digitizer: Sendable {
     }
 }
 
-/// A tapping finger's touch-downs, one per contact, in order (Docs/Devices.md,
-/// "Taps and touch-downs"): `auto` makes contact `i`'s touch-down ready at
-/// the end of the first scan window that begins at or after the contact,
-/// plus the digitizer delay; a distribution, that long after the contact
-/// (one draw per tap). A touch-down is never ready before the one before it.
-struct TapDowns: Sendable {
+/// A tapping finger's touch-downs, one per contact, and its lift-offs, one
+/// per lift when the app responds to them, in order (Docs/Devices.md, "Taps
+/// and touch-downs"): `auto` makes an event ready at the end of the first
+/// scan window that begins at or after its instant (the contact, the
+/// lift), plus the digitizer delay; a distribution, that long after it
+/// (`device.touchDownDelay`, `device.touchUpDelay`: one draw per event).
+/// An event is never ready before the one before it.
+struct TapEvents: Sendable {
     let trajectory: Trajectory
     let scanClock: PeriodicClock
     let delay: SimTime
     let touchDownDelay: DurationDistribution?
-    var rng: SeededRandom
-    /// The next touch-down.
+    let touchUpDelay: DurationDistribution?
+    let lifts: Bool
+    let hold: SimTime
+    var downRNG: SeededRandom
+    var upRNG: SeededRandom
+    /// The next event.
     private(set) var next = Touch.none
+    /// Events made so far: tap `i`'s touch-down is event `i` (`2i` with lifts), its lift-off `2i + 1`.
     private var index: Int64 = 0
 
-    init(configuration c: PipelineConfiguration, trajectory: Trajectory, rng: SeededRandom) {
+    init(configuration c: PipelineConfiguration, trajectory: Trajectory, downRNG: SeededRandom, upRNG: SeededRandom) {
         self.trajectory = trajectory
         scanClock = c.scanClock
         delay = c.digitizerDelay
         touchDownDelay = c.touchDownDelay
-        self.rng = rng
+        touchUpDelay = c.touchUpDelay
+        lifts = c.liftResponse
+        hold = c.tapHold
+        self.downRNG = downRNG
+        self.upRNG = upRNG
         next = make(0, after: 0)
     }
 
-    /// The next touch-down, and the one after it prepared.
+    /// The next event, and the one after it prepared.
     mutating func take() -> Touch {
         let t = next
         index += 1
@@ -147,19 +167,20 @@ struct TapDowns: Sendable {
         return t
     }
 
-    mutating func make(_ i: Int64, after previous: SimTime) -> Touch {
-        let contact = trajectory.tapContact(i)!
-        var ready: SimTime, windowStart: SimTime
-        if let d = touchDownDelay {
-            ready = contact + d.draw(&rng)
-            windowStart = contact
-        } else {
-            let j = scanClock.index(atOrAfter: contact)
-            windowStart = scanClock.tick(j)
-            ready = scanClock.tick(j + 1) + delay
-        }
-        ready = Swift.max(ready, previous)
-        return Touch(scan: i, time: contact, windowStart: windowStart, ready: ready,
-                     position: trajectory.state(at: contact).position, began: true)
+    /// The ready instant of an event at `instant` and the start of the scan
+    /// window that sees it.
+    func seen(_ instant: SimTime, _ d: DurationDistribution?, _ rng: inout SeededRandom) -> (ready: SimTime, windowStart: SimTime) {
+        if let d { return (instant + d.draw(&rng), instant) }
+        let j = scanClock.index(atOrAfter: instant)
+        return (scanClock.tick(j + 1) + delay, scanClock.tick(j))
+    }
+
+    mutating func make(_ event: Int64, after previous: SimTime) -> Touch {
+        let lift = lifts && event % 2 == 1
+        let contact = trajectory.tapContact(lifts ? event / 2 : event)!
+        let instant = lift ? contact + hold : contact
+        let (ready, windowStart) = lift ? seen(instant, touchUpDelay, &upRNG) : seen(instant, touchDownDelay, &downRNG)
+        return Touch(scan: event, time: instant, windowStart: windowStart, ready: Swift.max(ready, previous),
+                     position: trajectory.state(at: contact).position, began: !lift, lifted: lift)
     }
 }

@@ -302,6 +302,8 @@ struct IOSPipeline: PlatformPipeline {
         m.samples = digitizer.touchesMade
         m.touchDownMs = digitizer.touchDownMs
         m.touchDownMs.settle()
+        m.touchUpMs = digitizer.touchUpMs
+        m.touchUpMs.settle()
         var checks = invariants
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
