@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: ["FramePipeline", "SimKernel", "TouchModel", "Yams"],
-            resources: [.copy("Builtin")]
+            resources: [.copy("Builtin"), .copy("Devices")]
         ),
         // What is run on top of the model: sweeps, the parallel runner, the
         // prediction corpus, the talk's table.

@@ -135,7 +135,7 @@ final class TrajectoryCache: Sendable {
 
     func trajectory(for c: PipelineConfiguration) throws(LatsimError) -> Trajectory {
         do throws(LatsimError) {
-            if Trajectory.syntheticKinds.contains(c.trajectory) {
+            if Trajectory.syntheticKinds.contains(c.trajectory) || c.trajectory == Trajectory.tapsName {
                 return try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters)
             }
             let key = c.trajectory + "\u{0}" + String(describing: c.trajectoryParameters)

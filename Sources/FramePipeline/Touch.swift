@@ -18,15 +18,20 @@ public struct Touch: Sendable, Hashable {
     public var position: TouchPoint
     /// True for the first touch of a stroke (touch-down).
     public var began: Bool
+    /// True for a tap's lift-off, when the app responds to it
+    /// (`app.liftResponse`); its time is the lift's instant.
+    public var lifted: Bool
 
     /// A touch from its parts.
-    public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool) {
+    public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool,
+                lifted: Bool = false) {
         self.scan = scan
         self.time = time
         self.windowStart = windowStart
         self.ready = ready
         self.position = position
         self.began = began
+        self.lifted = lifted
     }
 
     /// A placeholder before any touch exists (scan -1).

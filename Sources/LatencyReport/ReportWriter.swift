@@ -218,7 +218,7 @@ public struct ReportWriter {
         var cdf: [(name: String, points: [(valueMs: Double, fraction: Double)])] = []
         let shown: Set = ["ios8", "ios8-complex", "ios9-low-latency", "ios9-coalescing-120hz", "promotion-pencil"]
         var silent: [String] = []
-        for name in BuiltinScenarios.names {
+        for name in BuiltinScenarios.platformNames {
             progress("scenario \(name)")
             let r = try run(name)
             let m = r.measurements

@@ -35,9 +35,13 @@ public enum RunSummary {
                 ("effectiveMs", stats(m.effectiveMs)),
                 ("effectiveFrames", stats(m.effectiveFrames)),
                 ("perSampleMs", stats(m.perSampleMs)),
-                ("framesMeasured", .int(m.pipelineFrames.count)),
+                ("framesMeasured", .int(r.configuration.taps ? m.tapToPhotonMs.count : m.pipelineFrames.count)),
                 ("frameToPhotonMs", stats(m.frameToPhotonMs)),
                 ("budgetMs", budget(m.budget)),
+                ("tapToPhotonMs", stats(m.tapToPhotonMs)),
+                ("touchDownMs", stats(m.touchDownMs)),
+                ("liftToPhotonMs", stats(m.liftToPhotonMs)),
+                ("touchUpMs", stats(m.touchUpMs)),
             ])),
             ("display", .object([
                 ("framesPresented", .int(m.framesPresented)),
@@ -55,7 +59,8 @@ public enum RunSummary {
                 ("samples", .int(m.samples)),
             ] + (m.android.map(androidWork) ?? []))),
             ("prediction", prediction(r)),
-            ("input", .object([("trajectory", .string(r.trajectoryName))])),
+            ("input", .object([("trajectory", .string(r.trajectoryName))] + taps(r.configuration))),
+            ("device", device(r.configuration)),
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
             ("engine", .object(engine)),
         ])
@@ -124,6 +129,34 @@ public enum RunSummary {
                 ("mean", .ms(b.meanMs(stage))), ("p50", .ms(q[0])), ("p90", .ms(q[1])), ("p99", .ms(q[2])), ("max", .ms(s.max)),
             ]))
         })
+    }
+
+    /// A tapping finger's timing, in `input` (Docs/Devices.md, "Taps and touch-downs").
+    static func taps(_ c: PipelineConfiguration) -> [(String, JSONValue)] {
+        guard c.taps else { return [] }
+        return [
+            ("tapIntervalMs", .ms(Double(c.tapInterval) / 1e6)),
+            ("tapHoldMs", .ms(Double(c.tapHold) / 1e6)),
+            ("tapJitterMs", .ms(Double(c.tapJitter) / 1e6)),
+            ("touchDownDelay", .string(c.touchDownDelay?.description ?? "auto")),
+            ("liftResponse", .bool(c.liftResponse)),
+            ("touchUpDelay", .string(c.touchUpDelay?.description ?? "auto")),
+        ]
+    }
+
+    /// The device a run simulated: its preset (null without one) and the
+    /// figures a preset sets that the rest of the summary does not show.
+    static func device(_ c: PipelineConfiguration) -> JSONValue {
+        .object([
+            ("preset", c.devicePreset.map { .string($0) } ?? .null),
+            ("displayHz", .number(c.displayHz.doubleValue, places: 6)),
+            ("scanHz", .number(c.scanHz.doubleValue, places: 6)),
+            ("tool", .string(c.tool.rawValue)),
+            ("touchDownDelay", .string(c.touchDownDelay?.description ?? "auto")),
+            ("touchUpDelay", .string(c.touchUpDelay?.description ?? "auto")),
+            ("digitizerDelayMs", .ms(Double(c.digitizerDelay) / 1e6)),
+            ("panelResponseMs", .ms(Double(c.panelResponse) / 1e6)),
+        ])
     }
 
     /// `{"mean", "p50", "p90", "p99", "max"}` or null when nothing was measured.

@@ -17,8 +17,15 @@ public enum BuiltinScenarios {
         "android-gl-continuous", "android-pixel4", "android-pixel6", "android-nexus5-offsets",
     ]
 
-    /// Every built-in scenario: iOS first, then Android.
-    public static let names = iosNames + androidNames
+    /// The apps that published measurements used (Docs/Devices.md, "App
+    /// models"), to run on a device preset (`--device NAME`).
+    public static let appNames = ["walt-screen", "agawi-glkit", "agawi-glsurfaceview", "pencil-drawing"]
+
+    /// The scenarios of each platform's pipeline: iOS first, then Android.
+    public static let platformNames = iosNames + androidNames
+
+    /// Every built-in scenario: iOS, Android, then the app models.
+    public static let names = iosNames + androidNames + appNames
 
     /// The YAML text of a built-in scenario, or nil if there is none of that name.
     public static func yaml(named name: String) -> String? {

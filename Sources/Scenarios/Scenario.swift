@@ -17,8 +17,13 @@ public struct Scenario: Sendable {
     public var name: String
     /// One line saying what it is (`description:`).
     public var description: String
-    /// The keys it sets, with where each was written.
+    /// The keys it runs with, with where each was written: its device
+    /// preset's (``device``), then its own (``ownSettings``) over them.
     public var settings: Settings
+    /// The keys the scenario itself sets.
+    public private(set) var ownSettings = Settings()
+    /// The device preset applied (`device: NAME`, or ``applying(device:)``).
+    public private(set) var device: DevicePreset?
     /// The YAML text it was read from.
     public var yaml: String
     /// The file it was read from, or `builtin:NAME`.
@@ -53,6 +58,43 @@ public struct Scenario: Sendable {
                               expected: "keys such as `os:` then `  renderServer: vsync`")
         }
         try read(mapping, prefix: "")
+        ownSettings = settings
+        if let (name, place) = deviceNode {
+            let folder = FileManager.default.fileExists(atPath: file) ? (file as NSString).deletingLastPathComponent : nil
+            let preset: DevicePreset
+            do { preset = try DevicePreset.named(name, relativeTo: folder) } catch {
+                var e = error
+                if e.file == nil { e = e.located(file: place.file, line: place.line, column: place.column) }
+                e.key = e.key ?? "device"
+                throw e
+            }
+            self = try applying(device: preset)
+        }
+    }
+
+    /// The device named by a scalar `device:` line, while reading.
+    private var deviceNode: (name: String, place: SettingSource)?
+
+    /// The scenario run on `preset`: the preset's settings, then the
+    /// scenario's own keys over them. A key of the other platform, or an
+    /// `os.platform` other than the device's, is bad input naming both.
+    public func applying(device preset: DevicePreset) throws(LatsimError) -> Scenario {
+        if let set = ownSettings.entries["os.platform"], let p = Platform(keyword: set.text), p != preset.platform {
+            throw LatsimError(file: set.source.file, line: set.source.line, column: set.source.column, key: "os.platform",
+                              value: set.text,
+                              problem: "scenario \(name) runs on \(p.rawValue), but device \(preset.name) is an \(preset.platform == .ios ? "iOS" : "Android") device",
+                              expected: "a device of the scenario's platform (`latsim devices` lists each one's)")
+        }
+        for key in ConfigurationKey.all where !key.applies(to: preset.platform) {
+            guard let e = ownSettings.entries[key.path] else { continue }
+            throw LatsimError(file: e.source.file, line: e.source.line, column: e.source.column, key: key.path, value: e.text,
+                              problem: "scenario \(name) sets this \(preset.platform == .ios ? "Android" : "iOS-only") key, but device \(preset.name) is an \(preset.platform == .ios ? "iOS" : "Android") device",
+                              expected: "a device of the scenario's platform (`latsim devices` lists each one's)")
+        }
+        var s = self
+        s.device = preset
+        s.settings = preset.settings().overlaid(by: ownSettings)
+        return s
     }
 
     private mutating func read(_ mapping: Node.Mapping, prefix: String) throws(LatsimError) {
@@ -63,6 +105,11 @@ public struct Scenario: Sendable {
             }
             let path = prefix.isEmpty ? key : prefix + "." + key
             let source = SettingSource(file: file, line: keyNode.mark?.line, column: keyNode.mark?.column)
+            if prefix.isEmpty, key == "device", case .scalar(let scalar) = value {
+                // a device preset by name (`device: nexus-9`); `device:` as a mapping holds device.* keys
+                deviceNode = (scalar.string, SettingSource(file: file, line: keyNode.mark?.line, column: keyNode.mark?.column))
+                continue
+            }
             if prefix.isEmpty, ConfigurationKey.metadataKeys.contains(key) {
                 guard let s = value.string else {
                     throw LatsimError(file: file, line: source.line, column: source.column, key: path, problem: "not a string",

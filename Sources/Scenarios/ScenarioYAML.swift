@@ -6,6 +6,7 @@ public enum ScenarioYAML {
     /// nested by path, with a comment marking keys left at their default.
     public static func resolved(name: String, description: String, settings: Settings) -> String {
         var lines = ["name: \(quote(name))", "description: \(quote(description))"]
+        if let device = settings.devicePreset { lines.append("# on device \(device): its values are written out below") }
         var open: [Substring] = []
         for key in ConfigurationKey.all where key.applies(to: settings.platform) {
             let parts = key.path.split(separator: ".")

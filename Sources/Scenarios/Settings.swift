@@ -62,6 +62,9 @@ public struct Settings: Sendable {
 
     /// The keys set, by path.
     public private(set) var entries: [String: Entry] = [:]
+    /// The device preset these settings started from (Docs/Devices.md); nil
+    /// for the generic device.
+    public var devicePreset: String?
 
     /// No key set: every key at its default.
     public init() {}
@@ -85,6 +88,15 @@ public struct Settings: Sendable {
         entries[path] = Entry(text: text, source: source)
     }
 
+    /// These settings with every key of `other` set over them (a device
+    /// preset's, overridden by a scenario's own keys).
+    public func overlaid(by other: Settings) -> Settings {
+        var s = self
+        for (path, e) in other.entries { s.entries[path] = e }
+        if other.devicePreset != nil { s.devicePreset = other.devicePreset }
+        return s
+    }
+
     /// Applies an assignment.
     public mutating func apply(_ a: Assignment) throws(LatsimError) {
         try set(a.path, a.value, source: a.source)
@@ -102,6 +114,8 @@ public struct Settings: Sendable {
         }
         try checkPlatform(c)
         if c.platform == .android { try checkAndroid(c) }
+        try checkInput(&c)
+        c.devicePreset = devicePreset
         if c.smoothing == .oneEuro, !c.predictor.isNone, c.predictor.withOneEuro == nil {
             let source = entries["app.prediction.smoothing"]?.source
             throw LatsimError(file: source?.file ?? "default", line: source?.line, column: source?.column,

@@ -307,3 +307,31 @@ extension ValueType where Value == PredictorSpec {
         }
     }
 }
+
+extension ValueType where Value == DurationDistribution? {
+    /// `auto` (nil), or a duration or distribution up to `maximum`.
+    static func touchDownDelay(upTo maximum: SimTime, event: String = "contact") -> ValueType {
+        let plain = ValueType<DurationDistribution>.distribution(upTo: maximum)
+        let expected = "auto (the end of the first scan window that begins at or after the \(event), plus device.digitizerDelay) or " + plain.expected
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return nil }
+            do throws(LatsimError) { return try plain.parse(text, ctx) } catch {
+                throw failure(text, error.problem, expected)
+            }
+        }
+    }
+}
+
+extension ValueType where Value == Rational? {
+    /// `none` (nil), or a rate in Hz within `range`.
+    static func optionalRate(_ range: ClosedRange<Double>, example: String) -> ValueType {
+        let plain = ValueType<Rational>.rate(range, example: example)
+        let expected = "none or " + plain.expected
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return nil }
+            do throws(LatsimError) { return try plain.parse(text, ctx) } catch {
+                throw failure(text, error.problem, expected)
+            }
+        }
+    }
+}

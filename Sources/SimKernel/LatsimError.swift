@@ -46,6 +46,8 @@ public struct LatsimError: Error, Sendable, Hashable, CustomStringConvertible {
         case keys
         /// The built-in scenarios.
         case scenarios
+        /// The device presets.
+        case devices
         /// The limit on a command's work, which the command line can raise.
         case workLimit
     }

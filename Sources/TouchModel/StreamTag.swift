@@ -6,4 +6,6 @@ enum StreamTag {
     static let strokeBase: UInt64 = 0x5742_0000_0000_0000
     /// Flicks use stream `flickBase &+ k` for flick k.
     static let flickBase: UInt64 = 0xF11C_0000_0000_0000
+    /// Taps use stream `tapBase &+ i` for tap i's place in its slot.
+    static let tapBase: UInt64 = 0x7A95_0000_0000_0000
 }

@@ -12,6 +12,8 @@ import SimKernel
 public struct Trajectory: Sendable {
     /// The kinds of synthetic motion ``make(_:parameters:)`` knows by name.
     public static let syntheticKinds: [String] = ["line", "circle", "strokes", "flick", "random"]
+    /// The finger that taps without moving (``TapTiming``): not a motion.
+    public static let tapsName = "taps"
 
     /// The motion behind a trajectory (a closed set, dispatched by a switch).
     enum Motion: Sendable {
@@ -21,6 +23,7 @@ public struct Trajectory: Sendable {
         case flick(FlickMotion)
         case random(RandomMotion)
         case trace(RecordedTrace)
+        case taps(TapMotion)
     }
 
     let motion: Motion
@@ -44,11 +47,12 @@ public struct Trajectory: Sendable {
         case "strokes": return Trajectory(name: spec, motion: .strokes(StrokeMotion(parameters)))
         case "flick": return Trajectory(name: spec, motion: .flick(FlickMotion(parameters)))
         case "random": return Trajectory(name: spec, motion: .random(RandomMotion(parameters)))
+        case tapsName: return Trajectory(name: spec, motion: .taps(TapMotion(parameters)))
         default: break
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory) else {
-            throw LatsimError(problem: "unknown trajectory '\(spec)'", expected: "one of \(syntheticKinds.joined(separator: ", ")), or the path of an existing .xml/.csv trace file or of a directory of them")
+            throw LatsimError(problem: "unknown trajectory '\(spec)'", expected: "one of \(syntheticKinds.joined(separator: ", ")), \(tapsName), or the path of an existing .xml/.csv trace file or of a directory of them")
         }
         if isDirectory.boolValue {
             return try loadDirectory(spec, parameters: parameters, skipBad: false).trajectory
@@ -122,7 +126,21 @@ public struct Trajectory: Sendable {
         case .flick(let m): return m.state(at: t)
         case .random(let m): return m.state(at: t)
         case .trace(let m): return m.state(at: t)
+        case .taps(let m): return m.state(at: t)
         }
+    }
+
+    /// The instant of contact `i` (from 0) of a tapping finger; nil for
+    /// every other trajectory.
+    public func tapContact(_ i: Int64) -> SimTime? {
+        if case .taps(let m) = motion { return m.contact(i) }
+        return nil
+    }
+
+    /// True for a tapping finger (``tapsName``).
+    public var taps: Bool {
+        if case .taps = motion { return true }
+        return false
     }
 
     /// The length of a recorded trace (from its first to its last point,

@@ -20,12 +20,15 @@ public struct TrajectoryParameters: Sendable, Hashable {
     /// then a touch-down elsewhere). Off, the strokes chain into one long
     /// touch, the talk's finger "down and moving" (Docs/Model.md, "Finger motion").
     public var strokeLiftOff: Bool
+    /// When `taps` touches the glass and for how long.
+    public var taps: TapTiming
 
     /// Parameters with the defaults of a 768 x 1024 point iPad held by a
     /// finger moving at 600 points per second.
     public init(speed: Double = 600, widthPoints: Double = 768, heightPoints: Double = 1024,
                 pointsPerMM: Double = 6.4, seed: UInt64 = 1,
-                traceGap: SimTime = 200 * Nanos.perMillisecond, strokeLiftOff: Bool = false) {
+                traceGap: SimTime = 200 * Nanos.perMillisecond, strokeLiftOff: Bool = false,
+                taps: TapTiming = TapTiming()) {
         self.speed = speed
         self.widthPoints = widthPoints
         self.heightPoints = heightPoints
@@ -33,6 +36,7 @@ public struct TrajectoryParameters: Sendable, Hashable {
         self.seed = seed
         self.traceGap = traceGap
         self.strokeLiftOff = strokeLiftOff
+        self.taps = taps
     }
 
     /// The shorter side of the screen, points.
@@ -47,6 +51,7 @@ public struct TrajectoryParameters: Sendable, Hashable {
         try check(widthPoints.isFinite && widthPoints > 0, "the screen width", widthPoints)
         try check(heightPoints.isFinite && heightPoints > 0, "the screen height", heightPoints)
         try check(pointsPerMM.isFinite && pointsPerMM > 0, "pointsPerMM", pointsPerMM)
+        try taps.validate()
         if traceGap < 0 {
             throw LatsimError(problem: "the trace gap is \(traceGap) ns", expected: "0 or more")
         }

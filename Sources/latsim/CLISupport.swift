@@ -28,6 +28,7 @@ enum CLI {
         switch e.seeAlso {
         case .keys?: text += " (`latsim keys` lists them)"
         case .scenarios?: text += " (`latsim list` shows them)"
+        case .devices?: text += " (`latsim devices` lists them)"
         case .workLimit?: text += " (or raise the limit with --max-events N)"
         case nil: break
         }
@@ -50,6 +51,19 @@ enum CLI {
     /// Checks every output path before any work runs (nothing is created).
     static func preflight(files: [String?], directories: [String?] = []) throws {
         try OutputDestination.preflight(files: files, directories: directories)
+    }
+
+    /// A scenario by name or path, on a device preset when one is named.
+    static func scenario(_ name: String, device: String?) throws -> Scenario {
+        let s = try Scenario.named(name)
+        guard let device else { return s }
+        let preset: DevicePreset
+        do { preset = try DevicePreset.named(device) } catch {
+            var e = error
+            if e.file == nil { e.file = "--device" }
+            throw e
+        }
+        return try s.applying(device: preset)
     }
 
     /// A line on stdout.
@@ -83,7 +97,15 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
             help: ArgumentHelp("Override a configuration key, e.g. --set app.handler=uniform(2ms,6ms). Repeatable; `latsim keys` lists them.", valueName: "PATH=VALUE"))
     var overrides: [String] = []
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Run on a device preset (`latsim devices` lists them, or a preset YAML file); the scenario's own keys and --set still override it.", valueName: "NAME"))
+    var device: String?
     @OptionGroup var limits: WorkLimitOptions
+
+    /// A scenario by name or path, on `--device` when given.
+    func scenario(_ name: String) throws -> Scenario {
+        try CLI.scenario(name, device: device)
+    }
 
     /// The most model events the command may handle (``WorkEstimate``).
     var maxEvents: Double { limits.maxEvents }

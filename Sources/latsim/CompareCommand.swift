@@ -45,7 +45,7 @@ struct CompareCommand: ParsableCommand {
         try CLI.preflight(files: [json])
         let common = try options.assignments()
         func side(_ name: String, _ extra: [String], flag: String, label: String) throws -> Comparison.Side {
-            let s = try Scenario.named(name)
+            let s = try options.scenario(name)
             let settings = try s.settings(with: common + extra.map { try Assignment(parsing: $0, source: SettingSource(file: flag)) })
             return Comparison.Side(name: label, settings: settings, configuration: try settings.configuration())
         }

@@ -39,6 +39,8 @@ struct DiagramCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "With --timeline: simulated time, e.g. 10s (default: the scenario's, else 10s).")
     var duration: String?
     @OptionGroup var limits: WorkLimitOptions
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw it on a device preset (`latsim devices` lists them).", valueName: "NAME"))
+    var device: String?
 
     func validate() throws {
         guard (1...60).contains(frames) else { throw ValidationError("--frames must be 1...60, got \(frames)") }
@@ -47,7 +49,7 @@ struct DiagramCommand: ParsableCommand {
 
     func run() throws {
         try CLI.preflight(files: [], directories: [out])
-        let s = try Scenario.named(scenario)
+        let s = try CLI.scenario(scenario, device: device)
         var assignments = try overrides.map { try Assignment(parsing: $0, source: SettingSource(file: "--set")) }
         if timeline {
             if let duration { assignments.append(Assignment(path: "duration", value: duration, source: SettingSource(file: "--duration"))) }

@@ -20,7 +20,7 @@ struct Latsim: ParsableCommand {
         \(ExitStatus.help)
         """,
         subcommands: [
-            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, RunCommand.self,
+            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, DevicesCommand.self, RunCommand.self, ValidateCommand.self,
             SweepCommand.self, CompareCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
         ]
     )

@@ -11,7 +11,8 @@ struct ReportCommand: ParsableCommand {
         abstract: "Run the built-in scenarios and write the report with its charts.",
         discussion: """
         Runs the talk's table, pipeline diagrams, every built-in scenario, sweeps of GPU \
-        and handler time, and the prediction comparison; writes README.md with PNG and SVG \
+        and handler time, the prediction comparison and the published measurements on their devices \
+        (latsim validate); writes README.md with PNG and SVG \
         charts (and their .gp/.dat) into the output directory. Without gnuplot the numbers, \
         .gp and .dat files are still written, with a line saying how to render them.
         """
@@ -46,6 +47,6 @@ struct ReportCommand: ParsableCommand {
 /// platforms side by side, prediction).
 enum ReportSections {
     static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
-        [writer.budgetSection, writer.sweepSection, writer.platformsSection, writer.predictionSection]
+        [writer.budgetSection, writer.sweepSection, writer.platformsSection, writer.predictionSection, writer.realDevicesSection]
     }
 }

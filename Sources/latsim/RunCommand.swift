@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
         let assignments = try options.assignments()
         var jobs: [(Scenario, PipelineConfiguration)] = []
         for name in scenarios {
-            let s = try Scenario.named(name)
+            let s = try options.scenario(name)
             jobs.append((s, try s.configuration(assignments)))
         }
         let keepLog = trace != nil || frames != nil
@@ -74,7 +74,7 @@ struct RunCommand: ParsableCommand {
             if let failure = p.finish() { throw failure }
             results.append((s.name, result))
         }
-        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 {
+        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
             CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
         }
         if let trace {
@@ -132,8 +132,10 @@ enum RunTable {
                 f(r.hitchTimeRatioMsPerS, 1), m.android == nil ? f(r.tripleBufferedFraction * 100, 1) : "-",
             ])
         }
+        var text = t.render()
+        if let taps = TapTable.render(results) { text += "\n\n" + taps }
         let android = results.compactMap { name, r in r.measurements.android.map { (name, $0) } }
-        guard !android.isEmpty else { return t.render() }
+        guard !android.isEmpty else { return text }
         var a = TextTable(header: ["android", "D_app ms", "D_sf ms", "buffers", "held max", "dequeue waits", "fence waits",
                                    "onTime", "appMissed", "stuffing", "sfMissed", "dropped", "unknown"],
                           rightAligned: Set(1...12))
@@ -143,7 +145,7 @@ enum RunTable {
                            String(x.maxBuffersHeld), String(x.dequeueWaits), String(x.fenceWaits)]
                           + JankClass.allCases.map { String(ft[$0]) })
         }
-        return t.render() + "\n\n" + a.render()
+        return text + "\n\n" + a.render()
     }
 
     /// The stage budget of every run: a table per run, its stages in
@@ -162,8 +164,13 @@ enum RunTable {
                 t.rows.append([stage.phrase, f(mean, 3), f(s.percentile(50), 3), f(s.percentile(99), 3),
                                total != 0 ? formatDecimal(mean / total * 100, places: 1, fixed: true) + "%" : "-"])
             }
-            t.rows.append(["touch-to-photon", f(total, 3), f(r.measurements.touchToPhotonMs.percentile(50), 3),
-                           f(r.measurements.touchToPhotonMs.percentile(99), 3), "100.0%"])
+            // a tapping finger's budget splits tap-to-photon (and lift-to-photon
+            // when the app draws lifts, whose frames it then holds too)
+            let c = r.configuration
+            let label = !c.taps ? "touch-to-photon" : c.liftResponse ? "tap or lift to photon" : "tap-to-photon"
+            let whole = c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
+            t.rows.append([label, f(total, 3), whole.map { f($0.percentile(50), 3) } ?? "-",
+                           whole.map { f($0.percentile(99), 3) } ?? "-", "100.0%"])
             blocks.append(t.render())
         }
         return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."

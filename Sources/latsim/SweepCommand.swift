@@ -118,7 +118,7 @@ struct SweepRunCommand: ParsableCommand {
         }
         try CLI.preflight(files: [csv, json, part], directories: [plot])
         let axes = try vary.map { try SweepAxis(parsing: $0, source: SettingSource(file: "--vary")) }
-        let s = try Scenario.named(scenario)
+        let s = try options.scenario(scenario)
 
         let bar = ProgressBar(enabled: isatty(2) != 0)
         var progress: (@Sendable (SweepProgress) -> Void)?

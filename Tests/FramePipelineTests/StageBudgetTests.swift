@@ -114,4 +114,28 @@ import Testing
             #expect(b[.resampling]!.max <= 0)
         }
     }
+
+    /// A tapping finger's budget splits tap-to-photon. ios9-low-latency's
+    /// first contact is at 100 ms, the start of scan window 6 at 60 Hz: with
+    /// `auto` timing the touch-down is ready at the window's end, a whole
+    /// period later (scan 16.667, digitizer 0), and the frame then runs as
+    /// for a drag: 16.667 + 4 + 3 + 4 + 5.667 + 8.333 = 41.667 ms. With a
+    /// measured 10 ms touch-down delay no window is modelled: the delay is
+    /// the digitizer's, ready at 110 ms, delivered at the next frame start
+    /// (116.667), and the frame as before: 10 + 6.667 + 25 = 41.667 ms.
+    @Test func aTapsBudgetSplitsTapToPhoton() throws {
+        let auto = try runScenario("ios9-low-latency", ["input.trajectory=taps"], duration: "2s")
+        #expect(Self.stages(auto) == [.scan: 16.667, .digitizer: 0, .deliveryWait: 0, .handler: 4, .renderServerWait: 0,
+                                      .prepare: 3, .gpuWait: 0, .gpu: 4, .latchWait: 5.667, .scanOut: 8.333, .panel: 0])
+        let measured = try runScenario("ios9-low-latency", ["input.trajectory=taps", "device.touchDownDelay=10ms"], duration: "2s")
+        let s = Self.stages(measured)
+        #expect(s[.scan] == 0 && s[.digitizer] == 10 && s[.deliveryWait] == 6.667)
+        for r in [auto, measured] {
+            let b = r.measurements.budget!
+            #expect(b.frames == r.measurements.tapToPhotonMs.count && b.frames > 0)
+            let mean = Double(b.totalNanos.reduce(0, +)) / Double(b.frames) / 1e6
+            #expect(abs(mean - r.measurements.tapToPhotonMs.mean!) < 1e-9)
+            #expect(r.invariants.budgetMismatches == 0)
+        }
+    }
 }

@@ -85,7 +85,7 @@ struct AndroidPipeline: PlatformPipeline {
 
     /// Splits every measured frame into stages (``StageBudget``).
     mutating func keepBudget() {
-        measurement.budget = BudgetRecorder(platform: .android, scanClock: configuration.scanClock)
+        measurement.budget = BudgetRecorder(platform: .android, configuration: configuration)
     }
 
     /// Keeps the platforms' prediction scorecards too.
@@ -123,7 +123,7 @@ struct AndroidPipeline: PlatformPipeline {
         case .inputChannel:
             let touch = dispatch.arrive()
             log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
-            if !touch.began {
+            if !touch.began && !touch.lifted {
                 consumer.receive(touch)
             } else if ui.busy {
                 ui.queueDown(touch)

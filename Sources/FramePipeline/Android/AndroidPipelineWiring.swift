@@ -211,7 +211,7 @@ extension AndroidPipeline {
         let photon = g.photonTime(latch: present, y: t.position.y)
         measurement.budget!.begin(at: t.time - c.lead)
         measurement.budget!.add(-c.lead)
-        measurement.budget!.until(measurement.budget!.windowEnd(of: t.scan))
+        measurement.budget!.until(measurement.budget!.windowEnd(of: t))
         measurement.budget!.until(t.ready)
         measurement.budget!.until(t.ready + dispatch.latency)
         measurement.budget!.until(c.drawnAt)
@@ -270,6 +270,10 @@ extension AndroidPipeline {
         m.handlerRuns = ui.handlerRuns
         m.wastedUpdates = ui.wastedUpdates
         m.samples = digitizer.touchesMade
+        m.touchDownMs = digitizer.touchDownMs
+        m.touchDownMs.settle()
+        m.touchUpMs = digitizer.touchUpMs
+        m.touchUpMs.settle()
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration

@@ -103,6 +103,15 @@ public enum AnimationSchedule: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// What touches the glass (`input.tool`).
+public enum InputTool: String, Sendable, CaseIterable, Keyword {
+    /// A finger: the digitizer scans at `device.scanHz`.
+    case finger
+    /// An Apple Pencil: the digitizer scans at `device.pencilScanHz` when
+    /// the device gives one, else at `device.scanHz`.
+    case pencil
+}
+
 /// The photon row (`measure.row`).
 public enum MeasureRow: Sendable, Hashable {
     /// A fixed fraction of the screen height, 0 (top) ... 1 (bottom).
@@ -188,6 +197,30 @@ public struct PipelineConfiguration: Sendable {
     public var liftOff: Bool
     /// The photon row (`measure.row`).
     public var row: MeasureRow
+    /// From a contact to its touch-down being ready (`device.touchDownDelay`):
+    /// nil is `auto`, the end of the first scan window that begins at or
+    /// after the contact plus the digitizer delay (Docs/Devices.md, "Taps").
+    public var touchDownDelay: DurationDistribution?
+    /// From a tap's lift to its lift-off being ready (`device.touchUpDelay`);
+    /// nil is `auto`, as for the touch-down.
+    public var touchUpDelay: DurationDistribution?
+    /// Whether the app's touch handler responds to a tap's lift-off
+    /// (touchesEnded, ACTION_UP) with a frame of its own (`app.liftResponse`).
+    public var liftResponse: Bool
+    /// Taps: from one tap's slot to the next (`input.tapInterval`).
+    public var tapInterval: SimTime
+    /// Taps: how long the finger rests on the glass (`input.tapHold`).
+    public var tapHold: SimTime
+    /// Taps: each contact comes up to this long after its slot (`input.tapJitter`).
+    public var tapJitter: SimTime
+    /// What touches the glass (`input.tool`).
+    public var tool: InputTool
+    /// The digitizer's scan rate for the Pencil, Hz; nil when the device
+    /// has none (`device.pencilScanHz`).
+    public var pencilScanHz: Rational?
+    /// The device preset the settings started from (Docs/Devices.md), for
+    /// reports; nil for the generic device.
+    public var devicePreset: String?
     /// The Android pipeline's own settings (`android.*`; Docs/Android.md).
     public var android: AndroidSettings
 
@@ -229,6 +262,15 @@ public struct PipelineConfiguration: Sendable {
         speed = 1
         liftOff = false
         row = .fraction(Rational(0))
+        touchDownDelay = nil
+        touchUpDelay = nil
+        liftResponse = false
+        tapInterval = 1
+        tapHold = 0
+        tapJitter = 0
+        tool = .finger
+        pencilScanHz = nil
+        devicePreset = nil
         android = AndroidSettings()
     }
 
@@ -241,7 +283,8 @@ public struct PipelineConfiguration: Sendable {
     /// What the finger's trajectory needs to know.
     public var trajectoryParameters: TrajectoryParameters {
         TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
-                             pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff)
+                             pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff,
+                             taps: TapTiming(interval: tapInterval, hold: tapHold, jitter: tapJitter))
     }
     /// True when Metal frames go straight to the display (Docs/Model.md, "Metal layers").
     public var metalDirect: Bool { rendering == .metal && renderServer == .lowLatency && !presentsWithTransaction }
@@ -255,6 +298,10 @@ public struct PipelineConfiguration: Sendable {
         guard smoothing == .oneEuro else { return predictor }
         return predictor.withOneEuro ?? predictor
     }
+
+    /// True when the finger taps (`input.trajectory: taps`): the run
+    /// measures tap-to-photon instead of the drag figures.
+    public var taps: Bool { trajectory == Trajectory.tapsName }
 
     /// The display period rounded to whole ns: the frame interval the app
     /// gives its predictor.

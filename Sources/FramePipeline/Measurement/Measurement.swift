@@ -22,6 +22,11 @@ struct Measurement {
     /// Every measured frame's touch-to-photon split into stages, when the
     /// run keeps the budget (the pipeline splits it; see ``StageBudget``).
     var budget: BudgetRecorder?
+    var tapToPhotonMs = Measurements.milliseconds()
+    var liftToPhotonMs = Measurements.milliseconds()
+    /// A tapping finger: each drawn touch is a tap's touch-down, measured
+    /// from its contact; the drag figures are not recorded.
+    let taps: Bool
     var prediction = PredictionScorer()
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
@@ -30,22 +35,29 @@ struct Measurement {
     /// Touches the app drew and no frame has shown yet: what per-sample
     /// latency needs of each, its true time and its row.
     private var drawnWaiting = Deque<(time: SimTime, y: Double)>()
+    /// A tapping finger: which of the touches waiting are lift-offs.
+    private var drawnLifts = Deque<Bool>()
     private var drawnShown: Int64 = 0
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
         geometry = FrameGeometry(c)
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
+        taps = trajectory.taps
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
     /// one with `coalesced`, the main touch with `main`).
     mutating func drew(_ touches: Deque<Touch>, use: TouchUse) {
         if use == .coalesced {
-            for i in 0..<touches.count { drawnWaiting.append((touches[i].time, touches[i].position.y)) }
+            for i in 0..<touches.count {
+                drawnWaiting.append((touches[i].time, touches[i].position.y))
+                if taps { drawnLifts.append(touches[i].lifted) }
+            }
         } else {
             let main = touches.last!
             drawnWaiting.append((main.time, main.position.y))
+            if taps { drawnLifts.append(main.lifted) }
         }
     }
 
@@ -53,6 +65,7 @@ struct Measurement {
     /// its frame consumed).
     mutating func drew(_ touch: Touch) {
         drawnWaiting.append((touch.time, touch.position.y))
+        if taps { drawnLifts.append(touch.lifted) }
     }
 
     /// The app predicted (after the start of a stroke when `strokeBegan`).
@@ -93,7 +106,7 @@ struct Measurement {
     mutating func frameShown(latch: SimTime, content: Int64, newest s: Touch, drawnTouches: Int64, drawn: TouchPoint,
                              horizon: SimTime) -> Bool {
         let measured = content > newestShown
-        if measured {
+        if measured && !taps {
             newestShown = content
             let photon = geometry.photonTime(latch: latch, y: s.position.y)
             let ttp = Double(photon - s.time) / 1e6
@@ -106,9 +119,18 @@ struct Measurement {
                 prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
             }
         }
+        if measured && taps { newestShown = content }
         while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
             drawnShown += 1
-            perSampleMs.record(Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6)
+            // a tap's touch is its contact: the first frame that shows it is its tap-to-photon
+            let ms = Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6
+            if !taps {
+                perSampleMs.record(ms)
+            } else if drawnLifts.popFirst() == true {
+                liftToPhotonMs.record(ms)
+            } else {
+                tapToPhotonMs.record(ms)
+            }
         }
         return measured
     }
@@ -127,6 +149,8 @@ struct Measurement {
         m.perSampleMs = perSampleMs
         m.frameToPhotonMs = frameToPhotonMs
         m.budget = budget?.result()
+        m.tapToPhotonMs = tapToPhotonMs
+        m.liftToPhotonMs = liftToPhotonMs
         m.prediction = prediction
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result

@@ -24,6 +24,20 @@ public struct Measurements: Sendable {
     /// stages (Docs/Budget.md), when the run kept it
     /// (``PipelineRun/keepBudget()``).
     public var budget: StageBudget?
+    /// A tapping finger (`input.trajectory: taps`): from each contact to the
+    /// photon of the first frame that shows its touch-down, ms. The drag
+    /// figures above stay empty in such a run: a tap has no sample instant
+    /// of its own.
+    public var tapToPhotonMs = Measurements.milliseconds()
+    /// A tapping finger: from each contact to its touch-down being ready
+    /// (`device.touchDownDelay`), ms.
+    public var touchDownMs = Measurements.milliseconds()
+    /// A tapping finger whose lifts the app responds to (`app.liftResponse`):
+    /// from each lift to the photon of the first frame that shows its
+    /// lift-off, ms.
+    public var liftToPhotonMs = Measurements.milliseconds()
+    /// The same: from each lift to its lift-off being ready, ms.
+    public var touchUpMs = Measurements.milliseconds()
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
@@ -62,6 +76,10 @@ public struct Measurements: Sendable {
         effectiveFrames.settle()
         perSampleMs.settle()
         frameToPhotonMs.settle()
+        tapToPhotonMs.settle()
+        touchDownMs.settle()
+        liftToPhotonMs.settle()
+        touchUpMs.settle()
     }
 
     /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant

@@ -170,11 +170,28 @@ struct BudgetRecorder {
     private var overflowed = false
     private(set) var mismatches = 0
 
-    init(platform: Platform, scanClock: PeriodicClock) {
+    /// A tapping finger's touches carry an event number, not a scan window:
+    /// whether its touch-downs and lift-offs take a measured delay from the
+    /// instant (nil: it does not tap).
+    private let tapDelays: (down: Bool, up: Bool)?
+
+    init(platform: Platform, configuration c: PipelineConfiguration) {
         stages = BudgetStage.stages(of: platform)
         storage = Storage(count: stages.count)
-        self.scanClock = scanClock
+        scanClock = c.scanClock
         windowEnds = scanClock.ticks(from: 1)
+        tapDelays = c.taps ? (c.touchDownDelay != nil, c.touchUpDelay != nil) : nil
+    }
+
+    /// The end of the scan window that saw `t`. A tap's touch-down or
+    /// lift-off with `auto` timing is seen by the first window that begins
+    /// at or after its instant (its `windowStart`); with a measured delay no
+    /// window is modelled, and the whole delay is the digitizer's.
+    @inline(__always)
+    mutating func windowEnd(of t: Touch) -> SimTime {
+        guard let tapDelays else { return windowEnd(of: t.scan) }
+        if t.lifted ? tapDelays.up : tapDelays.down { return t.time }
+        return scanClock.tick(scanClock.index(atOrAfter: t.windowStart) &+ 1)
     }
 
     /// The end of scan window `scan`.

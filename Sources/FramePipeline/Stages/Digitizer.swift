@@ -6,6 +6,16 @@ import TouchModel
 /// while the finger is down, its position taken at `sampleInstant` of the
 /// window (plus noise) and ready at `W_j+1 + digitizerDelay`.
 ///
+/// A touch-down is timed by `device.touchDownDelay` (Docs/Devices.md,
+/// "Taps and touch-downs"): `auto` is the rule above; a distribution makes
+/// the touch-down ready that long after the contact, reporting the
+/// contact. A tapping finger (`input.trajectory: taps`) gives one
+/// touch-down per contact and, when the app responds to lift-offs
+/// (`app.liftResponse`), one lift-off per lift, timed the same way by
+/// `device.touchUpDelay`; nothing else: a still finger reports no movement. A drag's contact is at 0: with a distribution its touch-down
+/// takes the place of window 0's touch, and windows ready at or before it
+/// report nothing (no movement before its touch-down).
+///
 /// Shared by every platform.
 public struct Digitizer: Sendable {
     let sampleInstant: Rational
@@ -19,8 +29,17 @@ public struct Digitizer: Sendable {
     /// sample instant's offset is computed once for each.
     var offsets: (width: SimTime, offset: SimTime, otherWidth: SimTime, otherOffset: SimTime) = (-1, 0, -1, 0)
     var fingerWasDown = false
+    /// A drag's first touch-down timed by a distribution, until it is ready.
+    var pendingDown: Touch?
+    /// A tapping finger's contacts and lifts, when it taps.
+    var taps: TapEvents?
     /// Touches made so far.
     public private(set) var touchesMade = 0
+    /// A tapping finger: from each contact to its touch-down being ready, ms.
+    public private(set) var touchDownMs = Measurements.milliseconds()
+    /// A tapping finger whose lifts are reported: from each lift to its
+    /// lift-off being ready, ms.
+    public private(set) var touchUpMs = Measurements.milliseconds()
     /// The last scanned window, [start, end).
     public private(set) var lastWindow: Range<SimTime> = 0..<0
 
@@ -32,10 +51,22 @@ public struct Digitizer: Sendable {
         finger = TrajectoryCursor(trajectory)
         noiseRNG = SeededRandom(seed: c.seed, stream: 1)
         window = c.scanClock.ticks(from: 0)
+        var downRNG = SeededRandom(seed: c.seed, stream: 2)
+        if trajectory.taps {
+            taps = TapEvents(configuration: c, trajectory: trajectory, downRNG: downRNG,
+                             upRNG: SeededRandom(seed: c.seed, stream: 3))
+        } else if let d = c.touchDownDelay, trajectory.state(at: 0).isDown {
+            // the contact is at 0: its touch-down replaces window 0's touch
+            pendingDown = Touch(scan: 0, time: 0, windowStart: 0, ready: d.draw(&downRNG),
+                                position: trajectory.state(at: 0).position, began: true)
+            window.advance()
+        }
     }
 
-    /// When the current window's touch is ready.
+    /// When the next touch is ready.
     public var nextReady: SimTime {
+        if let d = pendingDown { return d.ready }
+        if let t = taps { return t.next.ready }
         var end = window
         return end.advance() + delay
     }
@@ -43,6 +74,7 @@ public struct Digitizer: Sendable {
     /// Scans the current window, whose touch is ready `now`, and moves on to
     /// the next window. Returns the touch, or nil while the finger is up.
     public mutating func scan(readyAt now: SimTime) -> Touch? {
+        if pendingDown != nil || taps != nil { return touchDown() }
         let index = window.index
         let w0 = window.time
         let w1 = window.advance()
@@ -65,5 +97,90 @@ public struct Digitizer: Sendable {
         if !noise.isNone { position = noise.apply(position, rng: &noiseRNG) }
         touchesMade += 1
         return Touch(scan: index, time: instant, windowStart: w0, ready: now, position: position, began: !fingerWasDown)
+    }
+
+    /// The touch-down ready now: a tap's, or a drag's first. After a drag's,
+    /// the windows ready at or before it are passed over.
+    mutating func touchDown() -> Touch {
+        var down: Touch
+        if let d = pendingDown {
+            down = d
+            pendingDown = nil
+            fingerWasDown = true
+            var end = window
+            while end.advance() + delay <= down.ready { window.advance(); end = window }
+        } else {
+            down = taps!.take()
+            if down.lifted {
+                touchUpMs.record(Double(down.ready - down.time) / 1e6)
+            } else {
+                touchDownMs.record(Double(down.ready - down.time) / 1e6)
+            }
+        }
+        lastWindow = down.windowStart..<Swift.max(down.windowStart, down.ready)
+        if !noise.isNone { down.position = noise.apply(down.position, rng: &noiseRNG) }
+        touchesMade += 1
+        return down
+    }
+}
+
+/// A tapping finger's touch-downs, one per contact, and its lift-offs, one
+/// per lift when the app responds to them, in order (Docs/Devices.md, "Taps
+/// and touch-downs"): `auto` makes an event ready at the end of the first
+/// scan window that begins at or after its instant (the contact, the
+/// lift), plus the digitizer delay; a distribution, that long after it
+/// (`device.touchDownDelay`, `device.touchUpDelay`: one draw per event).
+/// An event is never ready before the one before it.
+struct TapEvents: Sendable {
+    let trajectory: Trajectory
+    let scanClock: PeriodicClock
+    let delay: SimTime
+    let touchDownDelay: DurationDistribution?
+    let touchUpDelay: DurationDistribution?
+    let lifts: Bool
+    let hold: SimTime
+    var downRNG: SeededRandom
+    var upRNG: SeededRandom
+    /// The next event.
+    private(set) var next = Touch.none
+    /// Events made so far: tap `i`'s touch-down is event `i` (`2i` with lifts), its lift-off `2i + 1`.
+    private var index: Int64 = 0
+
+    init(configuration c: PipelineConfiguration, trajectory: Trajectory, downRNG: SeededRandom, upRNG: SeededRandom) {
+        self.trajectory = trajectory
+        scanClock = c.scanClock
+        delay = c.digitizerDelay
+        touchDownDelay = c.touchDownDelay
+        touchUpDelay = c.touchUpDelay
+        lifts = c.liftResponse
+        hold = c.tapHold
+        self.downRNG = downRNG
+        self.upRNG = upRNG
+        next = make(0, after: 0)
+    }
+
+    /// The next event, and the one after it prepared.
+    mutating func take() -> Touch {
+        let t = next
+        index += 1
+        next = make(index, after: t.ready)
+        return t
+    }
+
+    /// The ready instant of an event at `instant` and the start of the scan
+    /// window that sees it.
+    func seen(_ instant: SimTime, _ d: DurationDistribution?, _ rng: inout SeededRandom) -> (ready: SimTime, windowStart: SimTime) {
+        if let d { return (instant + d.draw(&rng), instant) }
+        let j = scanClock.index(atOrAfter: instant)
+        return (scanClock.tick(j + 1) + delay, scanClock.tick(j))
+    }
+
+    mutating func make(_ event: Int64, after previous: SimTime) -> Touch {
+        let lift = lifts && event % 2 == 1
+        let contact = trajectory.tapContact(lifts ? event / 2 : event)!
+        let instant = lift ? contact + hold : contact
+        let (ready, windowStart) = lift ? seen(instant, touchUpDelay, &upRNG) : seen(instant, touchDownDelay, &downRNG)
+        return Touch(scan: event, time: instant, windowStart: windowStart, ready: Swift.max(ready, previous),
+                     position: trajectory.state(at: contact).position, began: !lift, lifted: lift)
     }
 }

@@ -101,7 +101,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// Splits every measured frame into stages (``StageBudget``).
     mutating func keepBudget() {
-        measurement.budget = BudgetRecorder(platform: .ios, scanClock: configuration.scanClock)
+        measurement.budget = BudgetRecorder(platform: .ios, configuration: configuration)
         stamps = BudgetStamps()
     }
 
@@ -323,7 +323,7 @@ struct IOSPipeline: PlatformPipeline {
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
         measurement.budget!.begin(at: t.time)
-        measurement.budget!.until(measurement.budget!.windowEnd(of: t.scan))
+        measurement.budget!.until(measurement.budget!.windowEnd(of: t))
         measurement.budget!.until(t.ready)
         measurement.budget!.until(stamp.delivered)
         measurement.budget!.until(stamp.committed)
@@ -358,6 +358,10 @@ struct IOSPipeline: PlatformPipeline {
         m.handlerRuns = app.handlerRuns
         m.wastedUpdates = renderServer.wastedUpdates
         m.samples = digitizer.touchesMade
+        m.touchDownMs = digitizer.touchDownMs
+        m.touchDownMs.settle()
+        m.touchUpMs = digitizer.touchUpMs
+        m.touchUpMs.settle()
         var checks = invariants
         checks.budgetMismatches = (m.budget?.mismatches ?? 0) + (stamps?.missing ?? 0)
         checks.samplesOutOfOrder = delivery.outOfOrder

@@ -1,0 +1,180 @@
+import Foundation
+import FramePipeline
+import Scenarios
+import SimKernel
+
+/// `latsim validate`: every row of a table of published measurements run
+/// on its device and app, the simulated figure beside the published one
+/// (Docs/Devices.md, "Validation").
+public struct ValidationResult: Sendable {
+    /// The published measurement.
+    public let row: MeasurementTable.Row
+    /// What ran: the device's preset and the app, resolved.
+    public let configuration: PipelineConfiguration
+    /// The simulated distribution of the measured figure, ms.
+    public let distribution: StreamingStats
+    /// The simulated figure (the row's statistic of the distribution), ms.
+    public let simulated: Double
+    /// What the figure is made of, in order: each stage's part, ms.
+    public let composition: [Part]
+
+    /// One stage's part of the simulated figure.
+    public struct Part: Sendable, Equatable {
+        /// What it is, in a phrase (`touch-down detection (WALT p2k)`).
+        public var stage: String
+        /// Its part of the figure, ms.
+        public var ms: Double
+    }
+
+    /// The published value, ms.
+    public var published: Double { Double(row.published) / 1e6 }
+    /// Simulated minus published, ms.
+    public var errorMs: Double { simulated - published }
+    /// The error as a percentage of the published value.
+    public var errorPercent: Double { errorMs / published * 100 }
+    /// The error allowed: 10% of the published value or 5 ms, whichever is larger.
+    public var toleranceMs: Double { Validation.tolerance(publishedMs: published) }
+    /// True when the simulated figure is within the tolerance.
+    public var passes: Bool { abs(errorMs) <= toleranceMs + 1e-9 }
+
+    /// One sentence saying which stages make up the figure, with their parts.
+    public var stagesSentence: String {
+        let parts = composition.map { "\($0.stage) \(formatDecimal($0.ms, places: 1)) ms" }
+        return "\(row.measure.phrase) \(formatDecimal(simulated, places: 1)) ms = " + parts.joined(separator: " + ") + "."
+    }
+}
+
+extension MeasurementTable.Measure {
+    /// The figure as a phrase.
+    public var phrase: String {
+        switch self {
+        case .tapToPhoton: return "tap-to-photon"
+        case .frameToPhoton: return "frame-to-photon (screen response)"
+        case .touchToPhoton: return "touch-to-photon"
+        }
+    }
+
+    /// Its key in the summary JSON (`latency.NAME`).
+    public var jsonKey: String { rawValue + "Ms" }
+}
+
+/// Runs tables of published measurements.
+public enum Validation {
+    /// Simulated time of each row's run: enough taps (120 at 500 ms) and
+    /// frames for a stable mean.
+    public static let duration = "60s"
+
+    /// The error allowed for a published value: 10% or 5 ms, whichever is larger.
+    public static func tolerance(publishedMs: Double) -> Double { max(0.1 * publishedMs, 5) }
+
+    /// The configuration of a row: its app on its device, run for ``duration``.
+    public static func configuration(_ row: MeasurementTable.Row, folder: String?) throws(LatsimError) -> PipelineConfiguration {
+        func place(_ e: LatsimError) -> LatsimError {
+            var e = e
+            e.problem = "measurement \(row.id): " + e.problem
+            if e.file == nil {
+                e.file = row.place.file
+                e.line = row.place.line
+                e.column = row.place.column
+            }
+            return e
+        }
+        do {
+            let scenarioPath = resolve(row.scenario, folder: folder)
+            let preset = try DevicePreset.named(row.device, relativeTo: folder)
+            let s = try Scenario.named(scenarioPath).applying(device: preset)
+            return try s.configuration([Assignment(path: "duration", value: duration, source: SettingSource(file: row.place.file))])
+        } catch {
+            throw place(error)
+        }
+    }
+
+    /// A scenario named by a row: a built-in name as it is, a path relative to the table's folder.
+    static func resolve(_ name: String, folder: String?) -> String {
+        guard let folder, BuiltinScenarios.yaml(named: name) == nil, !name.hasPrefix("/"),
+              name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.contains("/") else { return name }
+        return (folder as NSString).appendingPathComponent(name)
+    }
+
+    /// Resolves every row (bad input stops here, before anything runs),
+    /// then runs them on up to `jobs` threads; results in the table's order.
+    public static func run(_ table: MeasurementTable, jobs: Int = 1) throws(LatsimError) -> [ValidationResult] {
+        var configurations: [PipelineConfiguration] = []
+        for row in table.rows { configurations.append(try configuration(row, folder: table.folder)) }
+        let resolved = configurations
+        let outcomes = Parallel.map(table.rows.count, jobs: jobs) { i -> Result<ValidationResult, LatsimError> in
+            Result { () throws(LatsimError) in try run(table.rows[i], resolved[i]) }
+        }
+        var out: [ValidationResult] = []
+        for o in outcomes { out.append(try o.get()) }
+        return out
+    }
+
+    /// Runs one row.
+    public static func run(_ row: MeasurementTable.Row, _ c: PipelineConfiguration) throws(LatsimError) -> ValidationResult {
+        let r = try PipelineRun.run(c)
+        let m = r.measurements
+        let stats: StreamingStats
+        switch row.measure {
+        case .tapToPhoton: stats = m.tapToPhotonMs
+        case .frameToPhoton: stats = m.frameToPhotonMs
+        case .touchToPhoton: stats = m.touchToPhotonMs
+        }
+        let value = row.statistic == .mean ? stats.mean : stats.percentile(50)
+        guard let value else {
+            throw LatsimError(file: row.place.file, line: row.place.line, column: row.place.column, key: "measure",
+                              value: row.measure.rawValue,
+                              problem: "measurement \(row.id): the run of \(row.scenario) on \(row.device) measured no \(row.measure.phrase)",
+                              expected: "a measure the app produces: tapToPhoton for an app that taps, touchToPhoton for one that drags, frameToPhoton for either")
+        }
+        return ValidationResult(row: row, configuration: c, distribution: stats, simulated: value,
+                                composition: composition(row.measure, r, total: value))
+    }
+
+    /// What a figure is made of: the stages known from the configuration
+    /// and the run, and the rest of the pipeline as the remainder.
+    static func composition(_ measure: MeasurementTable.Measure, _ r: RunResult, total: Double) -> [ValidationResult.Part] {
+        let c = r.configuration
+        let geometry = FrameGeometry(c)
+        let rowMs = Double(geometry.rowOffset ?? roundHalfUp(geometry.framePeriodNanos / 2)) / 1e6
+        let panelMs = Double(c.panelResponse) / 1e6
+        let android = c.platform == .android
+        var parts: [ValidationResult.Part] = []
+        switch measure {
+        case .tapToPhoton:
+            let down = r.measurements.touchDownMs.mean ?? 0
+            parts.append(.init(stage: c.touchDownDelay == nil ? "touch-down detection (to the end of a whole scan window)"
+                                                              : "touch-down detection (measured)", ms: down))
+            if android {
+                parts.append(.init(stage: "dispatch to the app", ms: Double(c.android.dispatchLatency) / 1e6))
+                parts.append(.init(stage: c.android.renderMode == .continuous
+                                   ? "the handler, the GL thread's next frame and the frames queued before it, to the present"
+                                   : "the handler, the next Choreographer frame, RenderThread, GPU and SurfaceFlinger, to the present",
+                                   ms: total - down - Double(c.android.dispatchLatency) / 1e6 - rowMs - panelMs))
+            } else {
+                parts.append(.init(stage: "the next frame start, the handler, Core Animation and the GPU, to the latch",
+                                   ms: total - down - rowMs - panelMs))
+            }
+        case .frameToPhoton:
+            if android {
+                let timing = c.androidTiming
+                let lead = Double(timing.appDuration + timing.sfDuration) / 1e6
+                parts.append(.init(stage: "vsync-app to the present vsync (D_app + D_sf)", ms: lead))
+                let late = total - lead - rowMs - panelMs
+                if abs(late) > 1e-3 { parts.append(.init(stage: "frames late or queued", ms: late)) }
+            } else {
+                parts.append(.init(stage: "the frame start to the latch (handler, Core Animation, GPU, vsync)", ms: total - rowMs - panelMs))
+            }
+        case .touchToPhoton:
+            let window = PeriodicClock(hz: c.scanHz).periodNanos * (1 - c.sampleInstant.doubleValue) / 1e6
+            let ready = window + Double(c.digitizerDelay) / 1e6
+            parts.append(.init(stage: "the rest of the scan window and the digitizer delay", ms: ready))
+            parts.append(.init(stage: android ? "batching, the frame, RenderThread, GPU and SurfaceFlinger, to the present"
+                                              : "delivery at the frame start, the handler, Core Animation and the GPU, to the latch",
+                               ms: total - ready - rowMs - panelMs))
+        }
+        parts.append(.init(stage: "scan-out to the measured row", ms: rowMs))
+        parts.append(.init(stage: "the panel's response", ms: panelMs))
+        return parts
+    }
+}

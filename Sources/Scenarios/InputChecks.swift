@@ -1,0 +1,22 @@
+import FramePipeline
+import SimKernel
+
+// What the input keys must satisfy together (Docs/Devices.md, "Taps and
+// touch-downs"), and the scan rate the tool gives.
+extension Settings {
+    /// A tap must lift before the next slot can begin; the Pencil scans at
+    /// the device's Pencil rate when it has one.
+    func checkInput(_ c: inout PipelineConfiguration) throws(LatsimError) {
+        if c.tapHold + c.tapJitter >= c.tapInterval {
+            let key = entries["input.tapJitter"] != nil ? "input.tapJitter"
+                : entries["input.tapHold"] != nil ? "input.tapHold" : "input.tapInterval"
+            throw error(key, problem: "a tap held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next tap's slot, \(DurationSyntax.format(c.tapInterval)) later",
+                        expected: "input.tapHold + input.tapJitter below input.tapInterval")
+        }
+        if c.liftResponse && !c.taps {
+            throw error("app.liftResponse", problem: "is set on a run whose finger does not tap (input.trajectory: \(c.trajectory)): the model reports the lift-offs of taps only",
+                        expected: "input.trajectory: taps, or app.liftResponse: false")
+        }
+        if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
+    }
+}

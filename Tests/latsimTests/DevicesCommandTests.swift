@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `latsim devices`, `--device`, taps on the command line and `latsim
+/// validate`, run as a user would (Docs/Devices.md).
+@Suite struct DevicesCommandTests {
+    static func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    @Test func devicesListsEveryPresetAndShowPrintsSources() throws {
+        let list = try Latsim.run(["devices"])
+        #expect(list.status == 0, "\(list.stderr)")
+        for name in ["ipad-air-2", "ipad-mini", "ipad-pro-2015", "ipad-pro-2017", "iphone-5", "iphone-x", "nexus-5", "nexus-5x",
+                     "nexus-7-2013", "nexus-9", "pixel", "pixel-xl", "pixel-4", "pixel-6"] {
+            #expect(list.stdout.contains("\n\(name) "), "\(name) missing")
+        }
+        let show = try Latsim.run(["devices", "--show", "nexus-9"])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("device.touchDownDelay") && show.stdout.contains("WALT docs/TapLatency.md")
+                && show.stdout.contains("class lcd") && show.stdout.contains("flounder BoardConfig.mk"), "\(show.stdout)")
+        let air = try Latsim.run(["devices", "--show", "ipad-air-2"])
+        #expect(air.stdout.contains("follows the talk"))
+        let bad = try Latsim.run(["devices", "--show", "nexus-10"])
+        #expect(bad.status == 2 && bad.stderr.contains("--show") && bad.stderr.contains("'nexus-10'")
+                && bad.stderr.contains("`latsim devices` lists them"), "\(bad.stderr)")
+        #expect(bad.stdout.isEmpty)
+    }
+
+    /// `--device` applies a preset; `--set` still wins; the summary names it.
+    @Test func runOnADevice() throws {
+        let o = try Latsim.run(["run", "walt-screen", "--device", "nexus-9", "--duration", "2s", "--json", "-", "--stable"])
+        #expect(o.status == 0, "\(o.stderr)")
+        let doc = try #require(try Self.json(o.stdout) as? [String: Any])
+        let device = try #require(doc["device"] as? [String: Any])
+        #expect(device["preset"] as? String == "nexus-9" && device["panelResponseMs"] as? Double == 7)
+        let f2p = try #require((doc["latency"] as? [String: Any])?["frameToPhotonMs"] as? [String: Any])
+        #expect(f2p["mean"] as? Double == 48.666667) // D_app + D_sf + T/2 + 7 ms (DeviceTests)
+        let over = try Latsim.run(["run", "walt-screen", "--device", "nexus-9", "--set", "device.panelResponse=0ms", "--duration", "2s",
+                                   "--json", "-"])
+        let f2p0 = (((try Self.json(over.stdout) as? [String: Any])?["latency"] as? [String: Any])?["frameToPhotonMs"] as? [String: Any])?["mean"]
+        #expect(f2p0 as? Double == 41.666667)
+    }
+
+    @Test func aDeviceOfTheOtherPlatformOrAnUnknownOneIsBadInput() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let out = dir.appendingPathComponent("out.json")
+        let o = try Latsim.run(["run", "agawi-glkit", "--device", "pixel", "--json", out.path])
+        #expect(o.status == 2 && o.stderr.contains("agawi-glkit") && o.stderr.contains("Android device"), "\(o.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let u = try Latsim.run(["run", "ios8", "--device", "ipad-air-3"])
+        #expect(u.status == 2 && u.stderr.contains("--device") && u.stderr.contains("did you mean 'ipad-air-2'"), "\(u.stderr)")
+        // a scenario file naming a device file next to it
+        try "name: ours\nplatform: android\nclasses: [lcd]\nparameters:\n  device.displayHz: {value: 90, from: manufacturer, source: our spec sheet}\n"
+            .write(to: dir.appendingPathComponent("ours.yaml"), atomically: true, encoding: .utf8)
+        try "device: ours.yaml\nos:\n  platform: android\n".write(to: dir.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        let f = try Latsim.run(["run", dir.appendingPathComponent("app.yaml").path, "--duration", "1s", "--json", "-"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let hz = ((try Self.json(f.stdout) as? [String: Any])?["device"] as? [String: Any])?["displayHz"] as? Double
+        #expect(hz == 90)
+    }
+
+    /// A tap run prints its tap figures; a tap that cannot lift is bad input.
+    @Test func tapsOnTheCommandLine() throws {
+        let o = try Latsim.run(["run", "ios9-low-latency", "--set", "input.trajectory=taps", "--duration", "2s"])
+        #expect(o.status == 0 && o.stdout.contains("tap p50 ms") && o.stdout.contains("41.667"), "\(o.stdout)\(o.stderr)")
+        #expect(!o.stderr.contains("measured no frame"))
+        let bad = try Latsim.run(["run", "ios9-low-latency", "--set", "input.trajectory=taps", "--set", "input.tapJitter=450ms"])
+        #expect(bad.status == 2 && bad.stderr.contains("--set") && bad.stderr.contains("input.tapJitter"), "\(bad.stderr)")
+    }
+
+    /// The shipped table has misses: exit 1, the table, one JSON object per row.
+    @Test func validateTheShippedTable() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let started = Date()
+        let o = try Latsim.run(["validate", "--json", dir.appendingPathComponent("v.json").path, "--chart", dir.path])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(o.status == 1, "\(o.status) \(o.stderr)")
+        #expect(o.stdout.contains("walt-screen-nexus7") && o.stdout.contains("MISS") && o.stdout.contains("of 6 measurements"))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("v.json"))) as? [[String: Any]])
+        #expect(rows.count == 6)
+        for r in rows {
+            for key in ["id", "device", "scenario", "measure", "published", "simulated", "errorPct", "pass"] {
+                #expect(r[key] != nil, "\(key) missing")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("validation.gp").path))
+        let stdout = try Latsim.run(["validate", "--json", "-"])
+        let parsed = try Self.json(stdout.stdout) as? [Any]
+        #expect(stdout.status == 1 && parsed?.count == 6)
+    }
+
+    /// A user's own table: relative device and scenario files, exit 0 when
+    /// every row passes; a malformed one is bad input and writes nothing.
+    @Test func validateAUsersTable() throws {
+        let dir = try Latsim.temporaryDirectory()
+        try "name: tablet\nplatform: android\nclasses: [lcd, triple-buffered-layer]\nparameters:\n  android.appPhaseOffset: {value: 0ms, from: device-tree, source: ours}\n  android.sfPhaseOffset: {value: 0ms, from: device-tree, source: ours}\n"
+            .write(to: dir.appendingPathComponent("tablet.yaml"), atomically: true, encoding: .utf8)
+        // 2T + T/2 + 7 ms = 48.666667 ms: within 5 ms of 50
+        try """
+        measurements:
+          - id: ours
+            device: tablet.yaml
+            scenario: walt-screen
+            measure: frameToPhoton
+            published: 50ms
+            source: our photodiode
+            tag: R
+        """.write(to: dir.appendingPathComponent("table.yaml"), atomically: true, encoding: .utf8)
+        let o = try Latsim.run(["validate", "--measurements", dir.appendingPathComponent("table.yaml").path, "--json", "-"])
+        #expect(o.status == 0, "\(o.stderr)")
+        let row = try #require((try Self.json(o.stdout) as? [[String: Any]])?.first)
+        #expect(row["pass"] as? Bool == true && row["simulated"] as? Double == 48.666667 && row["published"] as? Double == 50)
+
+        try "measurements:\n  - id: x\n    device: nexus-9\n    scenario: walt-screen\n    measure: frameToPhoton\n    published: 50\n    source: s\n    tag: R\n"
+            .write(to: dir.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out.json")
+        let b = try Latsim.run(["validate", "--measurements", dir.appendingPathComponent("bad.yaml").path, "--json", out.path])
+        #expect(b.status == 2 && b.stderr.contains("bad.yaml:6:") && b.stderr.contains("published"), "\(b.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let n = try Latsim.run(["validate", "--measurements", dir.appendingPathComponent("none.yaml").path])
+        #expect(n.status == 2 && n.stderr.contains("no such file"))
+        let w = try Latsim.run(["validate", "--json", dir.appendingPathComponent("tablet.yaml/v.json").path])
+        #expect(w.status == 2, "\(w.stderr)")
+    }
+}
