@@ -20,6 +20,13 @@ public struct TrajectoryParameters: Sendable, Hashable {
     /// then a touch-down elsewhere). Off, the strokes chain into one long
     /// touch, the talk's finger "down and moving" (Docs/Model.md, "Finger motion").
     public var strokeLiftOff: Bool
+    /// The synthetic press that gives the finger its force (``PressProfile/none``:
+    /// no press; a recorded trace keeps its own force column).
+    public var press: PressProfile = .none
+    /// The largest force the digitizer reports (UIKit's
+    /// `maximumPossibleForce`): a recorded trace's force column may not
+    /// exceed it (Docs/Force.md).
+    public var maximumForce: Double = PressProfile.defaultMaximumForce
 
     /// Parameters with the defaults of a 768 x 1024 point iPad held by a
     /// finger moving at 600 points per second.
@@ -47,6 +54,7 @@ public struct TrajectoryParameters: Sendable, Hashable {
         try check(widthPoints.isFinite && widthPoints > 0, "the screen width", widthPoints)
         try check(heightPoints.isFinite && heightPoints > 0, "the screen height", heightPoints)
         try check(pointsPerMM.isFinite && pointsPerMM > 0, "pointsPerMM", pointsPerMM)
+        try check(maximumForce.isFinite && maximumForce > 0, "the largest force", maximumForce)
         if traceGap < 0 {
             throw LatsimError(problem: "the trace gap is \(traceGap) ns", expected: "0 or more")
         }
