@@ -40,6 +40,8 @@ public final class FrameLog: @unchecked Sendable {
     public var bufferSamples: [BufferSample] = []
     /// An Android run's own records (nil on iOS).
     public var android: AndroidFrameLog?
+    /// A force run's records (nil when the app does not use force).
+    public var force: ForceLog?
 
     public init() {}
 }

@@ -18,15 +18,20 @@ public struct Touch: Sendable, Hashable {
     public var position: TouchPoint
     /// True for the first touch of a stroke (touch-down).
     public var began: Bool
+    /// The reported force (with the digitizer's force noise, if any),
+    /// normalised as `UITouch.force`: 1.0 an average touch (Docs/Force.md).
+    public var force: Double
 
     /// A touch from its parts.
-    public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool) {
+    public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool,
+                force: Double = 0) {
         self.scan = scan
         self.time = time
         self.windowStart = windowStart
         self.ready = ready
         self.position = position
         self.began = began
+        self.force = force
     }
 
     /// A placeholder before any touch exists (scan -1).

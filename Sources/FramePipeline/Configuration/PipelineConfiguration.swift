@@ -190,6 +190,9 @@ public struct PipelineConfiguration: Sendable {
     public var row: MeasureRow
     /// The Android pipeline's own settings (`android.*`; Docs/Android.md).
     public var android: AndroidSettings
+    /// 3D Touch: the press, force sensing, haptics and the app's force
+    /// recognition (Docs/Force.md).
+    public var force = ForceSettings()
 
     /// A configuration whose every field the key table then sets; not a
     /// configuration to run as it is.
@@ -240,8 +243,11 @@ public struct PipelineConfiguration: Sendable {
     public var scanClock: PeriodicClock { PeriodicClock(hz: scanHz, phase: scanPhase) }
     /// What the finger's trajectory needs to know.
     public var trajectoryParameters: TrajectoryParameters {
-        TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
-                             pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff)
+        var p = TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
+                                     pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff)
+        p.press = force.press
+        p.maximumForce = force.maximumForce
+        return p
     }
     /// True when Metal frames go straight to the display (Docs/Model.md, "Metal layers").
     public var metalDirect: Bool { rendering == .metal && renderServer == .lowLatency && !presentsWithTransaction }
