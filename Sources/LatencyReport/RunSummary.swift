@@ -56,6 +56,7 @@ public enum RunSummary {
             ("prediction", prediction(r)),
             ("input", .object([("trajectory", .string(r.trajectoryName))])),
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
+            ("force", ForceJSON.json(r)),
             ("engine", .object(engine)),
         ])
     }

@@ -11,14 +11,17 @@ public enum BuiltinScenarios {
         "promotion-pencil", "slow-app",
     ]
 
+    /// The 3D Touch scenarios (Docs/Force.md): iOS runs whose app uses force.
+    public static let forceNames = ["ios9-peek-pop", "ios9-force-drawing"]
+
     /// The Android scenarios (Docs/Android.md).
     public static let androidNames = [
         "android-default", "android-120hz-scan", "android-no-resampling", "android-slow-app",
         "android-gl-continuous", "android-pixel4", "android-pixel6", "android-nexus5-offsets",
     ]
 
-    /// Every built-in scenario: iOS first, then Android.
-    public static let names = iosNames + androidNames
+    /// Every built-in scenario: iOS first (the talk's, then 3D Touch), then Android.
+    public static let names = iosNames + forceNames + androidNames
 
     /// The YAML text of a built-in scenario, or nil if there is none of that name.
     public static func yaml(named name: String) -> String? {

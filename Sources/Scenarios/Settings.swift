@@ -102,6 +102,7 @@ public struct Settings: Sendable {
         }
         try checkPlatform(c)
         if c.platform == .android { try checkAndroid(c) }
+        try checkForce(c)
         if c.smoothing == .oneEuro, !c.predictor.isNone, c.predictor.withOneEuro == nil {
             let source = entries["app.prediction.smoothing"]?.source
             throw LatsimError(file: source?.file ?? "default", line: source?.line, column: source?.column,
