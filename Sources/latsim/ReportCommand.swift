@@ -46,6 +46,6 @@ struct ReportCommand: ParsableCommand {
 /// platforms side by side, prediction).
 enum ReportSections {
     static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
-        [writer.sweepSection, writer.platformsSection, writer.predictionSection]
+        [writer.sweepSection, writer.platformsSection, writer.predictionSection, writer.forceSection]
     }
 }
