@@ -7,7 +7,11 @@ import TouchModel
 /// its commits start, and the measurement of every press against the
 /// finger's true force. ``IOSPipeline`` holds one only when the app uses
 /// force (`app.force.interaction`), so a run without force never reaches it.
-struct ForceResponse {
+///
+/// A class: the pipeline holds one reference, so a run without force
+/// carries a nil pointer rather than an optional of this whole state, whose
+/// copies and checks would cost every event.
+final class ForceResponse {
     let settings: ForceSettings
     let geometry: FrameGeometry
     let horizon: SimTime
@@ -65,17 +69,17 @@ struct ForceResponse {
 
     /// A user's own predictor replaced the configured one: it predicts
     /// positions only, so predicted touches carry the delivered force.
-    mutating func dropPredictor() {
+    func dropPredictor() {
         predictor = nil
         figures.prediction = nil
     }
 
     /// The true force at `t`.
-    mutating func trueForce(_ t: SimTime) -> Double { truth.state(at: t).force }
+    func trueForce(_ t: SimTime) -> Double { truth.state(at: t).force }
 
     /// A delivery at `now` started handler run `run` on `touches` (the last
     /// is the main touch).
-    mutating func delivered(_ touches: Deque<Touch>, run: Int64, now: SimTime) {
+    func delivered(_ touches: Deque<Touch>, run: Int64, now: SimTime) {
         let recognizes = settings.interaction == .peekPop
         for i in 0..<touches.count {
             let t = touches[i]
@@ -106,7 +110,7 @@ struct ForceResponse {
 
     /// A stage recognised on `touch` at the delivery `now`: its true
     /// crossing, the haptic tap, its animation and the photon it waits for.
-    mutating func recognised(_ stage: PreviewState, touch: Touch, run: Int64, now: SimTime) {
+    func recognised(_ stage: PreviewState, touch: Touch, run: Int64, now: SimTime) {
         let peek = stage == .previewing
         let level = peek ? settings.peek : settings.pop
         let release = peek ? settings.peekRelease : settings.popRelease
@@ -151,7 +155,7 @@ struct ForceResponse {
 
     /// Handler run `run` commits at `now`: returns the end of the animation
     /// its commit starts, if it starts one.
-    mutating func committed(run: Int64, now: SimTime) -> SimTime? {
+    func committed(run: Int64, now: SimTime) -> SimTime? {
         var started: SimTime?
         if let a = pendingAnimation, a.run == run {
             pendingAnimation = nil
@@ -165,7 +169,7 @@ struct ForceResponse {
 
     /// A frame latched at `latch` shows `commit`; `measured` when it carries
     /// new touch content.
-    mutating func frameShown(latch: SimTime, commit c: Commit, measured: Bool) {
+    func frameShown(latch: SimTime, commit c: Commit, measured: Bool) {
         let photon = geometry.photonTime(latch: latch, y: c.mainTouch.position.y)
         while let p = pendingPhotons.first, p.run <= c.handlerRun {
             pendingPhotons.removeFirst()
@@ -191,7 +195,7 @@ struct ForceResponse {
     }
 
     /// The figures of the finished run.
-    mutating func finish() -> ForceMeasurements {
+    func finish() -> ForceMeasurements {
         figures.settle()
         return figures
     }

@@ -75,7 +75,7 @@ struct IOSPipeline: PlatformPipeline {
     /// The start of each handler run not yet shown, for frame-to-photon.
     var handlerStarts = Deque<(run: Int64, start: SimTime)>()
     /// The app's response to force; nil when it does not use force.
-    var force: ForceResponse?
+    let force: ForceResponse?
     let log: FrameLog?
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
@@ -90,17 +90,15 @@ struct IOSPipeline: PlatformPipeline {
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: app.predicts)
         invariants.policyMaximum = buffers.policyMaximum
         log = keepLog ? FrameLog() : nil
-        if c.force.isUsed {
-            force = ForceResponse(configuration: c, trajectory: trajectory, keepLog: keepLog)
-            log?.force = force!.log
-        }
+        force = c.force.isUsed ? ForceResponse(configuration: c, trajectory: trajectory, keepLog: keepLog) : nil
+        log?.force = force?.log
     }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
     mutating func usePredictor(_ p: some TouchPredictor) {
         app.predictor = PredictorSlot(p)
         measurement.predicts = true
-        if force != nil { force!.dropPredictor() }
+        force?.dropPredictor()
     }
 
     /// Keeps the platforms' prediction scorecards too.
@@ -137,7 +135,7 @@ struct IOSPipeline: PlatformPipeline {
             let made = app.commit(rng: &rng)
             let c = made.commit
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
-            if force != nil, let end = force!.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
+            if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
                 if configuration.metalDirect {
                     submitMetalDirect(c, gpu: metal, now, &s)
@@ -196,7 +194,7 @@ struct IOSPipeline: PlatformPipeline {
         measurement.drew(delivery.waiting, use: configuration.touches)
         handlerStarts.append((app.run, now))
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
-        if force != nil { force!.delivered(delivery.waiting, run: app.run, now: now) }
+        force?.delivered(delivery.waiting, run: app.run, now: now)
         if let log {
             let first = delivery.waiting.first!.scan, last = delivery.waiting.last!.scan
             log.deliveries.append(.init(time: now, first: first, last: last, count: delivery.waiting.count))
@@ -285,7 +283,7 @@ struct IOSPipeline: PlatformPipeline {
         log?.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                   buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
                                   drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
-        if force != nil { force!.frameShown(latch: now, commit: c, measured: measured) }
+        force?.frameShown(latch: now, commit: c, measured: measured)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
@@ -310,7 +308,7 @@ struct IOSPipeline: PlatformPipeline {
         m.handlerRuns = app.handlerRuns
         m.wastedUpdates = renderServer.wastedUpdates
         m.samples = digitizer.touchesMade
-        if force != nil { m.force = force!.finish() }
+        m.force = force?.finish()
         var checks = invariants
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
