@@ -57,6 +57,9 @@ public final class FrameLog: @unchecked Sendable {
         frames.append(r)
     }
 
+    /// A force run's records (nil when the app does not use force).
+    public var force: ForceLog?
+
     public init() {}
 }
 

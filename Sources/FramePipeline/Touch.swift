@@ -22,9 +22,13 @@ public struct Touch: Sendable, Hashable {
     /// (`app.liftResponse`); its time is the lift's instant.
     public var lifted: Bool
 
+    /// The reported force (with the digitizer's force noise, if any),
+    /// normalised as `UITouch.force`: 1.0 an average touch (Docs/Force.md).
+    public var force: Double
+
     /// A touch from its parts.
     public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool,
-                lifted: Bool = false) {
+                lifted: Bool = false, force: Double = 0) {
         self.scan = scan
         self.time = time
         self.windowStart = windowStart
@@ -32,6 +36,7 @@ public struct Touch: Sendable, Hashable {
         self.position = position
         self.began = began
         self.lifted = lifted
+        self.force = force
     }
 
     /// A placeholder before any touch exists (scan -1).

@@ -62,6 +62,7 @@ public enum RunSummary {
             ("input", .object([("trajectory", .string(r.trajectoryName))] + taps(r.configuration))),
             ("device", device(r.configuration)),
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
+            ("force", ForceJSON.json(r)),
             ("engine", .object(engine)),
         ])
     }

@@ -129,5 +129,14 @@ public enum FuzzTarget {
                 throw FuzzViolation(description: "prediction \(metric.rawValue) is not finite")
             }
         }
+        if let f = m.force {
+            let streams = [("peek", f.peek.crossingToPhotonMs), ("pop", f.pop.crossingToPhotonMs), ("progressLag", f.progressLag),
+                           ("forceErrorAtPhoton", f.forceErrorAtPhoton)]
+            for (name, s) in streams where s.count > 0 {
+                guard let mean = s.mean, mean.isFinite, s.min.isFinite, s.max.isFinite else {
+                    throw FuzzViolation(description: "force \(name) is not finite")
+                }
+            }
+        }
     }
 }

@@ -11,6 +11,9 @@ public enum BuiltinScenarios {
         "promotion-pencil", "slow-app",
     ]
 
+    /// The 3D Touch scenarios (Docs/Force.md): iOS runs whose app uses force.
+    public static let forceNames = ["ios9-peek-pop", "ios9-force-drawing"]
+
     /// The Android scenarios (Docs/Android.md).
     public static let androidNames = [
         "android-default", "android-120hz-scan", "android-no-resampling", "android-slow-app",
@@ -21,11 +24,12 @@ public enum BuiltinScenarios {
     /// models"), to run on a device preset (`--device NAME`).
     public static let appNames = ["walt-screen", "agawi-glkit", "agawi-glsurfaceview", "pencil-drawing"]
 
-    /// The scenarios of each platform's pipeline: iOS first, then Android.
-    public static let platformNames = iosNames + androidNames
+    /// The scenarios of each platform's pipeline: iOS first (the talk's,
+    /// then 3D Touch), then Android.
+    public static let platformNames = iosNames + forceNames + androidNames
 
     /// Every built-in scenario: iOS, Android, then the app models.
-    public static let names = iosNames + androidNames + appNames
+    public static let names = platformNames + appNames
 
     /// The YAML text of a built-in scenario, or nil if there is none of that name.
     public static func yaml(named name: String) -> String? {

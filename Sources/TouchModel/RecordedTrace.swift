@@ -5,15 +5,19 @@ import SimKernel
 struct TraceStroke: Sendable {
     var times: [SimTime]
     var positions: [TouchPoint]
+    /// The recorded force at each point; nil when the file had no force column.
+    var forces: [Double]?
 
     /// Builds a stroke from time-ordered samples. Samples sharing a
     /// timestamp are merged by keeping the last one (a later report at the
     /// same clock reading supersedes the earlier); the stroke is re-based to
     /// start at 0. Throws when times go backwards or fewer than two distinct
-    /// times remain.
-    init(source: String, samples: [TouchSample]) throws(LatsimError) {
+    /// times remain. `forces`, when given, holds one force per sample,
+    /// merged the same way.
+    init(source: String, samples: [TouchSample], forces givenForces: [Double]? = nil) throws(LatsimError) {
         var times: [SimTime] = []
         var positions: [TouchPoint] = []
+        var forces: [Double] = []
         times.reserveCapacity(samples.count)
         positions.reserveCapacity(samples.count)
         for (i, s) in samples.enumerated() {
@@ -24,10 +28,15 @@ struct TraceStroke: Sendable {
                 if s.time < last {
                     throw LatsimError(file: source, problem: "sample \(i + 1) goes back in time (\(s.time) ns after \(last) ns)", expected: "times in increasing order")
                 }
-                if s.time == last { positions[positions.count - 1] = s.position; continue }
+                if s.time == last {
+                    positions[positions.count - 1] = s.position
+                    if let givenForces { forces[forces.count - 1] = givenForces[i] }
+                    continue
+                }
             }
             times.append(s.time)
             positions.append(s.position)
+            if let givenForces { forces.append(givenForces[i]) }
         }
         guard times.count >= 2 else {
             throw LatsimError(file: source, problem: "the stroke has \(times.count) distinct timestamp\(times.count == 1 ? "" : "s")", expected: "at least 2")
@@ -35,6 +44,7 @@ struct TraceStroke: Sendable {
         let t0 = times[0]
         self.times = times.map { $0 - t0 }
         self.positions = positions
+        self.forces = givenForces == nil ? nil : forces
     }
 
     /// The stroke's length in time.
@@ -50,15 +60,22 @@ struct TraceStroke: Sendable {
 /// interpolation never invents motion the recording does not contain; the
 /// cost is a velocity that jumps at each recorded point, which is what a
 /// predictor fed the raw points would see anyway.
+///
+/// A stroke's recorded force is interpolated the same way; a stroke without
+/// a force column presses with force 0.
 struct RecordedTrace: Sendable {
     let times: [SimTime]
     let positions: [TouchPoint]
+    /// The force at each point; nil when no stroke recorded force.
+    let forces: [Double]?
     /// True at the last point of each stroke.
     let isStrokeEnd: [Bool]
     let strokeCount: Int
 
     init(strokes: [TraceStroke], gap: SimTime) {
         var times: [SimTime] = [], positions: [TouchPoint] = [], ends: [Bool] = []
+        var forces: [Double] = []
+        let anyForce = strokes.contains { $0.forces != nil }
         var offset: SimTime = 0
         for (k, stroke) in strokes.enumerated() {
             if k > 0 { offset = times[times.count - 1] + gap }
@@ -68,12 +85,14 @@ struct RecordedTrace: Sendable {
                 let t = stroke.times[i] + offset + (k > 0 && gap == 0 ? 1 : 0)
                 times.append(t)
                 positions.append(stroke.positions[i])
+                if anyForce { forces.append(stroke.forces?[i] ?? 0) }
                 ends.append(i == stroke.times.count - 1)
             }
         }
         self.times = times
         self.positions = positions
         self.isStrokeEnd = ends
+        self.forces = anyForce ? forces : nil
         self.strokeCount = strokes.count
     }
 
@@ -114,13 +133,17 @@ struct RecordedTrace: Sendable {
             if t == times[i] {
                 // the stroke's last point: still down, moving as it arrived
                 let v = slope(i - 1)
-                return FingerState(position: positions[i], velocity: v, isDown: true)
+                return FingerState(position: positions[i], velocity: v, isDown: true, force: forces?[i] ?? 0)
             }
             return FingerState(position: positions[i], velocity: .zero, isDown: false)
         }
         let v = slope(i)
         let dt = Double(t - times[i]) / 1e9
-        return FingerState(position: positions[i] + v * dt, velocity: v, isDown: true)
+        var force = 0.0
+        if let forces {
+            force = forces[i] + (forces[i + 1] - forces[i]) * (Double(t - times[i]) / Double(times[i + 1] - times[i]))
+        }
+        return FingerState(position: positions[i] + v * dt, velocity: v, isDown: true, force: force)
     }
 
     /// Velocity of the segment from point `i` to point `i + 1`, points/s.

@@ -72,13 +72,18 @@ public struct FingerState: Sendable, Hashable {
     public var velocity: TouchPoint
     /// True while the finger touches the screen.
     public var isDown: Bool
+    /// How hard the finger presses, normalised as UIKit's `UITouch.force`:
+    /// 1.0 is an average touch (Docs/Force.md). 0 when the finger is up or
+    /// the motion carries no force.
+    public var force: Double
 
     /// A state from its parts.
     @inlinable
-    public init(position: TouchPoint, velocity: TouchPoint, isDown: Bool) {
+    public init(position: TouchPoint, velocity: TouchPoint, isDown: Bool, force: Double = 0) {
         self.position = position
         self.velocity = velocity
         self.isDown = isDown
+        self.force = force
     }
 
     /// The speed, points per second.

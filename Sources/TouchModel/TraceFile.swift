@@ -12,7 +12,9 @@ import SimKernel
 ///   other attributes are ignored.
 /// - CSV: a header line `t_ms,x,y` or `t_ms,x,y,force`, then one row per
 ///   sample with the same number of columns. Blank lines and lines starting
-///   with `#` are ignored. The force column is checked but not used.
+///   with `#` are ignored. The force column (UIKit's normalised force, 1.0
+///   an average touch) must lie from 0 to the device's largest force; it
+///   becomes the finger's force (Docs/Force.md).
 ///
 /// Times must not go backwards; points sharing a timestamp are merged by
 /// keeping the last one; a file needs at least two distinct timestamps.
@@ -22,6 +24,8 @@ enum TraceFile {
         var line: Int
         var time: SimTime
         var position: TouchPoint
+        /// The force column's value (nil: the file has none).
+        var force: Double? = nil
     }
 
     /// The largest trace file read: 256 MiB (about 15 million CSV rows).
@@ -32,8 +36,9 @@ enum TraceFile {
     /// The largest coordinate, points: far beyond any screen.
     static let maximumCoordinate = 1e7
 
-    /// Loads one `.xml` or `.csv` file as a stroke.
-    static func load(_ path: String) throws(LatsimError) -> TraceStroke {
+    /// Loads one `.xml` or `.csv` file as a stroke; a CSV force column may
+    /// not exceed `maximumForce`.
+    static func load(_ path: String, maximumForce: Double = PressProfile.defaultMaximumForce) throws(LatsimError) -> TraceStroke {
         let ext = (path as NSString).pathExtension.lowercased()
         guard ext == "xml" || ext == "csv" else {
             throw LatsimError(file: path, problem: "unknown trace format '.\(ext)'", expected: "a .xml gesture log or a .csv file")
@@ -52,7 +57,7 @@ enum TraceFile {
         guard !utf16, !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
             throw LatsimError(file: path, problem: "not UTF-8 text\(utf16 ? " (it is UTF-16)" : "")", expected: "a trace saved as UTF-8")
         }
-        return ext == "xml" ? try parseGestureLog(bytes, file: path) : try parseCSV(bytes, file: path)
+        return ext == "xml" ? try parseGestureLog(bytes, file: path) : try parseCSV(bytes, file: path, maximumForce: maximumForce)
     }
 
     /// Checks a point's numbers against the limits that keep the model's
@@ -157,7 +162,7 @@ enum TraceFile {
 
     // MARK: CSV
 
-    static func parseCSV(_ b: [UInt8], file: String) throws(LatsimError) -> TraceStroke {
+    static func parseCSV(_ b: [UInt8], file: String, maximumForce: Double = PressProfile.defaultMaximumForce) throws(LatsimError) -> TraceStroke {
         var points: [RawPoint] = []
         var columns = 0
         var lineNumber = 0
@@ -191,7 +196,17 @@ enum TraceFile {
                 }
                 values.append(v)
             }
-            points.append(try checked(values[0], values[1], values[2], file: file, line: lineNumber))
+            var point = try checked(values[0], values[1], values[2], file: file, line: lineNumber)
+            if columns == 4 {
+                let f = values[3]
+                guard f >= 0, f <= maximumForce else {
+                    throw LatsimError(file: file, line: lineNumber, key: "force", value: fields[3],
+                                      problem: "is outside the range",
+                                      expected: "a force from 0 to the device's largest force \(formatDecimal(maximumForce, places: 6)) (device.maximumForce; 1.0 is an average touch)")
+                }
+                point.force = f
+            }
+            points.append(point)
         }
         guard columns > 0 else {
             throw LatsimError(file: file, line: Swift.max(1, lineNumber), problem: "the file has no header", expected: "'t_ms,x,y' or 't_ms,x,y,force' on the first line")
@@ -215,7 +230,8 @@ enum TraceFile {
         guard distinct >= 2 else {
             throw LatsimError(file: file, line: points.last?.line ?? endLine, problem: "the stroke is empty: \(points.count) \(what) with \(distinct) distinct timestamp\(distinct == 1 ? "" : "s")", expected: "at least 2 distinct timestamps")
         }
-        return try TraceStroke(source: file, samples: points.map { TouchSample(time: $0.time, position: $0.position) })
+        let forces = points.first?.force == nil ? nil : points.map { $0.force ?? 0 }
+        return try TraceStroke(source: file, samples: points.map { TouchSample(time: $0.time, position: $0.position) }, forces: forces)
     }
 
     /// A finite decimal number (`12`, `-3.5`, `1e3`); nil otherwise.

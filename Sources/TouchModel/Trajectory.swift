@@ -31,9 +31,38 @@ public struct Trajectory: Sendable {
     /// A short name for reports: the synthetic kind, or the trace path as given.
     public var name: String
 
+    /// The synthetic press that gives the finger its force while it is
+    /// down (``PressProfile/none``: the motion's own force, 0 for synthetic
+    /// motion). It replaces a recorded trace's force column.
+    public var press: PressProfile = .none
+
     init(name: String, motion: Motion) {
         self.name = name
         self.motion = motion
+    }
+
+    /// This trajectory with the finger's force given by `press`.
+    public func pressing(_ press: PressProfile) -> Trajectory {
+        var t = self
+        t.press = press
+        return t
+    }
+
+    /// True when the finger's force can be above 0: a press, or a recorded
+    /// trace with a force column.
+    public var hasForce: Bool {
+        if !press.isNone { return true }
+        if case .trace(let m) = motion { return m.forces != nil }
+        return false
+    }
+
+    /// `state` with the press's force at `t` (when there is a press).
+    @inline(__always)
+    func pressed(_ state: FingerState, at t: SimTime) -> FingerState {
+        if press.isNone { return state }
+        var s = state
+        s.force = s.isDown ? Swift.max(0, press.force(at: t)) : 0
+        return s
     }
 
     /// Builds a trajectory from its specification: a synthetic kind
@@ -41,6 +70,11 @@ public struct Trajectory: Sendable {
     /// a directory of such files played one after another.
     public static func make(_ spec: String, parameters: TrajectoryParameters) throws(LatsimError) -> Trajectory {
         try parameters.validate()
+        return try makeMotion(spec, parameters: parameters).pressing(parameters.press)
+    }
+
+    /// The motion `spec` names, without a press.
+    static func makeMotion(_ spec: String, parameters: TrajectoryParameters) throws(LatsimError) -> Trajectory {
         switch spec {
         case "line": return Trajectory(name: spec, motion: .line(LineMotion(parameters)))
         case "circle": return Trajectory(name: spec, motion: .circle(CircleMotion(parameters)))
@@ -57,7 +91,7 @@ public struct Trajectory: Sendable {
         if isDirectory.boolValue {
             return try loadDirectory(spec, parameters: parameters, skipBad: false).trajectory
         }
-        let stroke = try TraceFile.load(spec)
+        let stroke = try TraceFile.load(spec, maximumForce: parameters.maximumForce)
         try RecordedTrace.checkLength([stroke], gap: parameters.traceGap, name: spec)
         return Trajectory(name: spec, motion: .trace(RecordedTrace(strokes: [stroke], gap: parameters.traceGap)))
     }
@@ -88,7 +122,7 @@ public struct Trajectory: Sendable {
         var skipped: [LatsimError] = []
         for file in files {
             do {
-                strokes.append(try TraceFile.load(file))
+                strokes.append(try TraceFile.load(file, maximumForce: parameters.maximumForce))
             } catch {
                 if !skipBad { throw error }
                 skipped.append(error)
@@ -100,7 +134,7 @@ public struct Trajectory: Sendable {
         }
         try RecordedTrace.checkLength(strokes, gap: parameters.traceGap, name: name)
         let trace = RecordedTrace(strokes: strokes, gap: parameters.traceGap)
-        return (Trajectory(name: name, motion: .trace(trace)), skipped)
+        return (Trajectory(name: name, motion: .trace(trace)).pressing(parameters.press), skipped)
     }
 
     /// A trajectory from samples already in memory, one array per stroke
@@ -119,6 +153,12 @@ public struct Trajectory: Sendable {
 
     /// The true finger state at `t` (any instant, in any order).
     public func state(at t: SimTime) -> FingerState {
+        pressed(motionState(at: t), at: t)
+    }
+
+    /// The motion's own state at `t`, before any press.
+    @inline(__always)
+    func motionState(at t: SimTime) -> FingerState {
         switch motion {
         case .line(let m): return m.state(at: t)
         case .circle(let m): return m.state(at: t)

@@ -30,6 +30,6 @@ public struct TrajectoryCursor: Sendable {
             planStart = k * StrokeMotion.period
             planEnd = planStart + StrokeMotion.period
         }
-        return plan.state(at: Double(t - planStart) * 1e-9)
+        return trajectory.pressed(plan.state(at: Double(t - planStart) * 1e-9), at: t)
     }
 }

@@ -22,6 +22,13 @@ public struct TrajectoryParameters: Sendable, Hashable {
     public var strokeLiftOff: Bool
     /// When `taps` touches the glass and for how long.
     public var taps: TapTiming
+    /// The synthetic press that gives the finger its force (``PressProfile/none``:
+    /// no press; a recorded trace keeps its own force column).
+    public var press: PressProfile = .none
+    /// The largest force the digitizer reports (UIKit's
+    /// `maximumPossibleForce`): a recorded trace's force column may not
+    /// exceed it (Docs/Force.md).
+    public var maximumForce: Double = PressProfile.defaultMaximumForce
 
     /// Parameters with the defaults of a 768 x 1024 point iPad held by a
     /// finger moving at 600 points per second.
@@ -52,6 +59,7 @@ public struct TrajectoryParameters: Sendable, Hashable {
         try check(heightPoints.isFinite && heightPoints > 0, "the screen height", heightPoints)
         try check(pointsPerMM.isFinite && pointsPerMM > 0, "pointsPerMM", pointsPerMM)
         try taps.validate()
+        try check(maximumForce.isFinite && maximumForce > 0, "the largest force", maximumForce)
         if traceGap < 0 {
             throw LatsimError(problem: "the trace gap is \(traceGap) ns", expected: "0 or more")
         }

@@ -47,6 +47,7 @@ struct ReportCommand: ParsableCommand {
 /// platforms side by side, prediction).
 enum ReportSections {
     static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
-        [writer.budgetSection, writer.sweepSection, writer.platformsSection, writer.predictionSection, writer.realDevicesSection]
+        [writer.budgetSection, writer.sweepSection, writer.platformsSection, writer.predictionSection, writer.forceSection,
+         writer.realDevicesSection]
     }
 }

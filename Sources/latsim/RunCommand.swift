@@ -13,14 +13,17 @@ struct RunCommand: ParsableCommand {
         Prints a table: touch-to-photon p50/p99 in ms, pipeline frames (the talk's \
         diagram convention), frame-to-photon, frames presented, repeated and dropped \
         frames, hitch time and the time spent triple buffered; Android runs add their \
-        FrameTimeline classes and buffer figures. --json writes the summary JSON \
-        (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements").
+        FrameTimeline classes and buffer figures, and runs whose app uses force (3D Touch) \
+        the latency of every press from its true threshold crossing. --json writes the \
+        summary JSON (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements"; \
+        Docs/Force.md, "What is measured").
 
         Examples:
           latsim run ios8 ios9-low-latency
           latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
           latsim run my-scenario.yaml --json result.json
           latsim run ios9-low-latency android-default --set app.handler=8ms
+          latsim run ios9-peek-pop --set app.force.intent=20ms
           latsim run ios9-prediction --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
@@ -119,6 +122,12 @@ extension RunCommand {
 /// classes and buffer figures.
 enum RunTable {
     static func render(_ results: [(String, RunResult)]) -> String {
+        let table = renderLatency(results)
+        guard let force = ForceTable.render(results) else { return table }
+        return table + "\n\n" + force
+    }
+
+    static func renderLatency(_ results: [(String, RunResult)]) -> String {
         var t = TextTable(header: ["scenario", "t2p p50 ms", "t2p p99 ms", "frames p50", "frames max", "effective p50",
                                    "f2p p50 ms", "presented", "repeated", "dropped", "hitch ms/s", "triple %"],
                           rightAligned: Set(1...11))

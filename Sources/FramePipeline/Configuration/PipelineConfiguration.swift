@@ -223,6 +223,9 @@ public struct PipelineConfiguration: Sendable {
     public var devicePreset: String?
     /// The Android pipeline's own settings (`android.*`; Docs/Android.md).
     public var android: AndroidSettings
+    /// 3D Touch: the press, force sensing, haptics and the app's force
+    /// recognition (Docs/Force.md).
+    public var force = ForceSettings()
 
     /// A configuration whose every field the key table then sets; not a
     /// configuration to run as it is.
@@ -282,9 +285,12 @@ public struct PipelineConfiguration: Sendable {
     public var scanClock: PeriodicClock { PeriodicClock(hz: scanHz, phase: scanPhase) }
     /// What the finger's trajectory needs to know.
     public var trajectoryParameters: TrajectoryParameters {
-        TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
-                             pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff,
-                             taps: TapTiming(interval: tapInterval, hold: tapHold, jitter: tapJitter))
+        var p = TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
+                                     pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff,
+                                     taps: TapTiming(interval: tapInterval, hold: tapHold, jitter: tapJitter))
+        p.press = force.press
+        p.maximumForce = force.maximumForce
+        return p
     }
     /// True when Metal frames go straight to the display (Docs/Model.md, "Metal layers").
     public var metalDirect: Bool { rendering == .metal && renderServer == .lowLatency && !presentsWithTransaction }

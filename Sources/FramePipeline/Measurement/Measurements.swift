@@ -64,6 +64,8 @@ public struct Measurements: Sendable {
     public var chromiumScorecard: ChromiumPredictionMetrics?
     /// Android's prediction metrics (MotionPredictor's), when the run kept them.
     public var androidScorecard: AndroidPredictionMetrics?
+    /// The presses' figures, when the app uses force (Docs/Force.md); nil otherwise.
+    public var force: ForceMeasurements?
 
     /// No figure yet.
     public init() {}

@@ -21,8 +21,13 @@ public struct Digitizer: Sendable {
     let sampleInstant: Rational
     let delay: SimTime
     let noise: DigitizerNoise
+    /// How the force is sensed (Docs/Force.md, "The digitizer").
+    let forceSensor: ForceSensor
     var finger: TrajectoryCursor
     var noiseRNG: SeededRandom
+    /// Force noise has a generator of its own, so that it never moves the
+    /// position noise's draws.
+    var forceRNG: SeededRandom
     /// The current scan window's start (and, advanced once, its end).
     var window: Ticker
     /// A window is one of two widths (the period rounded down or up): the
@@ -50,6 +55,8 @@ public struct Digitizer: Sendable {
         noise = c.noise
         finger = TrajectoryCursor(trajectory)
         noiseRNG = SeededRandom(seed: c.seed, stream: 1)
+        forceSensor = ForceSensor(c.force)
+        forceRNG = SeededRandom(seed: c.seed, stream: ForceSensor.stream)
         window = c.scanClock.ticks(from: 0)
         var downRNG = SeededRandom(seed: c.seed, stream: 2)
         if trajectory.taps {
@@ -96,7 +103,10 @@ public struct Digitizer: Sendable {
         var position = state.position
         if !noise.isNone { position = noise.apply(position, rng: &noiseRNG) }
         touchesMade += 1
-        return Touch(scan: index, time: instant, windowStart: w0, ready: now, position: position, began: !fingerWasDown)
+        var force = state.force
+        if !forceSensor.isExact { force = forceSensor.apply(force, rng: &forceRNG) }
+        return Touch(scan: index, time: instant, windowStart: w0, ready: now, position: position, began: !fingerWasDown,
+                     force: force)
     }
 
     /// The touch-down ready now: a tap's, or a drag's first. After a drag's,

@@ -35,6 +35,9 @@ struct RenderServer {
     let lowLatencyAlways: Bool
     /// `vsync`, or animations always: never low latency.
     let lowLatencyNever: Bool
+    /// The end of the animations the app started while running (a peek's
+    /// preview, a pop's commit: Docs/Force.md, "Animations").
+    private(set) var animatingUntil: SimTime = .min
     let prepareTime: DurationSampler
     /// GPU time of a render-server frame (`gpu.render`).
     let gpuTime: DurationSampler
@@ -51,7 +54,7 @@ struct RenderServer {
     init(configuration c: PipelineConfiguration) {
         animations = c.animations
         lowLatencyNever = c.renderServer == .vsync || c.animations == .always
-        lowLatencyAlways = c.renderServer == .lowLatency && c.animations == .never
+        lowLatencyAlways = c.renderServer == .lowLatency && c.animations == .never && !c.force.animates
         prepareTime = DurationSampler(c.prepare)
         gpuTime = DurationSampler(c.gpuRender)
         vsyncs = c.vsyncClock.ticks(from: 0)
@@ -62,7 +65,13 @@ struct RenderServer {
     func lowLatency(at now: SimTime) -> Bool {
         if lowLatencyAlways { return true }
         if lowLatencyNever { return false }
-        return !animations.isActive(at: now)
+        return !animations.isActive(at: now) && now >= animatingUntil
+    }
+
+    /// An animation the app started runs until `end`: low latency stays off
+    /// until then.
+    mutating func animate(until end: SimTime) {
+        animatingUntil = Swift.max(animatingUntil, end)
     }
 
     /// A commit arrives; an older one still waiting is merged into it. A

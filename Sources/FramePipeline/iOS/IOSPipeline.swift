@@ -77,6 +77,8 @@ struct IOSPipeline: PlatformPipeline {
     /// With the stage budget kept: the instants of every commit not yet
     /// rendered and of every frame not yet latched (``BudgetStamps``).
     var stamps: BudgetStamps?
+    /// The app's response to force; nil when it does not use force.
+    let force: ForceResponse?
     let log: FrameLog?
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
@@ -91,12 +93,15 @@ struct IOSPipeline: PlatformPipeline {
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: app.predicts)
         invariants.policyMaximum = buffers.policyMaximum
         log = keepLog ? FrameLog() : nil
+        force = c.force.isUsed ? ForceResponse(configuration: c, trajectory: trajectory, keepLog: keepLog) : nil
+        log?.force = force?.log
     }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
     mutating func usePredictor(_ p: some TouchPredictor) {
         app.predictor = PredictorSlot(p)
         measurement.predicts = true
+        force?.dropPredictor()
     }
 
     /// Splits every measured frame into stages (``StageBudget``).
@@ -140,6 +145,7 @@ struct IOSPipeline: PlatformPipeline {
             let c = made.commit
             if stamps != nil { stamps!.committed(c.seq, delivered: made.delivered, at: now) }
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
+            if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
                 if configuration.metalDirect {
                     submitMetalDirect(c, gpu: metal, now, &s)
@@ -200,6 +206,7 @@ struct IOSPipeline: PlatformPipeline {
         measurement.drew(delivery.waiting, use: configuration.touches)
         handlerStarts.append((app.run, now))
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
+        force?.delivered(delivery.waiting, run: app.run, now: now)
         if let log {
             let first = delivery.waiting.first!.scan, last = delivery.waiting.last!.scan
             log.deliveries.append(.init(time: now, first: first, last: last, count: delivery.waiting.count))
@@ -302,6 +309,7 @@ struct IOSPipeline: PlatformPipeline {
             if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
             log.record(r, stages: measured ? measurement.budget?.current : nil)
         }
+        force?.frameShown(latch: now, commit: c, measured: measured)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
@@ -362,6 +370,7 @@ struct IOSPipeline: PlatformPipeline {
         m.touchDownMs.settle()
         m.touchUpMs = digitizer.touchUpMs
         m.touchUpMs.settle()
+        m.force = force?.finish()
         var checks = invariants
         checks.budgetMismatches = (m.budget?.mismatches ?? 0) + (stamps?.missing ?? 0)
         checks.samplesOutOfOrder = delivery.outOfOrder
