@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Scenarios
 
 /// One part of a sweep split over machines: shard `index` of `count`
 /// (numbered from 0) runs a contiguous block of the grid's points, each
@@ -44,7 +45,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 /// it, byte for byte as the sweep run on one machine.
 public struct SweepPart: Sendable, Codable {
     /// The format of part files.
-    public static let currentVersion = 1
+    public static let currentVersion = 2
     /// This part's format version.
     public var version: Int
     /// The shard it holds.
@@ -55,6 +56,9 @@ public struct SweepPart: Sendable, Codable {
     public var axes: [SweepAxis]
     /// Seeds per grid point.
     public var seeds: Int
+    /// The sweep's command line and settings (``SweepResult/command``).
+    public var command: String
+    public var settings: [ResolvedSetting]
     /// The shard's rows, in grid order.
     public var rows: [SweepRow]
     /// Runs the shard made.
@@ -72,6 +76,8 @@ public struct SweepPart: Sendable, Codable {
         scenario = result.scenario
         axes = result.axes
         seeds = result.seeds
+        command = result.command
+        settings = result.settings
         rows = result.rows
         runs = result.runs
         wallSeconds = result.wallSeconds
@@ -111,9 +117,10 @@ public struct SweepPart: Sendable, Codable {
         let count = first.part.shard.count
         var byIndex: [Int: (String, SweepPart)] = [:]
         for (path, p) in parts {
-            guard p.scenario == first.part.scenario, p.axes == first.part.axes, p.seeds == first.part.seeds, p.shard.count == count else {
+            guard p.scenario == first.part.scenario, p.axes == first.part.axes, p.seeds == first.part.seeds, p.shard.count == count,
+                  p.command == first.part.command, p.settings == first.part.settings else {
                 throw LatsimError(file: path, problem: "a part of another sweep than \(first.path)",
-                                  expected: "the parts of one sweep (same scenario, keys, values, seeds and number of shards)")
+                                  expected: "the parts of one sweep (same scenario, settings, keys, values, seeds and number of shards)")
             }
             if let other = byIndex[p.shard.index] {
                 throw LatsimError(file: path, problem: "shard \(p.shard) is also in \(other.0)", expected: "each shard once")
@@ -138,7 +145,10 @@ public struct SweepPart: Sendable, Codable {
             runs += p.runs
             wall = Swift.max(wall, p.wallSeconds)
         }
-        return SweepResult(scenario: first.part.scenario, grid: grid, seeds: first.part.seeds, rows: rows, runs: runs,
-                           wallSeconds: wall, shard: nil)
+        var result = SweepResult(scenario: first.part.scenario, grid: grid, seeds: first.part.seeds, rows: rows, runs: runs,
+                                 wallSeconds: wall, shard: nil)
+        result.command = first.part.command
+        result.settings = first.part.settings
+        return result
     }
 }

@@ -157,6 +157,12 @@ public struct SweepResult: Sendable {
     public var wallSeconds: Double
     /// The shard this result holds the rows of, when the sweep was split.
     public var shard: Shard?
+    /// The command line that asked for the sweep, as its result files
+    /// record it (Docs/Results.md); empty when a library call made it.
+    public var command = ""
+    /// The scenario's settings before the varied keys, with where each
+    /// came from.
+    public var settings: [ResolvedSetting] = []
 
     /// The axes.
     public var axes: [SweepAxis] { grid.axes }

@@ -9,8 +9,10 @@ public enum RunSummary {
     /// Which engine figures to include: wall-clock ones differ run to run.
     public enum Timing: Sendable { case include, omit }
 
-    /// The summary of one run of `scenario`.
-    public static func json(_ r: RunResult, scenario: String, timing: Timing = .include) -> JSONValue {
+    /// The summary of one run of `scenario`; with `settings`, its resolved
+    /// settings and where each came from close the object.
+    public static func json(_ r: RunResult, scenario: String, timing: Timing = .include,
+                            settings: [ResolvedSetting]? = nil) -> JSONValue {
         let m = r.measurements
         let e = r.events
         var engine: [(String, JSONValue)] = [("events", .int(e))]
@@ -24,7 +26,7 @@ public enum RunSummary {
             engine += [("wallSeconds", .null), ("eventsPerSecond", .null), ("realTimeFactor", .null)]
         }
         engine.append(("eventsByKind", .object(r.eventsByKind.map { ($0.kind, .int($0.count)) })))
-        return .object([
+        let fields: [(String, JSONValue)] = [
             ("scenario", .string(scenario)),
             ("seed", .int(Int(r.configuration.seed))),
             ("simulatedSeconds", .number(r.simulatedSeconds, places: 9)),
@@ -64,7 +66,9 @@ public enum RunSummary {
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
             ("force", ForceJSON.json(r)),
             ("engine", .object(engine)),
-        ])
+        ]
+        guard let settings else { return .object(fields) }
+        return .object(fields + [("settings", ResultHeader.settings(settings))])
     }
 
     /// `{"onTime", "appDeadlineMissed", "bufferStuffing", "surfaceFlingerDeadlineMissed", "dropped", "unknown"}`.

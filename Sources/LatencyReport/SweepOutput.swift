@@ -64,10 +64,26 @@ public enum SweepOutput {
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// The rows as a JSON array of objects with the CSV's keys: the varied
-    /// keys' values as strings (`"gpu.render": "9ms"`), the measured values
-    /// as numbers (null when not measured), `runs` as an integer.
+    /// The sweep's result (Docs/Results.md): the header, `sweep` (the
+    /// scenario, the varied keys and their values, seeds per point), the
+    /// scenario's `settings` before the varied keys, and `points`, one
+    /// object per grid point with the CSV's keys: the varied keys' values as
+    /// strings (`"gpu.render": "9ms"`), the measured values as numbers (null
+    /// when not measured), `runs` as an integer.
     public static func json(_ result: SweepResult) -> JSONValue {
+        ResultHeader.document("sweep", command: result.command, [
+            ("sweep", .object([
+                ("scenario", .string(result.scenario)),
+                ("axes", .array(result.axes.map { a in .object([("key", .string(a.path)), ("values", .array(a.values.map { .string($0) }))]) })),
+                ("seeds", .int(result.seeds)),
+            ])),
+            ("settings", ResultHeader.settings(result.settings)),
+            ("points", points(result)),
+        ])
+    }
+
+    /// The grid points as a JSON array (``json(_:)``'s `points`).
+    public static func points(_ result: SweepResult) -> JSONValue {
         .array(result.rows.map { row in
             var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
             for (name, value) in zip(metricColumns, metrics(row)) {

@@ -22,6 +22,10 @@ enum ExitStatus {
 /// What the command line adds to the library: flag names, the listing
 /// commands, output to stdout.
 enum CLI {
+    /// This invocation's canonical command line, as results record it
+    /// (``ResultHeader/command(_:)``).
+    static var command: String { ResultHeader.command(CommandLine.arguments) }
+
     /// Prints an error as one paragraph on stderr; returns its exit status.
     static func report(_ e: LatsimError) -> Int32 {
         var text = "latsim: error: " + e.description

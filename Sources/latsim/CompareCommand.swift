@@ -133,7 +133,7 @@ enum CompareOutput {
         func stat(_ s: SeedStatistic) -> JSONValue {
             .object([("mean", .ms(s.mean)), ("halfWidth95", .ms(s.halfWidth95)), ("perSeed", .array(s.values.map { .ms($0) }))])
         }
-        return .object([
+        return ResultHeader.document("compare", command: CLI.command, [
             ("a", .string(c.a.name)), ("b", .string(c.b.name)), ("seeds", .int(c.seeds)),
             ("settings", .array(c.settingDifferences.map { d in
                 .object([("key", .string(d.key)), ("a", .string(d.a)), ("aFrom", .string(d.aSource)),

@@ -19,6 +19,7 @@ struct Latsim: ParsableCommand {
 
         \(ExitStatus.help)
         """,
+        version: LatsimVersion.current,
         subcommands: [
             ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, DevicesCommand.self, RunCommand.self, ValidateCommand.self,
             SweepCommand.self, CompareCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,

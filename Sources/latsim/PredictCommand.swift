@@ -178,7 +178,8 @@ struct PredictCommand: ParsableCommand {
                                      own: command.map(OwnPredictor.init(command:)), scorecards: platformCards)
         let rows = PredictionTable.rows(results)
         if let json {
-            try CLI.write(PredictionTable.json(rows, latsim: cards.contains(.latsim)).text() + "\n", to: json)
+            let doc = ResultHeader.document("predict", command: CLI.command, [("rows", PredictionTable.json(rows, latsim: cards.contains(.latsim)))])
+            try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { return }
         }
         let seconds = results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"

@@ -51,9 +51,12 @@ struct RunCommand: ParsableCommand {
         // nothing half-done on bad input
         let assignments = try options.assignments()
         var jobs: [(Scenario, PipelineConfiguration)] = []
+        var settings: [[ResolvedSetting]] = []
         for name in scenarios {
             let s = try options.scenario(name)
-            jobs.append((s, try s.configuration(assignments)))
+            let resolved = try s.settings(with: assignments)
+            jobs.append((s, try resolved.configuration()))
+            settings.append(resolved.resolved())
         }
         let keepLog = trace != nil || frames != nil
         try WorkEstimate.check(jobs.map(\.1), keepLog: keepLog, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
@@ -97,8 +100,8 @@ struct RunCommand: ParsableCommand {
             }
         }
         if let json {
-            let docs = results.map { RunSummary.json($0.1, scenario: $0.0, timing: stable ? .omit : .include) }
-            let doc = docs.count == 1 ? docs[0] : .array(docs)
+            let runs = zip(results, settings).map { RunSummary.json($0.0.1, scenario: $0.0.0, timing: stable ? .omit : .include, settings: $0.1) }
+            let doc = ResultHeader.document("run", command: CLI.command, [("runs", .array(runs))])
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { return }
         }

@@ -123,9 +123,13 @@ struct SweepRunCommand: ParsableCommand {
         let bar = ProgressBar(enabled: isatty(2) != 0)
         var progress: (@Sendable (SweepProgress) -> Void)?
         if bar.enabled { progress = { bar.update($0) } }
-        let result: SweepResult = try Sweep.run(scenario: s, assignments: try options.assignments(), axes: axes, seeds: seeds, jobs: jobs,
+        let assignments = try options.assignments()
+        let settings = try s.settings(with: assignments).resolved()
+        var result: SweepResult = try Sweep.run(scenario: s, assignments: assignments, axes: axes, seeds: seeds, jobs: jobs,
                                                 maxEvents: options.maxEvents, shard: theShard,
                                                 progress: progress)
+        result.command = CLI.command
+        result.settings = settings
         bar.clear()
         if let part {
             try OutputDestination.write(try SweepPart(result).encoded(), to: part)

@@ -28,7 +28,7 @@ struct TableCommand: ParsableCommand {
         try WorkEstimate.check(try TalkTable.rows.map { try Scenario.named($0.scenario).configuration(assignments) }, limit: limits.maxEvents)
         let rows = try TalkTableRun.run(assignments)
         if let json {
-            let doc = JSONValue.array(rows.map(\.json))
+            let doc = ResultHeader.document("table", command: CLI.command, [("rows", .array(rows.map(\.json)))])
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { if !rows.allSatisfy(\.agrees) { throw ExitCode(1) }; return }
         }

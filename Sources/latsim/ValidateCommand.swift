@@ -52,7 +52,7 @@ struct ValidateCommand: ParsableCommand {
                                                       basename: "validation")
         }
         if let json {
-            try CLI.write(ValidationOutput.json(results).text() + "\n", to: json)
+            try CLI.write(ResultHeader.document("validate", command: CLI.command, [("rows", ValidationOutput.json(results))]).text() + "\n", to: json)
         }
         if json != "-" {
             CLI.say(ValidationOutput.table(results))

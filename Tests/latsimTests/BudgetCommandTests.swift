@@ -54,7 +54,7 @@ import Testing
             #expect(try Self.nanos(cells[8]) - Self.nanos(cells[7]) == Self.nanos(cells[ttp]))
         }
         // the JSON's frames measured are the CSV's new rows
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("r.json"))) as? [String: Any]
+        let json = try Latsim.rows(try Data(contentsOf: dir.appendingPathComponent("r.json")), kind: "run").first
         let latency = try #require(json?["latency"] as? [String: Any])
         #expect(latency["framesMeasured"] as? Int == measured)
         #expect(measured > 100)

@@ -10,7 +10,7 @@ import Testing
         #expect(o.stdout.contains("ios9-coalescing-120hz"))
         #expect(!o.stdout.contains("DIFFERS"))
         let j = try Latsim.run(["table", "--duration", "2s", "--json", "-"])
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [[String: Any]])
+        let rows = try Latsim.rows(Data(j.stdout.utf8), kind: "table")
         #expect(rows.count == 8)
         let prediction = try #require(rows.first { $0["scenario"] as? String == "ios9-prediction" })
         #expect(prediction["effectiveFrames"] as? Double == 1.5)
@@ -20,7 +20,7 @@ import Testing
     @Test func runWritesTheSummaryJSONWithTheSpecKeys() throws {
         let o = try Latsim.run(["run", "ios9-coalescing-120hz", "--duration", "2s", "--json", "-"])
         #expect(o.status == 0)
-        let doc = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
+        let doc = try Latsim.onlyRun(o.stdout)
         #expect(doc["scenario"] as? String == "ios9-coalescing-120hz")
         let latency = try #require(doc["latency"] as? [String: Any])
         let frames = try #require(latency["pipelineFrames"] as? [String: Double])
@@ -31,6 +31,38 @@ import Testing
         #expect(engine["events"] as? Int == byKind.values.reduce(0, +))
         #expect(byKind["latch"] == 120 && byKind["sampleReady"] == 239)
         for key in ["display", "work", "prediction", "simulatedSeconds", "seed"] { #expect(doc.keys.contains(key)) }
+    }
+
+    /// Docs/Results.md: the header names the version and the command line
+    /// (without where the outputs went), and every run its settings with
+    /// where each came from: a default, a line of a file, the command line.
+    @Test func aResultSaysWhatMadeIt() throws {
+        let v = try Latsim.run(["--version"])
+        #expect(v.status == 0 && v.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let dir = try Latsim.temporaryDirectory()
+        let file = dir.appendingPathComponent("mine.yaml")
+        try "name: mine\nos:\n  renderServer: vsync\napp:\n  handler: 6ms\n".write(to: file, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("r.json")
+        let o = try Latsim.run(["run", file.path, "--duration", "1s", "--set", "gpu.render=5ms", "--json", out.path, "--stable"])
+        #expect(o.status == 0, "\(o.stderr)")
+        let doc = try Latsim.result(try Data(contentsOf: out), kind: "run")
+        let header = try #require(doc["latsim"] as? [String: Any])
+        #expect(header["version"] as? String == v.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(header["command"] as? String == "latsim run \(file.path) --duration 1s --set gpu.render=5ms")
+        let run = try #require((doc["runs"] as? [[String: Any]])?.first)
+        let settings = try #require(run["settings"] as? [String: [String: String]])
+        #expect(settings["gpu.render"] == ["value": "5ms", "from": "--set"])
+        #expect(settings["app.handler"] == ["value": "6ms", "from": "\(file.path):5"])
+        #expect(settings["os.renderServer"] == ["value": "vsync", "from": "\(file.path):3"])
+        #expect(settings["duration"] == ["value": "1s", "from": "--duration"])
+        #expect(settings["device.displayHz"]?["from"] == "default")
+        // a device preset's values come from its file
+        let d = try Latsim.onlyRun(try Latsim.run(["run", "ios8", "--device", "iphone-5", "--duration", "1s", "--json", "-"]).stdout)
+        let ds = try #require(d["settings"] as? [String: [String: String]])
+        #expect(ds["device.displayHz"]?["from"]?.hasPrefix("builtin-device:iphone-5:") == true)
+        #expect(ds["os.renderServer"]?["from"]?.hasPrefix("builtin:ios8:") == true)
+        // Android keys are not an iOS run's settings
+        #expect(settings.keys.allSatisfy { !$0.hasPrefix("android.") })
     }
 
     @Test func theSameSeedGivesByteIdenticalJSON() throws {

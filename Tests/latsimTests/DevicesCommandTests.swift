@@ -29,14 +29,14 @@ import Testing
     @Test func runOnADevice() throws {
         let o = try Latsim.run(["run", "walt-screen", "--device", "nexus-9", "--duration", "2s", "--json", "-", "--stable"])
         #expect(o.status == 0, "\(o.stderr)")
-        let doc = try #require(try Self.json(o.stdout) as? [String: Any])
+        let doc = try Latsim.onlyRun(o.stdout)
         let device = try #require(doc["device"] as? [String: Any])
         #expect(device["preset"] as? String == "nexus-9" && device["panelResponseMs"] as? Double == 7)
         let f2p = try #require((doc["latency"] as? [String: Any])?["frameToPhotonMs"] as? [String: Any])
         #expect(f2p["mean"] as? Double == 48.666667) // D_app + D_sf + T/2 + 7 ms (DeviceTests)
         let over = try Latsim.run(["run", "walt-screen", "--device", "nexus-9", "--set", "device.panelResponse=0ms", "--duration", "2s",
                                    "--json", "-"])
-        let f2p0 = (((try Self.json(over.stdout) as? [String: Any])?["latency"] as? [String: Any])?["frameToPhotonMs"] as? [String: Any])?["mean"]
+        let f2p0 = (((try Latsim.onlyRun(over.stdout))["latency"] as? [String: Any])?["frameToPhotonMs"] as? [String: Any])?["mean"]
         #expect(f2p0 as? Double == 41.666667)
     }
 
@@ -54,7 +54,7 @@ import Testing
         try "device: ours.yaml\nos:\n  platform: android\n".write(to: dir.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
         let f = try Latsim.run(["run", dir.appendingPathComponent("app.yaml").path, "--duration", "1s", "--json", "-"])
         #expect(f.status == 0, "\(f.stderr)")
-        let hz = ((try Self.json(f.stdout) as? [String: Any])?["device"] as? [String: Any])?["displayHz"] as? Double
+        let hz = ((try Latsim.onlyRun(f.stdout))["device"] as? [String: Any])?["displayHz"] as? Double
         #expect(hz == 90)
     }
 
@@ -75,7 +75,7 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(o.status == 1, "\(o.status) \(o.stderr)")
         #expect(o.stdout.contains("walt-screen-nexus7") && o.stdout.contains("MISS") && o.stdout.contains("of 6 measurements"))
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("v.json"))) as? [[String: Any]])
+        let rows = try Latsim.rows(try Data(contentsOf: dir.appendingPathComponent("v.json")), kind: "validate")
         #expect(rows.count == 6)
         for r in rows {
             for key in ["id", "device", "scenario", "measure", "published", "simulated", "errorPct", "pass"] {
@@ -84,7 +84,7 @@ import Testing
         }
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("validation.gp").path))
         let stdout = try Latsim.run(["validate", "--json", "-"])
-        let parsed = try Self.json(stdout.stdout) as? [Any]
+        let parsed = try? Latsim.rows(Data(stdout.stdout.utf8), kind: "validate")
         #expect(stdout.status == 1 && parsed?.count == 6)
     }
 
@@ -107,7 +107,7 @@ import Testing
         """.write(to: dir.appendingPathComponent("table.yaml"), atomically: true, encoding: .utf8)
         let o = try Latsim.run(["validate", "--measurements", dir.appendingPathComponent("table.yaml").path, "--json", "-"])
         #expect(o.status == 0, "\(o.stderr)")
-        let row = try #require((try Self.json(o.stdout) as? [[String: Any]])?.first)
+        let row = try #require(try Latsim.rows(Data(o.stdout.utf8), kind: "validate").first)
         #expect(row["pass"] as? Bool == true && row["simulated"] as? Double == 48.666667 && row["published"] as? Double == 50)
 
         try "measurements:\n  - id: x\n    device: nexus-9\n    scenario: walt-screen\n    measure: frameToPhoton\n    published: 50\n    source: s\n    tag: R\n"

@@ -14,7 +14,7 @@ import Testing
         let lines = o.stdout.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("ios9-peek-pop") && $0.contains("113.095") })
         #expect(!lines.contains { $0.hasPrefix("ios9-low-latency") && $0.contains("113.095") })
-        let docs = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [[String: Any]])
+        let docs = try Latsim.rows(try Data(contentsOf: json), kind: "run")
         let force = try #require(docs[0]["force"] as? [String: Any])
         #expect(force["interaction"] as? String == "peekPop")
         let peek = try #require(force["peek"] as? [String: Any])
@@ -55,7 +55,7 @@ import Testing
         let ok = try Latsim.run(["run", "ios9-low-latency", "--set", "input.trajectory=\(csv.path)", "--set", "app.force.interaction=peekPop",
                                  "--json", "-", "--stable", "--duration", "1s"])
         #expect(ok.status == 0, "\(ok.stderr)")
-        let doc = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
+        let doc = try Latsim.onlyRun(ok.stdout)
         #expect(((doc["force"] as? [String: Any])?["peek"] as? [String: Any])?["recognized"] as? Int == 1)
     }
 }

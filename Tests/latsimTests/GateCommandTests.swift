@@ -23,7 +23,6 @@ import Glibc
         return "'\(out)'"
     }()
 
-    static func object(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
     /// The gate on the example predictor: record its baseline (Python),
     /// pass it (C: the same arithmetic, so the same figures), then fail on a
@@ -75,7 +74,7 @@ import Glibc
         let o = try Latsim.run(["predict", "--duration", "5s", "--horizon", "1", "--predictor", "linearFirst",
                                 "--predictor-command", Self.python, "--json", "-"])
         #expect(o.status == 0, "\(o.stderr)")
-        let rows = try #require(try Self.object(o.stdout) as? [[String: Any]])
+        let rows = try Latsim.rows(Data(o.stdout.utf8), kind: "predict")
         #expect(rows.map { $0["predictor"] as? String } == ["none", "linearFirst", "example-linear"])
         var a = rows[1], b = rows[2]
         a["predictor"] = nil
@@ -84,10 +83,10 @@ import Glibc
 
         let r = try Latsim.run(["run", "ios9-prediction", "--duration", "2s", "--stable", "--json", "-", "--predictor-command", Self.python])
         #expect(r.status == 0, "\(r.stderr)")
-        let summary = try #require(try Self.object(r.stdout) as? [String: Any])
+        let summary = try Latsim.onlyRun(r.stdout)
         let prediction = try #require(summary["prediction"] as? [String: Any])
         #expect(prediction["predictor"] as? String == "example-linear")
-        let plain = try #require(try Self.object(try Latsim.run(["run", "ios9-prediction", "--duration", "2s", "--stable", "--json", "-"]).stdout) as? [String: Any])
+        let plain = try Latsim.onlyRun(try Latsim.run(["run", "ios9-prediction", "--duration", "2s", "--stable", "--json", "-"]).stdout)
         var p = try #require(plain["prediction"] as? [String: Any]), q = prediction
         p["predictor"] = nil
         q["predictor"] = nil
@@ -144,7 +143,7 @@ import Glibc
         let only = try Latsim.run(["predict", "--duration", "3s", "--predictor", "androidx.kalman,chromium.kalman(heuristics,directionCutOff)",
                                    "--scorecard", "chromium,android", "--json", "-"])
         #expect(only.status == 0, "\(only.stderr)")
-        let rows = try #require(try Self.object(only.stdout) as? [[String: Any]])
+        let rows = try Latsim.rows(Data(only.stdout.utf8), kind: "predict")
         #expect(rows.count == 9)
         #expect(rows.prefix(3).map { $0["predictor"] as? String } == ["none", "androidx.kalman", "chromium.kalman(heuristics,directionCutOff)"])
         for r in rows {

@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 
 /// Runs the built `latsim` binary, as a user would.
@@ -50,6 +51,30 @@ enum Latsim {
     }
 
     /// A fresh temporary directory.
+    /// A result file's JSON (Docs/Results.md): its `latsim` header checked
+    /// (this version, format 2, the kind of result), then the document.
+    static func result(_ data: Data, kind: String) throws -> [String: Any] {
+        let doc = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not a JSON object")
+        let header = try #require(doc["latsim"] as? [String: Any], "no header")
+        #expect(header["result"] as? String == kind && header["format"] as? Int == 2)
+        #expect((header["command"] as? String)?.hasPrefix("latsim ") == true)
+        return doc
+    }
+
+    /// A result's `rows` (table, predict, validate), `runs` (run) or
+    /// `points` (sweep).
+    static func rows(_ data: Data, kind: String) throws -> [[String: Any]] {
+        let key = ["run": "runs", "sweep": "points"][kind] ?? "rows"
+        return try #require(try result(data, kind: kind)[key] as? [[String: Any]], "no \(key)")
+    }
+
+    /// The only run of a `run` result.
+    static func onlyRun(_ text: String) throws -> [String: Any] {
+        let runs = try rows(Data(text.utf8), kind: "run")
+        #expect(runs.count == 1)
+        return try #require(runs.first)
+    }
+
     static func temporaryDirectory() throws -> URL {
         let u = FileManager.default.temporaryDirectory.appendingPathComponent("latsim-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)

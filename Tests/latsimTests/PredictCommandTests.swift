@@ -35,7 +35,7 @@ import Testing
                     "--trajectory", "circle", "--json", "-"]
         let o = try Latsim.run(args)
         #expect(o.status == 0, "\(o.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [[String: Any]])
+        let rows = try Latsim.rows(Data(o.stdout.utf8), kind: "predict")
         // `none` is always there, first, as the reference
         #expect(rows.map { $0["predictor"] as? String } == ["none", "kalman", "none", "kalman"])
         #expect(rows.map { $0["horizonMs"] as? Double } == [8, 8, 16.666667, 16.666667])
@@ -136,7 +136,7 @@ import Testing
         let o = try Latsim.run(["predict", "--dataset", Self.dollarDirectory + "/s01", "--include", "fast",
                                 "--predictor", "linearFirst", "--horizon", "1", "--json", "-"])
         #expect(o.status == 0, "\(o.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [[String: Any]])
+        let rows = try Latsim.rows(Data(o.stdout.utf8), kind: "predict")
         #expect(rows.count == 2)
         #expect((rows[0]["samples"] as? Int ?? 0) > 1000)
         #expect((rows[1]["photonCutPercent"] as? Double ?? 0) > 20)

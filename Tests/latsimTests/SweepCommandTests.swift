@@ -26,7 +26,7 @@ import Testing
         #expect(try Latsim.run(Self.grid + ["--jobs", "2", "--json", b.path]).status == 0)
         let ja = try Data(contentsOf: a)
         #expect(ja == (try Data(contentsOf: b)))
-        let rows = try #require(try JSONSerialization.jsonObject(with: ja) as? [[String: Any]])
+        let rows = try Latsim.rows(ja, kind: "sweep")
         #expect(rows.count == 12)
         #expect(rows[0]["gpu.render"] as? String == "4ms" && rows[0]["runs"] as? Int == 2)
         #expect(rows[0]["fps"] is Double)

@@ -41,7 +41,7 @@ import Testing
         let file = dir.appendingPathComponent("slow.json")
         let o = try Latsim.run(["run", "android-slow-app", "--duration", "1s", "--trace", file.path, "--json", "-", "--stable"])
         #expect(o.status == 0, "\(o.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
+        let summary = try Latsim.onlyRun(o.stdout)
         let counts = try #require((summary["display"] as? [String: Any])?["frameTimeline"] as? [String: Int])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         let events = try #require(doc["traceEvents"] as? [[String: Any]])
