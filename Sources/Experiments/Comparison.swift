@@ -51,21 +51,8 @@ public struct Comparison: Sendable {
     /// on up to `jobs` threads (the result is the same at any number).
     public static func run(a: Side, b: Side, seeds: Int, jobs: Int,
                            maxEvents: Double = WorkEstimate.defaultEventLimit) throws(LatsimError) -> Comparison {
-        guard seeds >= 1 else { throw LatsimError(value: String(seeds), problem: "runs per side must be at least 1") }
-        for side in [a, b] where side.configuration.seed > UInt64.max - UInt64(seeds - 1) {
-            throw LatsimError(key: "seed", value: String(side.configuration.seed), problem: "its seeds go past the largest seed")
-        }
-        let runs = (0..<seeds).flatMap { k in [a, b].map { side -> PipelineConfiguration in
-            var c = side.configuration
-            c.seed &+= UInt64(k)
-            return c
-        } }
-        try WorkEstimate.check(runs, limit: maxEvents)
-        let results = Parallel.map(runs.count, jobs: jobs) { i in Result { () throws(LatsimError) in try PipelineRun.run(runs[i]) } }
-        var done: [RunResult] = []
-        for r in results { done.append(try r.get()) }
-        let aRuns = stride(from: 0, to: done.count, by: 2).map { done[$0] }
-        let bRuns = stride(from: 1, to: done.count, by: 2).map { done[$0] }
+        let runs = try SeedRuns.run([a.configuration, b.configuration], seeds: seeds, jobs: jobs, maxEvents: maxEvents)
+        let aRuns = runs[0], bRuns = runs[1]
         let rows = Figure.allCases.map { f -> Row in
             let sa = SeedStatistic(aRuns.map(f.value)), sb = SeedStatistic(bRuns.map(f.value))
             return Row(figure: f, a: sa, b: sb, difference: SeedDifference(a: sa, b: sb))

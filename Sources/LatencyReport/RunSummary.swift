@@ -9,10 +9,11 @@ public enum RunSummary {
     /// Which engine figures to include: wall-clock ones differ run to run.
     public enum Timing: Sendable { case include, omit }
 
-    /// The summary of one run of `scenario`; with `settings`, its resolved
+    /// The summary of one run of `scenario`; with `seeds`, its figures
+    /// across seeds (``SeedJSON``), and with `settings`, its resolved
     /// settings and where each came from close the object.
     public static func json(_ r: RunResult, scenario: String, timing: Timing = .include,
-                            settings: [ResolvedSetting]? = nil) -> JSONValue {
+                            settings: [ResolvedSetting]? = nil, seeds: JSONValue? = nil) -> JSONValue {
         let m = r.measurements
         let e = r.events
         var engine: [(String, JSONValue)] = [("events", .int(e))]
@@ -67,8 +68,10 @@ public enum RunSummary {
             ("force", ForceJSON.json(r)),
             ("engine", .object(engine)),
         ]
-        guard let settings else { return .object(fields) }
-        return .object(fields + [("settings", ResultHeader.settings(settings))])
+        var tail: [(String, JSONValue)] = []
+        if let seeds { tail.append(("seeds", seeds)) }
+        if let settings { tail.append(("settings", ResultHeader.settings(settings))) }
+        return .object(fields + tail)
     }
 
     /// `{"onTime", "appDeadlineMissed", "bufferStuffing", "surfaceFlingerDeadlineMissed", "dropped", "unknown"}`.

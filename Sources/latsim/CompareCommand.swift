@@ -130,9 +130,7 @@ enum CompareOutput {
     }
 
     static func json(_ c: Comparison) -> JSONValue {
-        func stat(_ s: SeedStatistic) -> JSONValue {
-            .object([("mean", .ms(s.mean)), ("halfWidth95", .ms(s.halfWidth95)), ("perSeed", .array(s.values.map { .ms($0) }))])
-        }
+        let stat = SeedJSON.statistic
         return ResultHeader.document("compare", command: CLI.command, [
             ("a", .string(c.a.name)), ("b", .string(c.b.name)), ("seeds", .int(c.seeds)),
             ("settings", .array(c.settingDifferences.map { d in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Experiments
 import FramePipeline
 import Foundation
 import LatencyReport
@@ -18,12 +19,18 @@ struct RunCommand: ParsableCommand {
         summary JSON (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements"; \
         Docs/Force.md, "What is measured").
 
+        --seeds N runs each scenario with seeds S, S+1, ..., S+N-1 and prints every \
+        figure as its mean over the seeds with the half-width of its 95% interval \
+        (Student's t): how much of a number is the seed's. The JSON keeps the full \
+        summary of seed S and adds each figure per seed.
+
         Examples:
           latsim run ios8 ios9-low-latency
           latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
           latsim run my-scenario.yaml --json result.json
           latsim run ios9-low-latency android-default --set app.handler=8ms
           latsim run ios9-peek-pop --set app.force.intent=20ms
+          latsim run ios8 --set 'app.handler=lognormal(6ms,0.5)' --seeds 10
           latsim run ios9-prediction --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
@@ -36,6 +43,8 @@ struct RunCommand: ParsableCommand {
     var stable = false
     @Flag(help: "Also print where the milliseconds go: each stage's mean, p50 and p99 and its share of the mean touch-to-photon (Docs/Budget.md).")
     var budget = false
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run each scenario with seeds S, S+1, ... and give every figure with its 95% interval across them.", valueName: "N"))
+    var seeds: Int = 1
     @OptionGroup var own: PredictorCommandOptions
     @Option(help: ArgumentHelp("Write a Chrome trace-event JSON file (open it in ui.perfetto.dev or chrome://tracing). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var trace: String?
@@ -44,6 +53,12 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("name at least one scenario (`latsim list` shows them)") }
+        if !(1...SeedRuns.maximumSeeds).contains(seeds) { throw ValidationError("--seeds must be 1...\(SeedRuns.maximumSeeds), got \(seeds)") }
+        if seeds > 1 {
+            for (flag, given) in [("--trace", trace != nil), ("--frames", frames != nil), ("--predictor-command", own.predictorCommand != nil)] where given {
+                throw ValidationError("\(flag) follows one run; with --seeds \(seeds) there are \(seeds) per scenario (drop one of them)")
+            }
+        }
     }
 
     func run() throws {
@@ -57,6 +72,11 @@ struct RunCommand: ParsableCommand {
             let resolved = try s.settings(with: assignments)
             jobs.append((s, try resolved.configuration()))
             settings.append(resolved.resolved())
+        }
+        if seeds > 1 {
+            try CLI.preflight(files: [json])
+            try runSeeds(jobs, settings: settings)
+            return
         }
         let keepLog = trace != nil || frames != nil
         try WorkEstimate.check(jobs.map(\.1), keepLog: keepLog, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
@@ -111,6 +131,24 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
+    /// `--seeds N`: each scenario N times; the figures with their intervals.
+    func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]]) throws {
+        // seed S's run is the summary's, with its budget as a single run has it
+        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
+                                    budget: true, maxEvents: options.maxEvents)
+        let figures = runs.map(SeedRuns.figures)
+        if let json {
+            let docs = jobs.indices.map { i in
+                RunSummary.json(runs[i][0], scenario: jobs[i].0.name, timing: stable ? .omit : .include, settings: settings[i],
+                                seeds: SeedJSON.seeds(first: jobs[i].1.seed, figures[i]))
+            }
+            try CLI.write(ResultHeader.document("run", command: CLI.command, [("runs", .array(docs))]).text() + "\n", to: json)
+            if json == "-" { return }
+        }
+        CLI.say(RunTable.seeds(jobs.map(\.0.name), figures, seeds: seeds, first: jobs.map(\.1.seed)))
+        if budget { CLI.say("\nThe stage budget of seed S alone:\n\n" + RunTable.budget(zip(jobs, runs).map { ($0.0.name, $1[0]) })) }
+    }
+
     /// `trace.json` + `ios8` -> `trace-ios8.json`.
     static func insert(_ name: String, into path: String) -> String {
         let url = URL(fileURLWithPath: path)
@@ -189,4 +227,22 @@ enum RunTable {
     }
 
     static func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
+
+    /// `run --seeds`: a row per figure, a column per scenario, each cell the
+    /// mean over the seeds ± the half-width of its 95% interval.
+    static func seeds(_ names: [String], _ figures: [[(figure: Figure, statistic: SeedStatistic)]], seeds: Int,
+                      first: [UInt64]) -> String {
+        var t = TextTable(header: ["figure"] + names, rightAligned: Set(1...names.count))
+        for (row, f) in Figure.allCases.enumerated() {
+            t.rows.append([f.column] + figures.map { cells in
+                let s = cells[row].statistic
+                guard let mean = s.mean else { return "-" }
+                let h = s.halfWidth95.map { " ± " + formatDecimal($0, places: f.places, fixed: true) } ?? ""
+                return formatDecimal(mean, places: f.places, fixed: true) + h
+            })
+        }
+        let range = first.count == 1 || Set(first).count == 1
+            ? "seeds \(first[0])...\(first[0] + UInt64(seeds - 1))" : "\(seeds) seeds from each scenario's own"
+        return t.render() + "\n\nEach figure's mean over \(range) and the half-width of its 95% interval (Student's t with \(seeds - 1) degrees of freedom); 0 when every seed gave the same value. The JSON holds each seed's value."
+    }
 }

@@ -1,0 +1,19 @@
+import Experiments
+import SimKernel
+
+/// Figures across seeds in the result files (Docs/Results.md).
+public enum SeedJSON {
+    /// `{"mean", "halfWidth95", "perSeed"}`, ms or the figure's own unit.
+    public static func statistic(_ s: SeedStatistic) -> JSONValue {
+        .object([("mean", .ms(s.mean)), ("halfWidth95", .ms(s.halfWidth95)), ("perSeed", .array(s.values.map { .ms($0) }))])
+    }
+
+    /// A run's `seeds`: how many, the first, and every figure across them.
+    public static func seeds(first: UInt64, _ figures: [(figure: Figure, statistic: SeedStatistic)]) -> JSONValue {
+        .object([
+            ("count", .int(figures.first?.statistic.values.count ?? 0)),
+            ("first", .int(Int(clamping: first))),
+            ("figures", .object(figures.map { ($0.figure.rawValue, statistic($0.statistic)) })),
+        ])
+    }
+}
