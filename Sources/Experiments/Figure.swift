@@ -66,7 +66,7 @@ public enum Figure: String, CaseIterable, Sendable {
         case .pipelineFramesP50: return m.pipelineFrames.percentile(50)
         case .effectiveP50: return m.effectiveMs.percentile(50)
         case .perSampleP50: return m.perSampleMs.percentile(50)
-        case .fps: return Double(m.framesPresented) / r.simulatedSeconds
+        case .fps: return r.framesPerSecond
         case .repeatedFrames: return Double(m.repeatedFrames)
         case .droppedFrames: return Double(m.droppedFrames)
         case .hitchMsPerS: return r.hitchTimeRatioMsPerS

@@ -101,7 +101,8 @@ extension PredictionCorpus {
     ///   - scorecards: the platform scorecards to keep besides latsim's.
     public func run(_ cells: [Cell], seed: UInt64? = nil, parallel: Bool = true,
                     predictor: PredictorFactory? = nil, own: OwnPredictor? = nil,
-                    scorecards: PredictionScorecards = []) throws(LatsimError) -> [CellResult] {
+                    scorecards: PredictionScorecards = [],
+                    maxEvents: Double = WorkEstimate.defaultEventLimit) throws(LatsimError) -> [CellResult] {
         var jobs: [(Cell, PipelineConfiguration, Trajectory)] = []
         var built: [Int: Trajectory] = [:]
         for cell in cells {
@@ -124,6 +125,9 @@ extension PredictionCorpus {
             }
             jobs.append((cell, c, t))
         }
+        // the work, estimated before any of it is done (a trace spanning years,
+        // a duration of days): refused past the limit with the estimate
+        try WorkEstimate.check(jobs.map(\.1), limit: maxEvents)
         let resolved = jobs
         let names = items.map(\.name)
         let stopped = Locked(false)

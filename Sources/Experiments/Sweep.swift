@@ -161,7 +161,7 @@ struct RunDigest: Sendable {
 
     init(_ r: RunResult) {
         measurements = r.measurements
-        framesPerSecond = Double(r.measurements.framesPresented) / r.simulatedSeconds
+        framesPerSecond = r.framesPerSecond
         hitchMsPerS = r.hitchTimeRatioMsPerS
         tripleBufferedFraction = r.tripleBufferedFraction
         events = r.events

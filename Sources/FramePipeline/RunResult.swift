@@ -27,6 +27,17 @@ public struct RunResult: Sendable {
 
     /// Simulated seconds.
     public var simulatedSeconds: Double { Double(configuration.duration) / 1e9 }
+    /// Frames per second in the steady state: of the vsyncs since the first
+    /// frame reached the screen (each shows a new frame or repeats the one
+    /// before), the share that showed a new frame, times the display rate.
+    /// The pipeline's fill before the first frame does not count, so a
+    /// 60 Hz run that never misses a vsync gives 60, not 59.7.
+    public var framesPerSecond: Double {
+        let m = measurements
+        let vsyncs = m.framesPresented + m.repeatedFrames
+        guard vsyncs > 0 else { return 0 }
+        return Double(m.framesPresented) / Double(vsyncs) * 1e9 / configuration.vsyncClock.periodNanos
+    }
     /// Hitch time per simulated second, in ms per s.
     public var hitchTimeRatioMsPerS: Double {
         Double(measurements.hitches) * configuration.vsyncClock.periodNanos / 1e6 / simulatedSeconds

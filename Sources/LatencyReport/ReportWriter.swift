@@ -211,7 +211,7 @@ public struct ReportWriter {
         var page = page
         page.add("## Every built-in scenario")
         page.add()
-        page.add("`latsim run NAME` for each; fps is frames presented per simulated second, triple the share of time with three display buffers allocated (iOS). The Android scenarios are described in Docs/Android.md.")
+        page.add("`latsim run NAME` for each; fps is measured in the steady state (of the vsyncs after the first frame reached the screen, the share that showed a new frame, times the display rate), triple the share of time with three display buffers allocated (iOS). The Android scenarios are described in Docs/Android.md.")
         page.add()
         page.add("| scenario | t2p p50 (ms) | t2p p99 (ms) | frames p50 | effective p50 | fps | repeated | dropped | triple % |")
         page.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -224,7 +224,7 @@ public struct ReportWriter {
             let m = r.measurements
             if m.touchToPhotonMs.count == 0 { silent.append(name) }
             func f(_ x: Double?, _ p: Int = 3) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
-            page.add("| \(name) | \(f(m.touchToPhotonMs.percentile(50))) | \(f(m.touchToPhotonMs.percentile(99))) | \(f(m.pipelineFrames.percentile(50))) | \(f(m.effectiveFrames.percentile(50))) | \(f(Double(m.framesPresented) / r.simulatedSeconds, 1)) | \(m.repeatedFrames) | \(m.droppedFrames) | \(m.android == nil ? f(r.tripleBufferedFraction * 100, 1) : "-") |")
+            page.add("| \(name) | \(f(m.touchToPhotonMs.percentile(50))) | \(f(m.touchToPhotonMs.percentile(99))) | \(f(m.pipelineFrames.percentile(50))) | \(f(m.effectiveFrames.percentile(50))) | \(f(r.framesPerSecond, 1)) | \(m.repeatedFrames) | \(m.droppedFrames) | \(m.android == nil ? f(r.tripleBufferedFraction * 100, 1) : "-") |")
             if shown.contains(name) {
                 cdf.append((name: Self.cdfName(name, m), points: m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
             }

@@ -17,7 +17,7 @@ public enum SweepOutput {
     ///   merged frames of every seed;
     /// - `framesP50`, `framesMean`: pipeline frames (the talk's convention);
     /// - `effectiveFramesP50`: pipeline frames minus the prediction horizon;
-    /// - `fps`: frames presented per simulated second;
+    /// - `fps`: frames per second in the steady state (``RunResult/framesPerSecond``);
     /// - `droppedFrames`, `repeatedFrames`: per run;
     /// - `hitchMsPerS`: hitch time per simulated second;
     /// - `tripleBufferedFraction`: of the simulated time, 0...1;
@@ -95,19 +95,20 @@ public enum SweepOutput {
 
     /// A readable table, one line per grid point: the varied values,
     /// touch-to-photon p50/p99 (ms), pipeline frames p50, effective frames
-    /// p50, frames per second, dropped frames per run, hitch ms/s and the
-    /// percentage of time triple buffered.
+    /// p50, frames per second in the steady state, dropped and repeated
+    /// frames per run, hitch ms/s and the percentage of time triple
+    /// buffered: the run table's names and precisions.
     public static func table(_ result: SweepResult) -> String {
         var header = result.axes.map(\.path)
         let numeric = header.count
-        header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "hitch ms/s", "triple %"]
+        header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "repeated", "hitch ms/s", "triple %"]
         func f(_ x: Double?, _ places: Int) -> String { x.map { formatDecimal($0, places: places) } ?? "-" }
         var rows: [[String]] = []
         for row in result.rows {
             let m = row.metrics
             rows.append(row.values + [
-                f(m.touchToPhotonMs.p50, 2), f(m.touchToPhotonMs.p99, 2), f(m.pipelineFrames.p50, 3),
-                f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1),
+                f(m.touchToPhotonMs.p50, 3), f(m.touchToPhotonMs.p99, 3), f(m.pipelineFrames.p50, 3),
+                f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1), f(m.repeatedFrames, 1),
                 f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction * 100, 1),
             ])
         }

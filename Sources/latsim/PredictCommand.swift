@@ -89,6 +89,7 @@ struct PredictCommand: ParsableCommand {
     var trajectory: String?
     @OptionGroup var data: DatasetOptions
     @OptionGroup var own: PredictorCommandOptions
+    @OptionGroup var limits: WorkLimitOptions
     @Option(name: .customLong("scan-hz"), parsing: .unconditional, help: ArgumentHelp("Digitizer scan rate, Hz.", valueName: "N"))
     var scanHz: String = "120"
     @Option(name: .customLong("display-hz"), parsing: .unconditional, help: ArgumentHelp("Display refresh rate, Hz.", valueName: "N"))
@@ -147,6 +148,11 @@ struct PredictCommand: ParsableCommand {
         return out
     }
 
+    /// Simulated seconds per run, as printed.
+    func seconds(_ results: [PredictionCorpus.CellResult]) -> String {
+        results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
+    }
+
     func validate() throws {
         if trajectory != nil && data.dataset != nil {
             throw ValidationError("give either --trajectory or --dataset, not both")
@@ -175,14 +181,21 @@ struct PredictCommand: ParsableCommand {
         let (item, note) = try motion(seed: runSeed)
         let corpus = PredictionCorpus(items: [item], scanHz: base.scanHz, displayHz: base.displayHz, smoothing: smooth)
         let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed,
-                                     own: command.map(OwnPredictor.init(command:)), scorecards: platformCards)
+                                     own: command.map(OwnPredictor.init(command:)), scorecards: platformCards,
+                                     maxEvents: limits.maxEvents)
         let rows = PredictionTable.rows(results)
+        // a run too short for a sample to be scored has no errors to print
+        if !results.isEmpty && results.allSatisfy({ $0.score.samples == 0 }) {
+            throw LatsimError(key: "duration", value: "\(seconds(results)) s",
+                              problem: "no touch sample was scored: the run ends before a predicted touch reaches the screen",
+                              expected: "a --duration of a few frames or more (e.g. 1s)")
+        }
         if let json {
             let doc = ResultHeader.document("predict", command: CLI.command, [("rows", PredictionTable.json(rows, latsim: cards.contains(.latsim)))])
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { return }
         }
-        let seconds = results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
+        let seconds = seconds(results)
         CLI.say("motion: \(note); \(seconds) s simulated per run; scan \(formatDecimal(base.scanHz.doubleValue, places: 3)) Hz, display \(formatDecimal(base.displayHz.doubleValue, places: 3)) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)")
         if cards.contains(.latsim) {
             CLI.say("")

@@ -54,8 +54,14 @@ struct RegressCommand: ParsableCommand {
     var baseline: String
     @Flag(help: "Write the current scores to the baseline file (replacing it atomically) and exit 0.")
     var update = false
-    @Option(help: ArgumentHelp("How much worse a metric may get, in percent of its baseline value.", valueName: "PCT"))
-    var tolerance: Double = 2
+    @Option(name: .customLong("tolerance"), parsing: .unconditional, help: ArgumentHelp("How much worse a metric may get, in percent of its baseline value (a decimal number, e.g. 2 or 0.5).", valueName: "PCT"))
+    var toleranceText: String = "2"
+    /// The tolerance, read as a plain decimal: `0x10`, `1e400` and `nan`
+    /// are typing slips, not percentages.
+    var tolerance: Double {
+        guard toleranceText.range(of: #"^[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil else { return .nan }
+        return Double(toleranceText) ?? .nan
+    }
     @Option(help: ArgumentHelp("A predictor spec to gate (as `latsim predict --predictor`). Comma-separated and repeatable (default: latsim's five).", valueName: "P"))
     var predictor: [String] = []
     @OptionGroup var own: PredictorCommandOptions
@@ -66,7 +72,9 @@ struct RegressCommand: ParsableCommand {
     var format: Format = .text
 
     func validate() throws {
-        if !tolerance.isFinite || tolerance < 0 { throw ValidationError("--tolerance must be a number of percent >= 0") }
+        if !tolerance.isFinite || tolerance > 1_000_000 {
+            throw ValidationError("--tolerance '\(toleranceText)' is not a percentage: expected a decimal number from 0 to 1000000, e.g. 2 or 0.5")
+        }
     }
 
     func run() throws {

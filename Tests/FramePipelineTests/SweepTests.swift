@@ -176,7 +176,7 @@ import Testing
         for k in 0..<3 {
             let r = try runScenario("ios9-low-latency", overrides, duration: "3s", seed: 11 + UInt64(k))
             if merged == nil { merged = r.measurements.touchToPhotonMs } else { merged!.merge(r.measurements.touchToPhotonMs) }
-            fps += Double(r.measurements.framesPresented) / r.simulatedSeconds / 3
+            fps += r.framesPerSecond / 3
             repeated += Double(r.measurements.repeatedFrames) / 3
             means.insert(r.measurements.touchToPhotonMs.mean!)
         }
@@ -254,4 +254,25 @@ final class SweepProgressLog: @unchecked Sendable {
     private let lock = NSLock()
     func add(_ p: SweepProgress) { lock.lock(); items.append(p); lock.unlock() }
     var values: [SweepProgress] { lock.lock(); defer { lock.unlock() }; return items }
+}
+
+/// fps in the steady state (README, "Output"): the fill before the first
+/// frame does not count.
+@Suite struct SteadyStateFrameRateTests {
+    /// ios8 at 60 Hz shows a new frame at every vsync once its pipeline is
+    /// full: 60, where frames over the whole run give 59.7 (597 of 600).
+    @Test func aRunThatNeverMissesIsAtTheDisplayRate() throws {
+        let r = try runScenario("ios8", duration: "10s")
+        #expect(r.measurements.framesPresented == 597 && r.measurements.repeatedFrames == 0)
+        #expect(r.framesPerSecond == 60)
+    }
+
+    /// slow-app's 20 ms handler makes every other vsync a repeat: 299 new
+    /// frames in 597 vsyncs after the first, 30.05 fps.
+    @Test func aThirtyFramesPerSecondApp() throws {
+        let r = try runScenario("slow-app", duration: "10s")
+        let m = r.measurements
+        #expect(abs(r.framesPerSecond - Double(m.framesPresented) / Double(m.framesPresented + m.repeatedFrames) * 60) < 1e-9)
+        #expect(abs(r.framesPerSecond - 30) < 0.1)
+    }
 }

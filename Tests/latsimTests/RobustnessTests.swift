@@ -43,6 +43,12 @@ import Testing
         (["report", "--duration", "1e6s", "--out", "/tmp/latsim-never-report"], ["model events"]),
         (["sweep", "ios8", "--vary", "gpu.render=2ms,4ms", "--seeds", "4", "--seed", "18446744073709551615"], ["seed"]),
         (["sweep", "ios8", "--vary", "gpu.render=2ms,4ms", "--set", "gpu.render=9ms"], ["gpu.render", "also varied"]),
+        (["predict", "--duration", "1e6s", "--json", "/tmp/latsim-never.json"], ["model events", "--max-events"]),
+        (["run", "ios8", "--seeds", "1000", "--duration", "1e4s"], ["model events", "--max-events"]),
+        // nothing to score is not a table of zeros
+        (["predict", "--trajectory", "circle", "--duration", "0.01s", "--json", "/tmp/latsim-never.json"], ["no touch sample was scored"]),
+        // a percentage is a plain decimal: Swift alone would read 0x10 as 16
+        (["regress", "--baseline", "/tmp/latsim-never.json", "--tolerance", "0x10"], ["--tolerance", "0x10"]),
     ] as [([String], [String])])
     func workPastTheLimitsIsRefusedFirst(args: [String], words: [String]) throws {
         let started = Date()
