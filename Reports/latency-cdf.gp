@@ -53,7 +53,7 @@ EOD
 
 # chart
 set encoding utf8
-set title "{/:Bold*1.25 Touch-to-photon latency distribution}\n{/*0.95 cumulative share of displayed frames; photon = scan-out of the middle row}" textcolor rgb "#222222" offset 0,-0.3
+set title "{/:Bold*1.25 Touch-to-photon latency distribution}\n{/*0.95 cumulative share of displayed frames; photon = scan-out of the middle row; vertical lines every display period T = 16.7 ms}" textcolor rgb "#222222" offset 0,-0.3
 set border 3 lc rgb "#666666" lw 1
 set tics nomirror out scale 0.6 textcolor rgb "#222222"
 set grid back lc rgb "#cccccc" lw 1 dt 1
@@ -64,19 +64,19 @@ set ylabel "fraction of frames at or below"
 set xrange [11.979166:69.270833]
 set yrange [0:1.02]
 set ytics 0,0.1,1
-set key bottom right
+set key outside below center horizontal maxcols 2 noopaque nobox
 set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
 set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
 set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc rgb "#777777" font ",10"
 set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc rgb "#777777" font ",10"
 set arrow from first 16.666667, graph 0 to first 16.666667, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "1 frame" at first 16.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "T" at first 16.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 33.333333, graph 0 to first 33.333333, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "2 frames" at first 33.333333, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "2T" at first 33.333333, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 50, graph 0 to first 50, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "3 frames" at first 50, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "3T" at first 50, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 66.666667, graph 0 to first 66.666667, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "4 frames" at first 66.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "4T" at first 66.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -85,21 +85,21 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "ios8", \
-     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "ios8-complex", \
-     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "ios9-low-latency", \
-     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "ios9-coalescing-120hz", \
-     $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil", \
-     $cdf5 using 1:2 with steps lw 2.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms and GPU 5 ms"
+plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
+     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
+     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
+     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
+     $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
+     $cdf5 using 1:2 with steps lw 2.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "ios8", \
-     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "ios8-complex", \
-     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "ios9-low-latency", \
-     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "ios9-coalescing-120hz", \
-     $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil", \
-     $cdf5 using 1:2 with steps lw 2.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms and GPU 5 ms"
+plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
+     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
+     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
+     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
+     $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
+     $cdf5 using 1:2 with steps lw 2.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
 set output

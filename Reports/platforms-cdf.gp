@@ -54,17 +54,17 @@ set ylabel "fraction of frames at or below"
 set xrange [31.233332:77.433333]
 set yrange [0:1.02]
 set ytics 0,0.1,1
-set key bottom right
+set key outside below center horizontal maxcols 2 noopaque nobox
 set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
 set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
 set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc rgb "#777777" font ",10"
 set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc rgb "#777777" font ",10"
 set arrow from first 33.333333, graph 0 to first 33.333333, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "2 frames" at first 33.333333, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "2T" at first 33.333333, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 50, graph 0 to first 50, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "3 frames" at first 50, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "3T" at first 50, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 66.666667, graph 0 to first 66.666667, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
-set label "4 frames" at first 66.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set label "4T" at first 66.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {

@@ -305,6 +305,7 @@ set key at screen 0.5, screen 0.012 center bottom horizontal noopaque nobox spac
 set bmargin 7
 set border 3 lc rgb "#666666"
 set label "finger now" at first 204.145919, first 367.997675 offset 2,0 left tc rgb "#333333" font ",11"
+set object 1 rectangle from first 180.548618, first 382.745988 to first 227.743221, first 353.249361 fillstyle empty border lc rgb "#333333" dt 2 lw 1 front
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -313,6 +314,7 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
+set multiplot
 plot $finger using 1:2 with lines lw 9 lc rgb "#c8c8c8" title "finger (true path)", \
      $drawn0 using 1:2 with lines lw 4.5 lc rgb "#0072b2" title "drawn, no prediction: ends 12 pt behind", \
      $drawn0 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#0072b2" notitle, \
@@ -321,11 +323,34 @@ plot $finger using 1:2 with lines lw 9 lc rgb "#c8c8c8" title "finger (true path
      $drawn2 using 1:2 with lines lw 1.8 lc rgb "#009e73" title "drawn, kalman 1 frame ahead: ends 2 pt behind", \
      $drawn2 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#009e73" notitle, \
      $finger using 1:2 every ::200::200 with points pt 6 ps 3 lw 2.5 lc rgb "#333333" notitle
+unset object 1
+set origin 0.6,0.2
+set size ratio -1 0.38,0.55
+set xrange [180.548618:227.743221]
+set yrange [382.745988:353.249361]
+unset xlabel
+unset ylabel
+unset key
+set title "the stroke's end, enlarged" font ",11" offset 0,-0.6
+set border 15 lc rgb "#333333" lw 1
+set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#FFFFFF" fillstyle solid 1.0 noborder
+set tics font ",9"
+plot $finger using 1:2 with lines lw 5 lc rgb "#c8c8c8" notitle, \
+     $drawn0 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#0072b2" notitle, \
+     $drawn0 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#0072b2" notitle, \
+     $drawn1 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#d55e00" notitle, \
+     $drawn1 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#d55e00" notitle, \
+     $drawn2 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#009e73" notitle, \
+     $drawn2 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#009e73" notitle, \
+     $finger using 1:2 every ::200::200 with points pt 6 ps 2 lw 2 lc rgb "#333333" notitle
+unset multiplot
+unset object 2
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
+set multiplot
 plot $finger using 1:2 with lines lw 9 lc rgb "#c8c8c8" title "finger (true path)", \
      $drawn0 using 1:2 with lines lw 4.5 lc rgb "#0072b2" title "drawn, no prediction: ends 12 pt behind", \
      $drawn0 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#0072b2" notitle, \
@@ -334,4 +359,26 @@ plot $finger using 1:2 with lines lw 9 lc rgb "#c8c8c8" title "finger (true path
      $drawn2 using 1:2 with lines lw 1.8 lc rgb "#009e73" title "drawn, kalman 1 frame ahead: ends 2 pt behind", \
      $drawn2 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#009e73" notitle, \
      $finger using 1:2 every ::200::200 with points pt 6 ps 3 lw 2.5 lc rgb "#333333" notitle
+unset object 1
+set origin 0.6,0.2
+set size ratio -1 0.38,0.55
+set xrange [180.548618:227.743221]
+set yrange [382.745988:353.249361]
+unset xlabel
+unset ylabel
+unset key
+set title "the stroke's end, enlarged" font ",11" offset 0,-0.6
+set border 15 lc rgb "#333333" lw 1
+set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#FFFFFF" fillstyle solid 1.0 noborder
+set tics font ",9"
+plot $finger using 1:2 with lines lw 5 lc rgb "#c8c8c8" notitle, \
+     $drawn0 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#0072b2" notitle, \
+     $drawn0 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#0072b2" notitle, \
+     $drawn1 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#d55e00" notitle, \
+     $drawn1 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#d55e00" notitle, \
+     $drawn2 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#009e73" notitle, \
+     $drawn2 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#009e73" notitle, \
+     $finger using 1:2 every ::200::200 with points pt 6 ps 2 lw 2 lc rgb "#333333" notitle
+unset multiplot
+unset object 2
 set output
