@@ -30,12 +30,14 @@ public enum ResultHeader {
     /// so the same results carry the same bytes whatever the paths, the
     /// thread count or the shard.
     public static let outputOptions: Set<String> = [
-        "--json", "--csv", "--plot", "--jobs", "--shard", "--part", "--trace", "--frames", "--stable", "--budget",
+        "--json", "--csv", "--plot", "--jobs", "--shard", "--part", "--trace", "--frames",
         "--max-events", "--max-log-events", "--junit", "--format", "--out", "--predictor-timeout",
     ]
+    /// The same, for flags (no value).
+    public static let outputFlags: Set<String> = ["--stable", "--budget"]
 
     /// The canonical command line of `arguments` (argv): `latsim` and the
-    /// arguments, without ``outputOptions`` and their values, each quoted
+    /// arguments, without ``outputOptions`` (and their values) and ``outputFlags``, each quoted
     /// for a POSIX shell where it needs it.
     public static func command(_ arguments: [String]) -> String {
         var out = ["latsim"]
@@ -47,10 +49,11 @@ public enum ResultHeader {
                 out += arguments[(i - 1)...].map(quoted)
                 break
             }
+            if outputFlags.contains(a) { continue }
             let name = a.split(separator: "=", maxSplits: 1).first.map(String.init) ?? a
             if outputOptions.contains(name) {
-                // `--json PATH`, `--json=PATH`; `--stable` and `--budget` take no value
-                if !a.contains("=") && name != "--stable" && name != "--budget" && i < arguments.count { i += 1 }
+                // `--json PATH` or `--json=PATH`
+                if !a.contains("=") && i < arguments.count { i += 1 }
                 continue
             }
             out.append(quoted(a))

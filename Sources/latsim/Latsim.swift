@@ -12,10 +12,12 @@ struct Latsim: ParsableCommand {
         discussion: """
         latsim models the Multi-Touch digitizer, UIKit's touch delivery, the app's \
         handler, Core Animation's render server, the GPU, display buffers and vsync, \
-        after the WWDC 2015 talk "Advanced Touch Input on iOS".
+        after the WWDC 2015 talk "Advanced Touch Input on iOS"; Android's pipeline \
+        from InputConsumer to SurfaceFlinger; 3D Touch; and published devices.
 
-        Start with `latsim table` (the talk's figures reproduced), `latsim list`, and \
-        `latsim run ios9-coalescing-120hz`.
+        Start with `latsim table` (the talk's figures reproduced), `latsim list`, \
+        `latsim run ios9-coalescing-120hz --budget` (where the milliseconds go), \
+        `latsim compare A B` and `latsim devices`.
 
         \(ExitStatus.help)
         """,

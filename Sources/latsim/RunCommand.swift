@@ -15,8 +15,8 @@ struct RunCommand: ParsableCommand {
         diagram convention), frame-to-photon, frames presented, repeated and dropped \
         frames, hitch time and the time spent triple buffered; Android runs add their \
         FrameTimeline classes and buffer figures, and runs whose app uses force (3D Touch) \
-        the latency of every press from its true threshold crossing. --json writes the \
-        summary JSON (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements"; \
+        the latency of every press from its true threshold crossing. --json writes a \
+        result file (Docs/Results.md): a header, then each run's summary (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements"; \
         Docs/Force.md, "What is measured").
 
         --seeds N runs each scenario with seeds S, S+1, ..., S+N-1 and prints every \
@@ -100,9 +100,7 @@ struct RunCommand: ParsableCommand {
             if let failure = p.finish() { throw failure }
             results.append((s.name, result))
         }
-        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
-            CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
-        }
+        RunCommand.warnUnmeasured(results)
         if let trace {
             for (name, r) in results {
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
@@ -136,6 +134,7 @@ extension RunCommand {
         // seed S's run is the summary's, with its budget as a single run has it
         let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
                                     budget: true, maxEvents: options.maxEvents)
+        RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
         let figures = runs.map(SeedRuns.figures)
         if let json {
             let docs = jobs.indices.map { i in
@@ -147,6 +146,13 @@ extension RunCommand {
         }
         CLI.say(RunTable.seeds(jobs.map(\.0.name), figures, seeds: seeds, first: jobs.map(\.1.seed)))
         if budget { CLI.say("\nThe stage budget of seed S alone:\n\n" + RunTable.budget(zip(jobs, runs).map { ($0.0.name, $1[0]) })) }
+    }
+
+    /// Says of each run that measured no frame why its latency is empty.
+    static func warnUnmeasured(_ results: [(String, RunResult)]) {
+        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
+            CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
+        }
     }
 
     /// `trace.json` + `ios8` -> `trace-ios8.json`.
@@ -243,6 +249,6 @@ enum RunTable {
         }
         let range = first.count == 1 || Set(first).count == 1
             ? "seeds \(first[0])...\(first[0] + UInt64(seeds - 1))" : "\(seeds) seeds from each scenario's own"
-        return t.render() + "\n\nEach figure's mean over \(range) and the half-width of its 95% interval (Student's t with \(seeds - 1) degrees of freedom); 0 when every seed gave the same value. The JSON holds each seed's value."
+        return t.render() + "\n\nEach figure's mean over \(range) and the half-width of its 95% interval (Student's t with \(seeds - 1) degree\(seeds == 2 ? "" : "s") of freedom); 0 when every seed gave the same value. The JSON holds each seed's value."
     }
 }
