@@ -8,28 +8,37 @@ public struct TrajectoryCursor: Sendable {
     /// The motion read.
     public let trajectory: Trajectory
     let strokes: StrokeMotion?
+    let hasStrokes: Bool
     /// The stroke plan last used (stroke `Int64.min` before the first call).
     var plan = StrokeMotion.Plan(stroke: .min, count: 0)
     /// The instants the cached plan covers, [start, end).
     var planStart: SimTime = 0
     var planEnd: SimTime = 0
+    /// Whether a press gives the finger force (read once: the press is a
+    /// large value, not to be copied per call).
+    let pressing: Bool
 
     /// A cursor at the start of `trajectory`.
     public init(_ trajectory: Trajectory) {
         self.trajectory = trajectory
+        pressing = !trajectory.press.isNone
         if case .strokes(let m) = trajectory.motion { strokes = m } else { strokes = nil }
+        hasStrokes = strokes != nil
     }
 
     /// The true finger state at `t`.
     @inline(__always)
     public mutating func state(at t: SimTime) -> FingerState {
-        guard let m = strokes else { return trajectory.state(at: t) }
+        // `strokes` is read only to plan a new stroke: binding the optional
+        // on every call would copy the whole motion
+        guard hasStrokes else { return trajectory.state(at: t) }
         if t < planStart || t >= planEnd || plan.stroke == .min {
-            let (k, _) = m.locate(t)
-            plan = m.plan(stroke: k)
+            let (k, _) = strokes!.locate(t)
+            plan = strokes!.plan(stroke: k)
             planStart = k * StrokeMotion.period
             planEnd = planStart + StrokeMotion.period
         }
-        return trajectory.pressed(plan.state(at: Double(t - planStart) * 1e-9), at: t)
+        let s = plan.state(at: Double(t - planStart) * 1e-9)
+        return pressing ? trajectory.pressed(s, at: t) : s
     }
 }

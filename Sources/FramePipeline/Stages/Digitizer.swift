@@ -38,6 +38,9 @@ public struct Digitizer: Sendable {
     var pendingDown: Touch?
     /// A tapping finger's contacts and lifts, when it taps.
     var taps: TapEvents?
+    /// Whether it taps: tested per scan without reading the (large)
+    /// optional above, which would copy it.
+    let tapping: Bool
     /// Touches made so far.
     public private(set) var touchesMade = 0
     /// A tapping finger: from each contact to its touch-down being ready, ms.
@@ -59,7 +62,8 @@ public struct Digitizer: Sendable {
         forceRNG = SeededRandom(seed: c.seed, stream: ForceSensor.stream)
         window = c.scanClock.ticks(from: 0)
         var downRNG = SeededRandom(seed: c.seed, stream: 2)
-        if trajectory.taps {
+        tapping = trajectory.taps
+        if tapping {
             taps = TapEvents(configuration: c, trajectory: trajectory, downRNG: downRNG,
                              upRNG: SeededRandom(seed: c.seed, stream: 3))
         } else if let d = c.touchDownDelay, trajectory.state(at: 0).isDown {
@@ -73,7 +77,7 @@ public struct Digitizer: Sendable {
     /// When the next touch is ready.
     public var nextReady: SimTime {
         if let d = pendingDown { return d.ready }
-        if let t = taps { return t.next.ready }
+        if tapping, let ready = taps?.next.ready { return ready }
         var end = window
         return end.advance() + delay
     }
@@ -81,7 +85,7 @@ public struct Digitizer: Sendable {
     /// Scans the current window, whose touch is ready `now`, and moves on to
     /// the next window. Returns the touch, or nil while the finger is up.
     public mutating func scan(readyAt now: SimTime) -> Touch? {
-        if pendingDown != nil || taps != nil { return touchDown() }
+        if tapping || pendingDown != nil { return touchDown() }
         let index = window.index
         let w0 = window.time
         let w1 = window.advance()
