@@ -70,7 +70,7 @@ public enum Figure: String, CaseIterable, Sendable {
         case .repeatedFrames: return Double(m.repeatedFrames)
         case .droppedFrames: return Double(m.droppedFrames)
         case .hitchMsPerS: return r.hitchTimeRatioMsPerS
-        case .triplePercent: return r.tripleBufferedFraction * 100
+        case .triplePercent: return m.android == nil ? r.tripleBufferedFraction * 100 : nil
         }
     }
 }

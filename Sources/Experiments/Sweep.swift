@@ -16,6 +16,10 @@ public enum Sweep {
     /// The most runs per grid point (seeds): their results are merged, so a
     /// point's seeds are held until its last one is done.
     public static let maximumSeeds = 10_000
+    /// The most runs (grid points x seeds) of a sweep with more than one
+    /// seed: each keeps its own figures (``SweepRow/seeds``), about 180
+    /// bytes a run, in memory and in every output.
+    public static let maximumSeededRuns = 1_000_000
 
     /// Runs every grid point of `axes` on `scenario`, `seeds` times each.
     ///
@@ -24,7 +28,9 @@ public enum Sweep {
     /// defaults. A key may not be both varied and assigned. Every point is
     /// resolved and checked before anything runs, so bad input costs no
     /// simulation. Seed `k` of a point (0-based) runs with the point's seed
-    /// plus `k`.
+    /// plus `k`. A row's latency figures are over the seeds' frames merged;
+    /// with more than one seed the row also keeps each seed's own figures
+    /// (``SweepRow/seeds``), from which outputs give 95% intervals.
     ///
     /// The runs are spread over `jobs` threads; the rows are the same at any
     /// `jobs`, because each point's seeds are merged in seed order and each
@@ -58,6 +64,13 @@ public enum Sweep {
         }
         guard jobs >= 1 else { throw LatsimError(value: String(jobs), problem: "the number of threads must be at least 1") }
         let grid = try SweepGrid(axes: axes)
+        if seeds > 1 {
+            let (all, over) = grid.count.multipliedReportingOverflow(by: seeds)
+            guard !over, all <= maximumSeededRuns else {
+                throw LatsimError(value: String(seeds), problem: "\(grid.count) points x \(seeds) seeds is more than the \(maximumSeededRuns) runs whose every seed a sweep keeps",
+                                  expected: "fewer seeds or points, or one seed per point (its figures over the frames of every run)")
+            }
+        }
         let mine = shard?.points(of: grid.count) ?? 0..<grid.count
         let (runs, overflow) = mine.count.multipliedReportingOverflow(by: seeds)
         guard !overflow else { throw LatsimError(value: String(seeds), problem: "too many runs") }
@@ -105,7 +118,7 @@ public enum Sweep {
             let digest: Result<RunDigest, LatsimError>
             do throws(LatsimError) {
                 let run = PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c))
-                digest = .success(RunDigest(try run.run()))
+                digest = .success(RunDigest(try run.run(), figures: seeds > 1))
             } catch {
                 digest = .failure(error)
             }
@@ -119,7 +132,8 @@ public enum Sweep {
                                buffering: configurations[point].buffering,
                                simulatedSeconds: Double(configurations[point].duration) / 1e9,
                                framePeriodMs: configurations[point].framePeriod.doubleValue / 1e6,
-                               metrics: RunDigest.merge(digests, predicts: configurations[point].appPredictor != nil))
+                               metrics: RunDigest.merge(digests, predicts: configurations[point].appPredictor != nil),
+                               seeds: seeds > 1 ? SweepSeedFigures(first: configurations[point].seed, runs: digests.map(\.figures)) : nil)
             rows.withLock { $0[point - first] = row }
         }
         if let e = state.firstError { throw e }
@@ -155,15 +169,19 @@ struct RunDigest: Sendable {
     var measurements: Measurements
     var framesPerSecond: Double
     var hitchMsPerS: Double
-    var tripleBufferedFraction: Double
+    var tripleBufferedFraction: Double?
     var events: Int
     var invariantsHold: Bool
+    /// The run's ``Figure``s, in ``Figure/allCases`` order, when the point
+    /// keeps each seed's figures; empty otherwise.
+    var figures: [Double?]
 
-    init(_ r: RunResult) {
+    init(_ r: RunResult, figures: Bool) {
+        self.figures = figures ? Figure.allCases.map { $0.value(r) } : []
         measurements = r.measurements
         framesPerSecond = r.framesPerSecond
         hitchMsPerS = r.hitchTimeRatioMsPerS
-        tripleBufferedFraction = r.tripleBufferedFraction
+        tripleBufferedFraction = r.measurements.android == nil ? r.tripleBufferedFraction : nil
         events = r.events
         invariantsHold = r.invariants.holds
     }
@@ -202,7 +220,7 @@ struct RunDigest: Sendable {
             repeatedFrames: mean { Double($0.measurements.repeatedFrames) },
             droppedFrames: mean { Double($0.measurements.droppedFrames) },
             hitchMsPerS: mean(\.hitchMsPerS),
-            tripleBufferedFraction: mean(\.tripleBufferedFraction),
+            tripleBufferedFraction: digests[0].tripleBufferedFraction == nil ? nil : mean { $0.tripleBufferedFraction ?? 0 },
             wastedUpdates: mean { Double($0.measurements.wastedUpdates) },
             handlerRuns: mean { Double($0.measurements.handlerRuns) },
             deliveries: mean { Double($0.measurements.deliveries) },

@@ -45,7 +45,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 /// it, byte for byte as the sweep run on one machine.
 public struct SweepPart: Sendable, Codable {
     /// The format of part files.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
     /// This part's format version.
     public var version: Int
     /// The shard it holds.
@@ -138,7 +138,9 @@ public struct SweepPart: Sendable, Codable {
         var wall = 0.0
         for i in 0..<count {
             let (path, p) = byIndex[i]!
-            guard p.rows.map(\.index) == Array(p.shard.points(of: grid.count)) else {
+            let seeds = first.part.seeds
+            guard p.rows.map(\.index) == Array(p.shard.points(of: grid.count)),
+                  p.rows.allSatisfy({ seeds == 1 ? $0.seeds == nil : $0.seeds?.isWellFormed(seeds: seeds) == true }) else {
                 throw LatsimError(file: path, problem: "the rows are not those of shard \(p.shard)", expected: "a part as a sweep wrote it")
             }
             rows += p.rows

@@ -106,8 +106,10 @@ public struct SweepMetrics: Sendable, Equatable, Codable {
     public var droppedFrames: Double
     /// Hitch time per simulated second, ms per s.
     public var hitchMsPerS: Double
-    /// Fraction of simulated time with three buffers allocated.
-    public var tripleBufferedFraction: Double
+    /// Fraction of simulated time with three buffers allocated; nil on
+    /// Android, whose BufferQueue is sized once (its buffer figures are the
+    /// run's).
+    public var tripleBufferedFraction: Double?
     /// Handler runs all of whose commits were merged away, per run.
     public var wastedUpdates: Double
     /// Handler runs per run.
@@ -139,6 +141,50 @@ public struct SweepRow: Sendable, Equatable, Codable {
     public var framePeriodMs: Double
     /// The merged measurements.
     public var metrics: SweepMetrics
+    /// Each seed's own figures, when the point ran more than one seed.
+    public var seeds: SweepSeedFigures?
+}
+
+/// The figures of each seed of a grid point (``Figure``, as `run --seeds`
+/// reports them), kept so that a sweep says how much of each number is the
+/// seed's: ``statistics`` gives every figure's mean and 95% interval across
+/// the seeds.
+public struct SweepSeedFigures: Sendable, Equatable, Codable {
+    /// One figure's value for each seed, in seed order (nil where a seed
+    /// measured nothing).
+    public struct Values: Sendable, Equatable, Codable {
+        /// The figure's name (``Figure/rawValue``).
+        public var figure: String
+        /// Seed S's value first.
+        public var perSeed: [Double?]
+    }
+
+    /// The point's first seed, S.
+    public var first: UInt64
+    /// Every figure of ``Figure/allCases``, in that order.
+    public var figures: [Values]
+
+    /// The figures of the runs of seeds S, S+1, ... (`runs` in seed order).
+    init(first: UInt64, runs: [[Double?]]) {
+        self.first = first
+        figures = Figure.allCases.enumerated().map { i, f in Values(figure: f.rawValue, perSeed: runs.map { $0[i] }) }
+    }
+
+    /// Every figure across the seeds, in ``Figure/allCases`` order.
+    public var statistics: [(figure: Figure, statistic: SeedStatistic)] {
+        figures.compactMap { v in Figure(rawValue: v.figure).map { ($0, SeedStatistic(v.perSeed)) } }
+    }
+
+    /// One figure across the seeds.
+    public func statistic(_ figure: Figure) -> SeedStatistic? {
+        figures.first { $0.figure == figure.rawValue }.map { SeedStatistic($0.perSeed) }
+    }
+
+    /// True when the figures are exactly ``Figure/allCases``, each with
+    /// `seeds` values (a part file read back is checked with this).
+    func isWellFormed(seeds: Int) -> Bool {
+        figures.map(\.figure) == Figure.allCases.map(\.rawValue) && figures.allSatisfy { $0.perSeed.count == seeds }
+    }
 }
 
 /// What a sweep produced: one row per grid point, in grid order.

@@ -46,6 +46,14 @@ public enum PredictionTable {
     /// The name of the reference predictor: no prediction, the raw touch.
     public static let reference = PredictorKind.none.rawValue
 
+    /// Why `linearSecond` and `leastSquares` print the same rows, when a
+    /// table lists both (nil otherwise).
+    public static func twinNote(_ rows: [PredictionTableRow]) -> String? {
+        let names = Set(rows.map(\.predictor))
+        guard names.contains(PredictorKind.linearSecond.rawValue), names.contains(PredictorKind.leastSquares.rawValue) else { return nil }
+        return "linearSecond and leastSquares give the same rows by construction: through three samples the least-squares quadratic passes through all three, so it is the parabola whose second difference linearSecond extrapolates. latsim keeps both as two derivations that check each other (Docs/Prediction.md). Chromium's second-order predictor is a different formula that lags under acceleration: chromium.linearSecond."
+    }
+
     /// Rows in the order of `results`, each with its photon-time error cut
     /// against the `none` result of the same motion and horizon.
     public static func rows(_ results: [PredictionCorpus.CellResult]) -> [PredictionTableRow] {

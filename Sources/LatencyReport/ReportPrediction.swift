@@ -29,6 +29,10 @@ extension ReportWriter {
             page.add("| \(r.predictor) | \(formatDecimal(r.horizonFrames, places: 2)) | \(formatDecimal(s.errorPx.rms, places: 3)) | \(formatDecimal(s.alongTrackMeanPx, places: 3)) | \(formatDecimal(s.jitterPx, places: 3)) | \(formatDecimal(s.photonErrorPx.rms, places: 3)) | \(formatDecimal(s.photonErrorPx.p95, places: 3)) | \(r.predictor == PredictionTable.reference ? "ref" : r.photonCutPercent.map { formatDecimal($0, places: 1) + "%" } ?? "-") |")
         }
         page.add()
+        if let twins = PredictionTable.twinNote(rows) {
+            page.add(twins)
+            page.add()
+        }
         let series = predictors.map { p in
             (predictor: p.rawValue, points: rows.filter { $0.predictor == p.rawValue }.map { (horizonMs: $0.horizonMs, errorPx: $0.score.photonErrorPx.rms) })
         }

@@ -29,6 +29,32 @@ extension ReportWriter {
             page.add(text + " " + SweepOutput.narrative(result))
             page.add()
         }
+        return try seededSweep(page)
+    }
+
+    /// A sweep whose handler time varies from frame to frame, over several
+    /// seeds: how sure each point is.
+    func seededSweep(_ page: Page) throws -> Page {
+        var page = page
+        let scenario = "ios9-coalescing-120hz", vary = "gpu.render=2ms...12ms:1ms", handler = "lognormal(4ms,0.5)", seeds = 8
+        progress("sweep \(scenario) \(vary), \(seeds) seeds")
+        let axis = try SweepAxis(parsing: vary)
+        let set = Assignment(path: "app.handler", value: handler, source: SettingSource(file: "report"))
+        let result = try Sweep.run(scenario: try Scenario.named(scenario), assignments: assignments() + [set], axes: [axis], seeds: seeds)
+        page.add("### `latsim sweep \(scenario) --vary \(vary) --set 'app.handler=\(handler)' --seeds \(seeds)`")
+        page.add()
+        page.chart(try render(SweepOutput.chart(result), "sweep-seeds"), alt: "sweep of gpu.render over \(seeds) seeds, with 95% intervals")
+        var text = "With a handler time drawn afresh for every frame (median 4 ms, log-normal), a number depends on the seed. Each point is the mean over \(seeds) seeds; the band around a latency line and the bar on a frame rate are the 95% interval of that mean (Student's t). "
+        let wide = result.rows.filter { ($0.seeds?.statistic(.touchToPhotonP99)?.halfWidth95 ?? 0) > 0 }
+        let steady = result.rows.allSatisfy { ($0.seeds?.statistic(.touchToPhotonP50)?.halfWidth95 ?? 0) == 0 }
+        if let widest = result.rows.max(by: { ($0.seeds?.statistic(.touchToPhotonP99)?.halfWidth95 ?? 0) < ($1.seeds?.statistic(.touchToPhotonP99)?.halfWidth95 ?? 0) }),
+           let h = widest.seeds?.statistic(.touchToPhotonP99)?.halfWidth95, h > 0 {
+            text += "The 99th percentile is the uncertain figure: it moves by whole frames from seed to seed at \(wide.count) of \(result.rows.count) points, by up to ±\(formatDecimal(h, places: 1, fixed: true)) ms at \(widest.values[0])"
+            text += steady ? ", while the median does not move at all. " : ". "
+        }
+        text += "A difference between two points smaller than their bands is the seed's, not the GPU's; `latsim compare --seeds` says so per figure."
+        page.add(text)
+        page.add()
         return page
     }
 }

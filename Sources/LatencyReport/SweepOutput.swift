@@ -20,7 +20,8 @@ public enum SweepOutput {
     /// - `fps`: frames per second in the steady state (``RunResult/framesPerSecond``);
     /// - `droppedFrames`, `repeatedFrames`: per run;
     /// - `hitchMsPerS`: hitch time per simulated second;
-    /// - `tripleBufferedFraction`: of the simulated time, 0...1;
+    /// - `tripleBufferedFraction`: of the simulated time, 0...1 (empty on
+    ///   Android, whose BufferQueue is sized once);
     /// - `wastedUpdates`: handler runs whose commits were all merged away, per run;
     /// - `runs`: seeds merged into the row.
     ///
@@ -30,9 +31,44 @@ public enum SweepOutput {
         "droppedFrames", "repeatedFrames", "hitchMsPerS", "tripleBufferedFraction", "wastedUpdates", "runs",
     ]
 
-    /// The CSV header: the varied keys by path, then ``metricColumns``.
+    /// The CSV header: the varied keys by path, then ``metricColumns``;
+    /// with more than one seed, then ``intervalColumns``.
     public static func header(_ result: SweepResult) -> [String] {
-        result.axes.map(\.path) + metricColumns
+        result.axes.map(\.path) + metricColumns + (result.seeds > 1 ? intervalColumns : [])
+    }
+
+    /// A figure's name in the CSV and JSON, in their words (`t2pP50Ms`).
+    public static func name(of figure: Figure) -> String {
+        switch figure {
+        case .touchToPhotonP50: return "t2pP50Ms"
+        case .touchToPhotonP99: return "t2pP99Ms"
+        case .touchToPhotonMean: return "t2pMeanMs"
+        case .pipelineFramesP50: return "framesP50"
+        case .effectiveP50: return "effectiveP50Ms"
+        case .perSampleP50: return "perSampleP50Ms"
+        case .fps: return "fps"
+        case .repeatedFrames: return "repeatedFrames"
+        case .droppedFrames: return "droppedFrames"
+        case .hitchMsPerS: return "hitchMsPerS"
+        case .triplePercent: return "triplePercent"
+        }
+    }
+
+    /// The columns a sweep with more than one seed adds to the CSV, two per
+    /// ``Figure``: `NAMESeedMean`, the mean of the seeds' own values, and
+    /// `NAMEHalfWidth95`, half the width of its 95% interval (Student's t),
+    /// so the interval is `NAMESeedMean ± NAMEHalfWidth95`. The seed mean
+    /// of a percentile is not the percentile of the merged frames
+    /// (`t2pP50Ms`), though the two are close when the interval is narrow.
+    public static let intervalColumns = Figure.allCases.flatMap { [name(of: $0) + "SeedMean", name(of: $0) + "HalfWidth95"] }
+
+    /// A row's ``intervalColumns`` values.
+    static func intervals(_ row: SweepRow) -> [Double?] {
+        let stats = row.seeds?.statistics ?? []
+        return Figure.allCases.flatMap { f -> [Double?] in
+            guard let s = stats.first(where: { $0.figure == f })?.statistic else { return [nil, nil] }
+            return [s.mean, s.halfWidth95]
+        }
     }
 
     /// A row's measured values in ``metricColumns`` order; nil where nothing
@@ -53,7 +89,8 @@ public enum SweepOutput {
     public static func csv(_ result: SweepResult) -> String {
         var out = header(result).map(csvField).joined(separator: ",") + "\n"
         for row in result.rows {
-            let cells = row.values.map(csvField) + metrics(row).map { $0.map { formatDecimal($0, places: 6) } ?? "" }
+            let measured = metrics(row) + (result.seeds > 1 ? intervals(row) : [])
+            let cells = row.values.map(csvField) + measured.map { $0.map { formatDecimal($0, places: 6) } ?? "" }
             out += cells.joined(separator: ",") + "\n"
         }
         return out
@@ -69,7 +106,9 @@ public enum SweepOutput {
     /// scenario's `settings` before the varied keys, and `points`, one
     /// object per grid point with the CSV's keys: the varied keys' values as
     /// strings (`"gpu.render": "9ms"`), the measured values as numbers (null
-    /// when not measured), `runs` as an integer.
+    /// when not measured), `runs` as an integer; with more than one seed,
+    /// `seeds` as a run's (`count`, `first`, and each figure's `mean`,
+    /// `halfWidth95` and `perSeed`).
     public static func json(_ result: SweepResult) -> JSONValue {
         ResultHeader.document("sweep", command: result.command, [
             ("sweep", .object([
@@ -89,6 +128,7 @@ public enum SweepOutput {
             for (name, value) in zip(metricColumns, metrics(row)) {
                 fields.append((name, name == "runs" ? .int(row.metrics.runs) : .ms(value)))
             }
+            if let seeds = row.seeds { fields.append(("seeds", SeedJSON.seeds(first: seeds.first, seeds.statistics))) }
             return .object(fields)
         })
     }
@@ -98,9 +138,23 @@ public enum SweepOutput {
     /// p50, frames per second in the steady state, dropped and repeated
     /// frames per run, hitch ms/s and the percentage of time triple
     /// buffered: the run table's names and precisions.
+    /// With more than one seed each measured cell is instead the mean of
+    /// the seeds' own values ± the half-width of its 95% interval, as
+    /// `run --seeds` prints it (effective latency then in ms).
     public static func table(_ result: SweepResult) -> String {
         var header = result.axes.map(\.path)
         let numeric = header.count
+        if result.seeds > 1 {
+            let figures: [Figure] = [.touchToPhotonP50, .touchToPhotonP99, .pipelineFramesP50, .effectiveP50, .fps,
+                                     .droppedFrames, .repeatedFrames, .hitchMsPerS, .triplePercent]
+            header += figures.map(\.column)
+            let rows = result.rows.map { row in
+                row.values + figures.map { f in row.seeds?.statistic(f)?.cell(places: f.places) ?? "-" }
+            }
+            var right = Set(numeric..<header.count)
+            for (i, axis) in result.axes.enumerated() where axis.numbers != nil { right.insert(i) }
+            return TextTable(header: header, rows: rows, rightAligned: right).render()
+        }
         header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "repeated", "hitch ms/s", "triple %"]
         func f(_ x: Double?, _ places: Int) -> String { x.map { formatDecimal($0, places: places) } ?? "-" }
         var rows: [[String]] = []
@@ -109,7 +163,7 @@ public enum SweepOutput {
             rows.append(row.values + [
                 f(m.touchToPhotonMs.p50, 3), f(m.touchToPhotonMs.p99, 3), f(m.pipelineFrames.p50, 3),
                 f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1), f(m.repeatedFrames, 1),
-                f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction * 100, 1),
+                f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction.map { $0 * 100 }, 1),
             ])
         }
         // numbers right-aligned, including numeric varied values
@@ -122,7 +176,8 @@ public enum SweepOutput {
     public static func heading(_ result: SweepResult) -> String {
         let grid = result.axes.map { "\($0.path) (\($0.count) value\($0.count == 1 ? "" : "s"))" }.joined(separator: " x ")
         let seconds = result.rows.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
-        let seeds = result.seeds == 1 ? "1 seed" : "\(result.seeds) seeds (latency over their merged frames, counts averaged)"
+        let seeds = result.seeds == 1 ? "1 seed"
+            : "\(result.seeds) seeds (each cell the mean of the seeds' values ± the half-width of its 95% interval, Student's t)"
         return "\(result.scenario): \(grid); \(seeds), \(seconds) s simulated per run; \(result.runs) runs"
     }
 
@@ -188,7 +243,7 @@ public enum SweepOutput {
     public static func adaptiveGoesTriple(_ rows: [SweepRow]) -> SweepRow? {
         for (previous, row) in zip(rows, rows.dropFirst())
         where row.buffering == .adaptive && previous.buffering == .adaptive
-            && previous.metrics.tripleBufferedFraction <= 0.5 && row.metrics.tripleBufferedFraction > 0.5 {
+            && previous.metrics.tripleBufferedFraction ?? 0 <= 0.5 && row.metrics.tripleBufferedFraction ?? 0 > 0.5 {
             return row
         }
         return nil
@@ -260,15 +315,24 @@ public enum SweepOutput {
     public static func lineChart(_ result: SweepResult) -> SweepChart {
         let axis = result.axes[0]
         let groups = series(result)
-        var chartSeries: [(name: String, points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)])] = []
+        var chartSeries: [SweepChart.Series] = []
         var onsets: [(x: Double, series: String)] = []
         for g in groups {
-            var points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)] = []
+            var points: [SweepChart.Point] = []
             for row in g.rows {
+                if let seeds = row.seeds {
+                    // the seeds' mean with its interval
+                    guard let p50 = seeds.statistic(.touchToPhotonP50), let p99 = seeds.statistic(.touchToPhotonP99),
+                          let p50Mean = p50.mean, let p99Mean = p99.mean else { continue }
+                    let fps = seeds.statistic(.fps)
+                    points.append(SweepChart.Point(x: x(row, result), p50Ms: p50Mean, p99Ms: p99Mean, fps: fps?.mean,
+                                                   p50HalfWidth: p50.halfWidth95, p99HalfWidth: p99.halfWidth95, fpsHalfWidth: fps?.halfWidth95))
+                    continue
+                }
                 guard let p50 = row.metrics.touchToPhotonMs.p50, let p99 = row.metrics.touchToPhotonMs.p99 else { continue }
-                points.append((x(row, result), p50, p99, row.metrics.framesPerSecond))
+                points.append(SweepChart.Point(x: x(row, result), p50Ms: p50, p99Ms: p99, fps: row.metrics.framesPerSecond))
             }
-            chartSeries.append((g.name, points))
+            chartSeries.append(SweepChart.Series(name: g.name, points: points))
             if let row = adaptiveGoesTriple(g.rows) { onsets.append((x(row, result), g.name)) }
         }
         var annotations: [SweepChart.Annotation] = []
@@ -289,19 +353,21 @@ public enum SweepOutput {
         if let seconds = result.rows.first?.simulatedSeconds {
             subtitle += " of \(formatDecimal(seconds, places: 3)) s"
         }
-        subtitle += result.seeds == 1 ? " per point" : " merged per point"
+        subtitle += result.seeds == 1 ? " per point" : " per point: their means, with 95% intervals"
         if result.axes.count == 2 && result.axes[1].count > maximumSeries {
             let name = ConfigurationKey.byPath[result.axes[1].path]?.shortName ?? result.axes[1].path
             subtitle += "; \(maximumSeries) of \(result.axes[1].count) \(name) values shown"
         }
-        if result.rows.allSatisfy({ $0.metrics.touchToPhotonMs.p50 == $0.metrics.touchToPhotonMs.p99 }) {
+        if chartSeries.allSatisfy({ $0.points.allSatisfy { $0.p50Ms == $0.p99Ms } }) {
             subtitle += "; p99 = p50 everywhere (the lines overlap)"
         }
-        return SweepChart(series: chartSeries,
-                          xLabel: label(of: axis),
-                          latencyLabel: latencyLabel(result),
-                          title: "Touch-to-photon latency and frame rate vs \(phrase)",
-                          subtitle: subtitle,
-                          annotations: annotations)
+        var chart = SweepChart(series: chartSeries,
+                               xLabel: label(of: axis),
+                               latencyLabel: latencyLabel(result),
+                               title: "Touch-to-photon latency and frame rate vs \(phrase)",
+                               subtitle: subtitle,
+                               annotations: annotations)
+        chart.intervalLabel = "95% interval"
+        return chart
     }
 }

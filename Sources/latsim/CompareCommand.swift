@@ -115,6 +115,7 @@ enum CompareOutput {
             let shownZero = d.mean.map { abs($0) < 0.5 * pow(10, -Double(p)) } ?? false
             let verdict: String
             switch r.difference.isReal {
+            case nil where d.mean == nil: verdict = "-"
             case _ where shownZero && (d.halfWidth95 ?? 0) < 0.5 * pow(10, -Double(p)): verdict = "same"
             case true?: verdict = "real"
             case false?: verdict = "noise"

@@ -270,7 +270,9 @@ enum PredictionTableText {
                 cell(s.photonErrorMM.rms, nil), cell(s.photonErrorMM.p95, nil), cut,
             ])
         }
-        return t.render() + "\n\nErrors in points (mm where marked); along mean: + overshoot, - lateness; * best at that horizon."
+        var text = t.render() + "\n\nErrors in points (mm where marked); along mean: + overshoot, - lateness; * best at that horizon."
+        if let twins = PredictionTable.twinNote(rows) { text += "\n" + twins }
+        return text
     }
 
     /// One line per horizon: the predictor with the smallest photon-time

@@ -240,12 +240,7 @@ enum RunTable {
                       first: [UInt64]) -> String {
         var t = TextTable(header: ["figure"] + names, rightAligned: Set(1...names.count))
         for (row, f) in Figure.allCases.enumerated() {
-            t.rows.append([f.column] + figures.map { cells in
-                let s = cells[row].statistic
-                guard let mean = s.mean else { return "-" }
-                let h = s.halfWidth95.map { " ± " + formatDecimal($0, places: f.places, fixed: true) } ?? ""
-                return formatDecimal(mean, places: f.places, fixed: true) + h
-            })
+            t.rows.append([f.column] + figures.map { $0[row].statistic.cell(places: f.places) })
         }
         let range = first.count == 1 || Set(first).count == 1
             ? "seeds \(first[0])...\(first[0] + UInt64(seeds - 1))" : "\(seeds) seeds from each scenario's own"

@@ -43,8 +43,13 @@ struct SweepRunCommand: ParsableCommand {
         One --vary gives a line of points, two a grid (at most 100000 points). \
         Every point is run --seeds times (seeds S, S+1, ...): latency \
         percentiles and means come from the seeds' frames merged, counts and \
-        rates are the mean across seeds. Points run in parallel; the output is \
-        the same at any --jobs.
+        rates are the mean across seeds. With --seeds N > 1 each point also \
+        keeps every seed's own figures: the table shows each as the mean over \
+        the seeds ± the half-width of its 95% interval (Student's t), the CSV \
+        adds NAMESeedMean and NAMEHalfWidth95 columns, the JSON each point's \
+        `seeds` (as `run --seeds` writes it), and the chart a band around each \
+        latency line and error bars on the frame rate. Points run in parallel; \
+        the output is the same at any --jobs.
 
         The table (stdout) shows per point: touch-to-photon p50/p99 (ms), \
         pipeline frames p50, effective frames p50, frames presented per second, \

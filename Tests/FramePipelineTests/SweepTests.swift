@@ -202,7 +202,7 @@ import Testing
                                   axes: [try SweepAxis(parsing: "gpu.render=2ms...16ms:1ms")])
         #expect(sweep.rows.count == 15)
         let frames = sweep.rows.map { $0.metrics.pipelineFrames.p50! }
-        let triple = sweep.rows.map { $0.metrics.tripleBufferedFraction }
+        let triple = try sweep.rows.map { try #require($0.metrics.tripleBufferedFraction) }
         let onset = try #require(triple.firstIndex { $0 > 0.5 })
         #expect(onset > 0 && onset < sweep.rows.count - 1)
         #expect(frames[..<onset].allSatisfy { $0 == 4 }, "\(frames)")

@@ -57,7 +57,7 @@ struct ChartRenderingTests {
             ("talk", TalkTableChart(rows: [])),
             ("diagram", PipelineDiagramChart(framePeriodNs: 10, startNs: 0, endNs: 30, vsyncNs: [], boxes: [])),
             ("cdf", LatencyCDFChart(series: [])),
-            ("sweep", SweepChart(series: [], xLabel: "x (ms)")),
+            ("sweep", SweepChart(series: [SweepChart.Series](), xLabel: "x (ms)")),
             ("motion", MotionChart(truePath: [], drawn: [])),
             ("horizon", HorizonErrorChart(series: [])),
         ]

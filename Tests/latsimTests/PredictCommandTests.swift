@@ -28,6 +28,12 @@ import Testing
         let lines = o.stdout.split(separator: "\n").filter { $0.hasPrefix("none ") || $0.hasPrefix("kalman ") }
         #expect(lines.count == 6)
         #expect(o.stdout.contains("best photon-time error at 25 ms (1.5 frames)"))
+        // the twins' identical rows are said to be identical, and why
+        let twin = { (p: String) in o.stdout.split(separator: "\n").filter { $0.hasPrefix(p + " ") && !$0.contains("construction") }.map { $0.dropFirst(p.count + 1) } }
+        #expect(twin("linearSecond") == twin("leastSquares") && twin("leastSquares").count == 3)
+        #expect(o.stdout.contains("linearSecond and leastSquares give the same rows by construction"))
+        let one = try Latsim.run(["predict", "--duration", "1s", "--predictor", "leastSquares"])
+        #expect(one.status == 0 && !one.stdout.contains("same rows"), "\(one.stdout)")
     }
 
     @Test func predictJSONHasTheSpecKeysInOrderAndNothingElseOnStdout() throws {

@@ -41,6 +41,9 @@ import Testing
         (["sweep", "ios8", "--vary", "gpu.render=2ms,4ms", "--seeds", "1000000000"], ["--seeds"]),
         (["sweep", "ios8", "--vary", "gpu.render=1ms...100ms:1ms", "--seeds", "10000"], ["model events", "--max-events"]),
         (["report", "--duration", "1e6s", "--out", "/tmp/latsim-never-report"], ["model events"]),
+        // every seed's figures are kept: 200 x 10000 runs is past 1,000,000, however short
+        (["sweep", "ios8", "--vary", "gpu.render=1ms...200ms:1ms", "--seeds", "10000", "--duration", "1ms", "--json", "/tmp/latsim-never.json"],
+         ["200 points x 10000 seeds", "1000000"]),
         (["sweep", "ios8", "--vary", "gpu.render=2ms,4ms", "--seeds", "4", "--seed", "18446744073709551615"], ["seed"]),
         (["sweep", "ios8", "--vary", "gpu.render=2ms,4ms", "--set", "gpu.render=9ms"], ["gpu.render", "also varied"]),
         (["predict", "--duration", "1e6s", "--json", "/tmp/latsim-never.json"], ["model events", "--max-events"]),

@@ -23,14 +23,25 @@ public struct SweepChart: GnuplotChart {
         public var p99Ms: Double
         /// Frames presented per second, if measured.
         public var fps: Double?
+        /// Half-widths of the 95% intervals of `p50Ms`, `p99Ms` and `fps`,
+        /// when the point is a mean over seeds: drawn as bands around the
+        /// latency lines and error bars on the frame rate.
+        public var p50HalfWidth: Double?, p99HalfWidth: Double?, fpsHalfWidth: Double?
 
         /// A point from its values.
-        public init(x: Double, p50Ms: Double, p99Ms: Double, fps: Double? = nil) {
+        public init(x: Double, p50Ms: Double, p99Ms: Double, fps: Double? = nil,
+                    p50HalfWidth: Double? = nil, p99HalfWidth: Double? = nil, fpsHalfWidth: Double? = nil) {
             self.x = x
             self.p50Ms = p50Ms
             self.p99Ms = p99Ms
             self.fps = fps
+            self.p50HalfWidth = p50HalfWidth
+            self.p99HalfWidth = p99HalfWidth
+            self.fpsHalfWidth = fpsHalfWidth
         }
+
+        /// True when the point carries an interval.
+        var hasInterval: Bool { p50HalfWidth != nil || p99HalfWidth != nil || fpsHalfWidth != nil }
     }
 
     /// One line family (same colour).
@@ -73,6 +84,9 @@ public struct SweepChart: GnuplotChart {
     public var subtitle: String?
     /// Vertical markers.
     public var annotations: [Annotation]
+    /// The legend's words for the bands and error bars, when points carry
+    /// intervals.
+    public var intervalLabel = "95% interval"
 
     /// A chart of `series` against the swept parameter.
     public init(series: [(name: String, points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)])],
@@ -81,9 +95,21 @@ public struct SweepChart: GnuplotChart {
                 title: String = "Latency and frame rate across a sweep",
                 subtitle: String? = nil,
                 annotations: [Annotation] = []) {
-        self.series = series.map { s in
-            Series(name: s.name, points: s.points.map { Point(x: $0.x, p50Ms: $0.p50Ms, p99Ms: $0.p99Ms, fps: $0.fps) })
-        }
+        self.init(series: series.map { s in
+                      Series(name: s.name, points: s.points.map { Point(x: $0.x, p50Ms: $0.p50Ms, p99Ms: $0.p99Ms, fps: $0.fps) })
+                  },
+                  xLabel: xLabel, latencyLabel: latencyLabel, title: title, subtitle: subtitle, annotations: annotations)
+    }
+
+    /// A chart of `series` (whose points may carry intervals) against the
+    /// swept parameter.
+    public init(series: [Series],
+                xLabel: String,
+                latencyLabel: String = "touch-to-photon latency (ms)",
+                title: String = "Latency and frame rate across a sweep",
+                subtitle: String? = nil,
+                annotations: [Annotation] = []) {
+        self.series = series
         self.xLabel = xLabel
         self.latencyLabel = latencyLabel
         self.title = title
@@ -93,15 +119,18 @@ public struct SweepChart: GnuplotChart {
 
     /// The gnuplot script.
     public var script: ChartScript {
+        let points = series.flatMap(\.points)
+        let intervals = points.contains(where: \.hasInterval)
         var tables: [ChartTable] = []
         for (i, s) in series.enumerated() {
-            var table = ChartTable(name: "sweep\(i)", columns: ["x", "p50_ms", "p99_ms", "fps"])
+            var table = ChartTable(name: "sweep\(i)", columns: ["x", "p50_ms", "p99_ms", "fps"] + (intervals ? ["p50_hw95", "p99_hw95", "fps_hw95"] : []))
             for p in s.points.sorted(by: { $0.x < $1.x }) {
-                table.append([.number(p.x), .number(p.p50Ms), .number(p.p99Ms), .number(p.fps ?? .nan)])
+                var row: [ChartValue] = [.number(p.x), .number(p.p50Ms), .number(p.p99Ms), .number(p.fps ?? .nan)]
+                if intervals { row += [.number(p.p50HalfWidth ?? .nan), .number(p.p99HalfWidth ?? .nan), .number(p.fpsHalfWidth ?? .nan)] }
+                table.append(row)
             }
             tables.append(table)
         }
-        let points = series.flatMap(\.points)
         let xs = points.map(\.x) + annotations.map(\.x)
         let xmin = xs.min() ?? 0, xmax = xs.max() ?? 1
         let xpad = max((xmax - xmin) * 0.04, 0.5)
@@ -109,7 +138,7 @@ public struct SweepChart: GnuplotChart {
         let hasFPS = !fpsValues.isEmpty
         // latency in the lower two thirds, frame rate near the top: their
         // highest points never land on each other
-        let latencyTop = (points.map { max($0.p50Ms, $0.p99Ms) }.max() ?? 1) * (hasFPS ? 1.5 : 1.25)
+        let latencyTop = (points.map { max($0.p50Ms + ($0.p50HalfWidth ?? 0), $0.p99Ms + ($0.p99HalfWidth ?? 0)) }.max() ?? 1) * (hasFPS ? 1.5 : 1.25)
 
         var setup = ChartStyle.common(title: title, subtitle: subtitle)
         setup += """
@@ -123,7 +152,7 @@ public struct SweepChart: GnuplotChart {
 
         """
         if hasFPS {
-            let fpsTop = (fpsValues.max() ?? 60) * 1.08
+            let fpsTop = (points.compactMap { p in p.fps.map { $0 + (p.fpsHalfWidth ?? 0) } }.max() ?? 60) * 1.08
             setup += """
             set y2label "frame rate (fps, dotted lines)"
             set y2range [0:\(GnuplotText.number(fpsTop))]
@@ -145,12 +174,21 @@ public struct SweepChart: GnuplotChart {
         if hasFPS {
             parts.append("keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(ink) title \"fps (right axis)\"")
         }
+        if intervals {
+            parts.append("keyentry with filledcurves fs transparent solid 0.22 noborder fc \(ink) title \(GnuplotText.enhanced(intervalLabel))")
+        }
         // one series needs no colour legend (the subtitle names the scenario)
         let named = series.count > 1
         if named { parts.append("keyentry with lines lc rgb \"white\" title \" \"") }
         for (i, s) in series.enumerated() {
             let c = GnuplotText.rgb(ChartStyle.color(i))
             if named { parts.append("keyentry with lines lw 6 lc \(c) title \(GnuplotText.enhanced(s.name))") }
+            if intervals {
+                // behind the lines: a band for each latency, bars on the frame rate
+                parts.append("$sweep\(i) using 1:($2-$5):($2+$5) with filledcurves fs transparent solid 0.22 noborder fc \(c) notitle")
+                parts.append("$sweep\(i) using 1:($3-$6):($3+$6) with filledcurves fs transparent solid 0.12 noborder fc \(c) notitle")
+                if hasFPS { parts.append("$sweep\(i) using 1:4:7 axes x1y2 with yerrorbars lw 1.2 pt 5 ps 0.6 lc \(c) notitle") }
+            }
             parts.append("$sweep\(i) using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc \(c) notitle")
             parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(c) notitle")
             if hasFPS {
