@@ -29,3 +29,20 @@ public struct Horizon: Sendable, Hashable, CustomStringConvertible {
         return ns
     }
 }
+
+extension Horizon: Codable {
+    /// Reads a horizon as written (``description``).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let text = try c.decode(String.self)
+        do { try self.init(parsing: text) } catch {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: error.description)
+        }
+    }
+
+    /// Writes ``description``.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}

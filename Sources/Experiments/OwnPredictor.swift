@@ -65,3 +65,18 @@ public enum StudyPredictor: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension StudyPredictor: Codable {
+    /// Reads `own` or a spec's name.
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        if text == "own" { self = .own; return }
+        self = .spec(try PredictorSpec(from: decoder))
+    }
+
+    /// Writes ``description``.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}

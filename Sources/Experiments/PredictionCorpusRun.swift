@@ -6,7 +6,7 @@ import TouchModel
 
 extension PredictionCorpus {
     /// One run of the study: an item scored with a predictor at a horizon.
-    public struct Cell: Sendable, Hashable {
+    public struct Cell: Sendable, Hashable, Codable {
         /// Index into ``PredictionCorpus/items``.
         public var item: Int
         /// The predictor.
@@ -23,7 +23,7 @@ extension PredictionCorpus {
     }
 
     /// What one cell measured.
-    public struct CellResult: Sendable {
+    public struct CellResult: Sendable, Codable {
         /// The cell.
         public var cell: Cell
         /// The item's name.

@@ -141,7 +141,7 @@ struct AndroidBucketSums: Sendable, Hashable {
 /// One time bucket of the Android metrics. Distances are in points
 /// (Android's pixels); nil means the bucket has no data (Android's
 /// `NO_DATA_SENTINEL`).
-public struct AndroidPredictionBucket: Sendable, Hashable {
+public struct AndroidPredictionBucket: Sendable, Hashable, Codable {
     /// How far ahead the bucket's predictions reached, whole milliseconds
     /// (4, 8, 12, 16, 20 for Android's interval).
     public var deltaTimeBucketMilliseconds: Int
@@ -175,7 +175,7 @@ public struct AndroidPredictionBucket: Sendable, Hashable {
 }
 
 /// What the Android metrics say of a run (see ``AndroidPredictionScorecard``).
-public struct AndroidPredictionMetrics: Sendable, Hashable {
+public struct AndroidPredictionMetrics: Sendable, Hashable, Codable {
     /// `NO_DATA_SENTINEL`: what Android logs for a figure without data.
     public static let noDataSentinel = Int32.min
 

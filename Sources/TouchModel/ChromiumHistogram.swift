@@ -18,7 +18,7 @@ import Darwin
 ///
 /// Besides the bucket counts, the exact values' count, sum and largest value
 /// are kept, so that the mean is not limited by the buckets.
-public struct ChromiumHistogram: Sendable, Hashable {
+public struct ChromiumHistogram: Sendable, Hashable, Codable {
     /// The smallest and largest declared sample, and the bucket count.
     public static let minimum = 1, maximum = 1000, bucketCount = 50
 
@@ -48,7 +48,7 @@ public struct ChromiumHistogram: Sendable, Hashable {
     }
 
     /// A bucket that holds samples.
-    public struct Bucket: Sendable, Hashable {
+    public struct Bucket: Sendable, Hashable, Codable {
         /// The smallest integer sample of the bucket, points.
         public var lowerBound: Int
         /// Samples in it.

@@ -99,7 +99,7 @@ public struct ChromiumPredictionScorecard: Sendable {
 /// What Chromium's prediction metrics say of a run (see
 /// ``ChromiumPredictionScorecard``). Every distance is in points (Chromium's
 /// pixels), with UMA's buckets and the exact count, mean and largest value.
-public struct ChromiumPredictionMetrics: Sendable, Hashable {
+public struct ChromiumPredictionMetrics: Sendable, Hashable, Codable {
     /// `OverPrediction`: distance of predictions at or ahead of the true
     /// position at their timestamp, along the true motion.
     public var overPrediction: ChromiumHistogram

@@ -36,9 +36,20 @@ struct DatasetOptions: ParsableArguments {
     }
 }
 
+/// `latsim predict`: a study (the default) or the merge of a sharded one.
 struct PredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
+        abstract: "Compare touch predictors: every predictor x horizon on one motion.",
+        discussion: "`latsim predict [OPTIONS]` runs a study (see `latsim predict run --help`); `latsim predict merge PARTS...` joins the parts of a study run in shards on several machines.",
+        subcommands: [PredictRunCommand.self, PredictMergeCommand.self],
+        defaultSubcommand: PredictRunCommand.self
+    )
+}
+
+struct PredictRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Compare touch predictors: every predictor x horizon on one motion.",
         discussion: """
         Each cell is a full pipeline run of the built-in ios9-prediction scenario with \
@@ -69,6 +80,12 @@ struct PredictCommand: ParsableCommand {
         A recorded trace (--trajectory FILE, or --dataset DIR) is simulated for its \
         own length unless --duration is given.
 
+        With --shard I/N (shards numbered from 0) only the I-th block of the study's \
+        cells (predictor x horizon) runs, and --part FILE receives their results; \
+        `latsim predict merge PARTS...` joins the parts of all N shards into the same \
+        table and JSON as one machine gives. --shard auto takes I and N from a Slurm \
+        job array or a Kubernetes Indexed Job, as `latsim sweep` does.
+
         Examples:
           latsim predict
           latsim predict --predictor kalman --horizon 8ms --trajectory circle
@@ -76,6 +93,7 @@ struct PredictCommand: ParsableCommand {
           latsim predict --json - > predict.json
           latsim predict --predictor 'chromium.kalman,androidx.kalman(safe)' --scorecard chromium,android
           latsim predict --predictor-command 'python3 Examples/predictors/linear.py'
+          latsim predict --dataset DIR --shard 0/4 --part part-0.json
         """
     )
 
@@ -102,6 +120,10 @@ struct PredictCommand: ParsableCommand {
     var smoothing: PredictionSmoothing = .none
     @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var json: String?
+    @Option(help: ArgumentHelp("Run only shard I of N of the cells (I from 0), or `auto` from a Slurm array or Kubernetes Indexed Job; needs --part.", valueName: "I/N"))
+    var shard: String?
+    @Option(help: ArgumentHelp("With --shard: write this shard's results to FILE, for `latsim predict merge`.", valueName: "FILE"))
+    var part: String?
 
     /// The predictors asked for, `none` first, each once; latsim's five
     /// when none is named and `defaultAll`.
@@ -149,7 +171,7 @@ struct PredictCommand: ParsableCommand {
     }
 
     /// Simulated seconds per run, as printed.
-    func seconds(_ results: [PredictionCorpus.CellResult]) -> String {
+    static func seconds(_ results: [PredictionCorpus.CellResult]) -> String {
         results.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
     }
 
@@ -160,8 +182,15 @@ struct PredictCommand: ParsableCommand {
     }
 
     func run() throws {
+        let start = DispatchTime.now().uptimeNanoseconds
         try data.check()
-        try CLI.preflight(files: [json])
+        let theShard = try shard.map { try ShardOption.resolve($0) }
+        if theShard != nil && part == nil { throw CLI.badFlag("--shard", shard, "needs --part FILE", expected: "--part FILE for this shard's results") }
+        if theShard == nil && part != nil { throw CLI.badFlag("--part", part, "needs --shard I/N") }
+        if theShard != nil && json != nil {
+            throw CLI.badFlag("--shard", shard, "a shard holds only its results", expected: "--json given to `latsim predict merge`")
+        }
+        try CLI.preflight(files: [json, part])
         let command = try own.command()
         var kinds = try Self.predictors(predictor, defaultAll: command == nil)
         if command != nil { kinds.append(.own) }
@@ -180,9 +209,27 @@ struct PredictCommand: ParsableCommand {
         let runSeed = seed == nil ? nil : base.seed
         let (item, note) = try motion(seed: runSeed)
         let corpus = PredictionCorpus(items: [item], scanHz: base.scanHz, displayHz: base.displayHz, smoothing: smooth)
-        let results = try corpus.run(corpus.cells(predictors: kinds, horizons: horizonSpecs), seed: runSeed,
+        let cells = corpus.cells(predictors: kinds, horizons: horizonSpecs)
+        let mine = theShard.map { cells[$0.points(of: cells.count)] } ?? cells[...]
+        let results = try corpus.run(Array(mine), seed: runSeed,
                                      own: command.map(OwnPredictor.init(command:)), scorecards: platformCards,
                                      maxEvents: limits.maxEvents)
+        let setting = "scan \(formatDecimal(base.scanHz.doubleValue, places: 3)) Hz, display \(formatDecimal(base.displayHz.doubleValue, places: 3)) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)"
+        if let theShard, let part {
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let p = PredictionPart(shard: theShard, command: CLI.command, motion: note, setting: setting, scorecards: cards.map(\.rawValue),
+                                   cells: cells.count, results: results, wallSeconds: wall)
+            try OutputDestination.write(try p.encoded(), to: part)
+            CLI.warn("shard \(theShard): \(results.count) of \(cells.count) cells in \(formatDecimal(wall, places: 1, fixed: true)) s -> \(part)")
+            return
+        }
+        try Self.write(results, command: CLI.command, motion: note, setting: setting, cards: cards, json: json)
+    }
+
+    /// Prints a study's table(s), or writes its JSON; the same for a study
+    /// run on one machine and for the merge of its shards.
+    static func write(_ results: [PredictionCorpus.CellResult], command: String, motion note: String, setting: String,
+                      cards: [ScorecardName], json: String?) throws {
         let rows = PredictionTable.rows(results)
         // a run too short for a sample to be scored has no errors to print
         if !results.isEmpty && results.allSatisfy({ $0.score.samples == 0 }) {
@@ -191,12 +238,12 @@ struct PredictCommand: ParsableCommand {
                               expected: "a --duration of a few frames or more (e.g. 1s)")
         }
         if let json {
-            let doc = ResultHeader.document("predict", command: CLI.command, [("rows", PredictionTable.json(rows, latsim: cards.contains(.latsim)))])
+            let doc = ResultHeader.document("predict", command: command, [("rows", PredictionTable.json(rows, latsim: cards.contains(.latsim)))])
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { return }
         }
         let seconds = seconds(results)
-        CLI.say("motion: \(note); \(seconds) s simulated per run; scan \(formatDecimal(base.scanHz.doubleValue, places: 3)) Hz, display \(formatDecimal(base.displayHz.doubleValue, places: 3)) Hz; scenario \(PredictionCorpus.scenarioName)\(smooth == .none ? "" : ", smoothing " + smooth.rawValue)")
+        CLI.say("motion: \(note); \(seconds) s simulated per run; \(setting)")
         if cards.contains(.latsim) {
             CLI.say("")
             CLI.say(PredictionTableText.render(rows))
@@ -233,6 +280,40 @@ struct PredictCommand: ParsableCommand {
         }
         let t = try Trajectory.make(spec, parameters: TrajectoryParameters())
         return (PredictionCorpusItem(name: spec, motion: .trajectory(t), duration: duration), "trace \(spec)")
+    }
+}
+
+/// `latsim predict merge`: the parts of a sharded study joined into one result.
+struct PredictMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Join the parts of a prediction study run in shards.",
+        discussion: """
+        Reads the part files that `latsim predict ... --shard I/N --part FILE` wrote, one \
+        per shard, in any order, and prints the study's table (or writes its JSON): byte \
+        for byte what the study gives run on one machine. Every shard must be there once, \
+        all of one study.
+
+        Example: latsim predict merge parts/part-*.json --json predict.json
+        """
+    )
+
+    @Argument(help: "The part files.") var parts: [String] = []
+    @Option(help: ArgumentHelp("Write the rows as JSON to PATH ('-' for stdout).", valueName: "PATH"))
+    var json: String?
+
+    func run() throws {
+        try CLI.preflight(files: [json])
+        let read = try parts.map { path throws(LatsimError) in (path, try PredictionPart.read(path)) }
+        let (results, first) = try PredictionPart.merge(read)
+        var cards: [ScorecardName] = []
+        for name in first.scorecards {
+            guard let card = ScorecardName(rawValue: name) else {
+                throw LatsimError(file: read[0].0, value: name, problem: "an unknown scorecard", expected: ScorecardName.spellings)
+            }
+            cards.append(card)
+        }
+        try PredictRunCommand.write(results, command: first.command, motion: first.motion, setting: first.setting, cards: cards, json: json)
     }
 }
 

@@ -93,7 +93,7 @@ struct RegressCommand: ParsableCommand {
         try data.check()
         try CLI.preflight(files: update ? [baseline, junit] : [junit])
         let command = try own.command()
-        var predictors = try PredictCommand.predictors(predictor, defaultAll: command == nil)
+        var predictors = try PredictRunCommand.predictors(predictor, defaultAll: command == nil)
         if !predictor.isEmpty || command != nil {
             // `none` is the reference of a study, not something to gate
             predictors.removeAll { $0 == .latsim(.none) && !predictor.contains { PredictorSpec.splitList($0).contains("none") } }
