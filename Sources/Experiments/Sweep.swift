@@ -237,6 +237,11 @@ final class RunState: Sendable {
         var finished = 0
         var digests: [RunDigest?]
         var error: (seed: Int, error: LatsimError)?
+
+        /// Keeps the error of the lowest seed.
+        mutating func record(_ seed: Int, _ e: LatsimError) {
+            if error == nil || error!.seed > seed { error = (seed, e) }
+        }
     }
 
     private struct State {
@@ -259,17 +264,19 @@ final class RunState: Sendable {
         let seeds = self.seeds
         return state.withLock { st in
             st.completed += 1
-            var p = st.waiting[point] ?? Point(digests: Array(repeating: nil, count: seeds))
-            p.finished += 1
-            switch digest {
-            case .success(let d): p.digests[seed] = d
-            case .failure(let e): if p.error == nil || p.error!.seed > seed { p.error = (seed, e) }
-            }
-            guard p.finished == seeds else {
-                st.waiting[point] = p
-                return nil
-            }
-            st.waiting[point] = nil
+            // in place: copying a point out and back would copy its digests
+            // at every seed (quadratic in the seeds)
+            let finished: Int = {
+                switch digest {
+                case .success(let d):
+                    st.waiting[point, default: Point(digests: Array(repeating: nil, count: seeds))].digests[seed] = d
+                case .failure(let e):
+                    st.waiting[point, default: Point(digests: Array(repeating: nil, count: seeds))].record(seed, e)
+                }
+                st.waiting[point]!.finished += 1
+                return st.waiting[point]!.finished
+            }()
+            guard finished == seeds, let p = st.waiting.removeValue(forKey: point) else { return nil }
             if let e = p.error {
                 st.failed[point] = e.error
                 return .failure(e.error)

@@ -213,7 +213,7 @@ public struct ReportWriter {
         page.add()
         page.add("`latsim run NAME` for each; fps is measured in the steady state (of the vsyncs after the first frame reached the screen, the share that showed a new frame, times the display rate), triple the share of time with three display buffers allocated (iOS). The Android scenarios are described in Docs/Android.md.")
         page.add()
-        page.add("| scenario | t2p p50 (ms) | t2p p99 (ms) | frames p50 | effective p50 | fps | repeated | dropped | triple % |")
+        page.add("| scenario | t2p p50 ms | t2p p99 ms | frames p50 | effective p50 | fps | repeated | dropped | triple % |")
         page.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         var cdf: [(name: String, points: [(valueMs: Double, fraction: Double)])] = []
         let shown: Set = ["ios8", "ios8-complex", "ios9-low-latency", "ios9-coalescing-120hz", "promotion-pencil"]

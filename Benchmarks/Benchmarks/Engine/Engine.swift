@@ -11,6 +11,11 @@
 //   sampling thread (every ~5 ms), whose own mallocs are counted too: about
 //   2 per 5 ms of wall time, which would make the count grow with the run's
 //   length whatever the engine does.
+// The two sweep benchmarks make the same 2,000 short runs, as 2,000 points
+// of one seed and as 10 points of 200 seeds: a sweep that keeps every
+// seed's figures should cost about what the single-seed one does (a point's
+// seeds once cost time quadratic in their number).
+//
 // Malloc counts of the three durations should be equal: the engine allocates
 // its histograms and small queues once, then nothing per event
 // (ARCHITECTURE.md, "no allocation per event").
@@ -23,6 +28,7 @@
 
 import Benchmark
 import BenchSupport
+import Experiments
 import FramePipeline
 import Scenarios
 import SimKernel
@@ -87,6 +93,24 @@ let benchmarks: @Sendable () -> Void = {
                       configuration: .init(metrics: [.mallocCountTotal, .mallocBytesCount],
                                            warmupIterations: 1, maxDuration: budget, maxIterations: 5)) { benchmark in
                 do { blackHole(try PipelineRun.run(config, keepBudget: true)) } catch { benchmark.error("\(error)") }
+            }
+        }
+    }
+
+    // 2,000 runs of 0.2 s on one thread: one seed per point, then 200 seeds per point
+    let sweepScenario: Scenario
+    do { sweepScenario = try Scenario.named("ios9-coalescing-120hz") } catch { fatalError("\(error)") }
+    let sweepSettings = [Assignment(path: "duration", value: "0.2s", source: SettingSource()),
+                         Assignment(path: "app.handler", value: "lognormal(4ms,0.5)", source: SettingSource())]
+    for (name, vary, seeds) in [("2000 points x 1 seed", "seed=1...2000", 1), ("10 points x 200 seeds", "seed=1...10", 200)] {
+        Benchmark("sweep \(name)",
+                  configuration: .init(metrics: [.wallClock, .peakMemoryResident, .throughput],
+                                       warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 20)) { benchmark in
+            do {
+                let axis = try SweepAxis(parsing: vary)
+                blackHole(try Sweep.run(scenario: sweepScenario, assignments: sweepSettings, axes: [axis], seeds: seeds, jobs: 1))
+            } catch {
+                benchmark.error("\(error)")
             }
         }
     }
