@@ -9,7 +9,7 @@ import SimKernel
 /// A study's cells (predictor x horizon over its motion) are independent
 /// runs; shard `I` of `N` runs the `I`-th contiguous block of them
 /// (``Shard/points(of:)``).
-public struct PredictionPart: Sendable, Codable {
+public struct PredictionPart: ShardPart {
     /// The format of part files.
     public static let currentVersion = 1
     /// This part's format version.
@@ -44,68 +44,26 @@ public struct PredictionPart: Sendable, Codable {
         self.wallSeconds = wallSeconds
     }
 
-    /// The part as JSON (doubles written so that they read back exactly).
-    public func encoded() throws(LatsimError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            var data = try encoder.encode(self)
-            data.append(0x0A)
-            return data
-        } catch {
-            throw LatsimError(.internal, problem: "a prediction part could not be written: \(error)")
-        }
-    }
+    public static let kind = "prediction part"
+    public static let writer = "`latsim predict` with a shard"
 
-    /// Reads a part file.
-    public static func read(_ path: String) throws(LatsimError) -> PredictionPart {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
-                              expected: "a part written by `latsim predict` with a shard")
-        }
-        let part: PredictionPart
-        do { part = try JSONDecoder().decode(PredictionPart.self, from: data) } catch {
-            throw LatsimError(file: path, problem: "not a prediction part", expected: "a part written by `latsim predict` with a shard")
-        }
-        guard part.version == currentVersion else {
-            throw LatsimError(file: path, problem: "part format version \(part.version)", expected: "version \(currentVersion)")
-        }
-        return part
+    public func isSameJob(as other: PredictionPart) -> Bool {
+        command == other.command && motion == other.motion && setting == other.setting && scorecards == other.scorecards
+            && cells == other.cells && shard.count == other.shard.count
     }
 
     /// Every result of the study from all of its parts (in any order), in
     /// cell order, with what the study was.
     public static func merge(_ parts: [(path: String, part: PredictionPart)]) throws(LatsimError)
         -> (results: [PredictionCorpus.CellResult], first: PredictionPart) {
-        guard let first = parts.first else {
-            throw LatsimError(problem: "no part to merge", expected: "the part files of every shard of one study")
-        }
-        let count = first.part.shard.count
-        var byIndex: [Int: (String, PredictionPart)] = [:]
-        for (path, p) in parts {
-            guard p.command == first.part.command, p.motion == first.part.motion, p.setting == first.part.setting, p.scorecards == first.part.scorecards,
-                  p.cells == first.part.cells, p.shard.count == count else {
-                throw LatsimError(file: path, problem: "a part of another study than \(first.path)",
-                                  expected: "the parts of one `latsim predict` (same command, motion and number of shards)")
-            }
-            if let other = byIndex[p.shard.index] {
-                throw LatsimError(file: path, problem: "shard \(p.shard) is also in \(other.0)", expected: "each shard once")
-            }
-            byIndex[p.shard.index] = (path, p)
-        }
-        let missing = (0..<count).filter { byIndex[$0] == nil }
-        guard missing.isEmpty else {
-            throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing",
-                              expected: "the parts of all \(count) shards")
-        }
+        let ordered = try inShardOrder(parts, job: "study")
         var results: [PredictionCorpus.CellResult] = []
-        for i in 0..<count {
-            let (path, p) = byIndex[i]!
+        for (path, p) in ordered {
             guard p.results.count == p.shard.points(of: p.cells).count else {
                 throw LatsimError(file: path, problem: "the results are not those of shard \(p.shard)", expected: "a part as `latsim predict` wrote it")
             }
             results += p.results
         }
-        return (results, first.part)
+        return (results, ordered[0].part)
     }
 }

@@ -238,9 +238,14 @@ final class RunState: Sendable {
         var digests: [RunDigest?]
         var error: (seed: Int, error: LatsimError)?
 
-        /// Keeps the error of the lowest seed.
-        mutating func record(_ seed: Int, _ e: LatsimError) {
-            if error == nil || error!.seed > seed { error = (seed, e) }
+        /// Records seed `seed`'s digest, or its error when it is the lowest
+        /// seed's so far.
+        mutating func add(_ seed: Int, _ digest: Result<RunDigest, LatsimError>) {
+            finished += 1
+            switch digest {
+            case .success(let d): digests[seed] = d
+            case .failure(let e): if error == nil || error!.seed > seed { error = (seed, e) }
+            }
         }
     }
 
@@ -266,17 +271,8 @@ final class RunState: Sendable {
             st.completed += 1
             // in place: copying a point out and back would copy its digests
             // at every seed (quadratic in the seeds)
-            let finished: Int = {
-                switch digest {
-                case .success(let d):
-                    st.waiting[point, default: Point(digests: Array(repeating: nil, count: seeds))].digests[seed] = d
-                case .failure(let e):
-                    st.waiting[point, default: Point(digests: Array(repeating: nil, count: seeds))].record(seed, e)
-                }
-                st.waiting[point]!.finished += 1
-                return st.waiting[point]!.finished
-            }()
-            guard finished == seeds, let p = st.waiting.removeValue(forKey: point) else { return nil }
+            st.waiting[point, default: Point(digests: Array(repeating: nil, count: seeds))].add(seed, digest)
+            guard st.waiting[point]!.finished == seeds, let p = st.waiting.removeValue(forKey: point) else { return nil }
             if let e = p.error {
                 st.failed[point] = e.error
                 return .failure(e.error)

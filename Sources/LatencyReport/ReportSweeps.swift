@@ -45,10 +45,11 @@ extension ReportWriter {
         page.add()
         page.chart(try render(SweepOutput.chart(result), "sweep-seeds"), alt: "sweep of gpu.render over \(seeds) seeds, with 95% intervals")
         var text = "With a handler time drawn afresh for every frame (median 4 ms, log-normal), a number depends on the seed. Each point is the mean over \(seeds) seeds; the band around a latency line and the bar on a frame rate are the 95% interval of that mean (Student's t). "
-        let wide = result.rows.filter { ($0.seeds?.statistic(.touchToPhotonP99)?.halfWidth95 ?? 0) > 0 }
-        let steady = result.rows.allSatisfy { ($0.seeds?.statistic(.touchToPhotonP50)?.halfWidth95 ?? 0) == 0 }
-        if let widest = result.rows.max(by: { ($0.seeds?.statistic(.touchToPhotonP99)?.halfWidth95 ?? 0) < ($1.seeds?.statistic(.touchToPhotonP99)?.halfWidth95 ?? 0) }),
-           let h = widest.seeds?.statistic(.touchToPhotonP99)?.halfWidth95, h > 0 {
+        func halfWidth(_ row: SweepRow, _ f: Figure) -> Double { row.seeds?.statistic(f)?.halfWidth95 ?? 0 }
+        let wide = result.rows.filter { halfWidth($0, .touchToPhotonP99) > 0 }
+        let steady = result.rows.allSatisfy { halfWidth($0, .touchToPhotonP50) == 0 }
+        if let widest = result.rows.max(by: { halfWidth($0, .touchToPhotonP99) < halfWidth($1, .touchToPhotonP99) }),
+           case let h = halfWidth(widest, .touchToPhotonP99), h > 0 {
             text += "The 99th percentile is the uncertain figure: it moves by whole frames from seed to seed at \(wide.count) of \(result.rows.count) points, by up to ±\(formatDecimal(h, places: 1, fixed: true)) ms at \(widest.values[0])"
             text += steady ? ", while the median does not move at all. " : ". "
         }

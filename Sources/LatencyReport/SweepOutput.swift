@@ -64,10 +64,9 @@ public enum SweepOutput {
 
     /// A row's ``intervalColumns`` values.
     static func intervals(_ row: SweepRow) -> [Double?] {
-        let stats = row.seeds?.statistics ?? []
-        return Figure.allCases.flatMap { f -> [Double?] in
-            guard let s = stats.first(where: { $0.figure == f })?.statistic else { return [nil, nil] }
-            return [s.mean, s.halfWidth95]
+        Figure.allCases.flatMap { f -> [Double?] in
+            let s = row.seeds?.statistic(f)
+            return [s?.mean, s?.halfWidth95]
         }
     }
 
@@ -144,27 +143,25 @@ public enum SweepOutput {
     public static func table(_ result: SweepResult) -> String {
         var header = result.axes.map(\.path)
         let numeric = header.count
+        var rows: [[String]] = []
         if result.seeds > 1 {
             let figures: [Figure] = [.touchToPhotonP50, .touchToPhotonP99, .pipelineFramesP50, .effectiveP50, .fps,
                                      .droppedFrames, .repeatedFrames, .hitchMsPerS, .triplePercent]
             header += figures.map(\.column)
-            let rows = result.rows.map { row in
+            rows = result.rows.map { row in
                 row.values + figures.map { f in row.seeds?.statistic(f)?.cell(places: f.places) ?? "-" }
             }
-            var right = Set(numeric..<header.count)
-            for (i, axis) in result.axes.enumerated() where axis.numbers != nil { right.insert(i) }
-            return TextTable(header: header, rows: rows, rightAligned: right).render()
-        }
-        header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "repeated", "hitch ms/s", "triple %"]
-        func f(_ x: Double?, _ places: Int) -> String { x.map { formatDecimal($0, places: places) } ?? "-" }
-        var rows: [[String]] = []
-        for row in result.rows {
-            let m = row.metrics
-            rows.append(row.values + [
-                f(m.touchToPhotonMs.p50, 3), f(m.touchToPhotonMs.p99, 3), f(m.pipelineFrames.p50, 3),
-                f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1), f(m.repeatedFrames, 1),
-                f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction.map { $0 * 100 }, 1),
-            ])
+        } else {
+            header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "repeated", "hitch ms/s", "triple %"]
+            func f(_ x: Double?, _ places: Int) -> String { x.map { formatDecimal($0, places: places) } ?? "-" }
+            for row in result.rows {
+                let m = row.metrics
+                rows.append(row.values + [
+                    f(m.touchToPhotonMs.p50, 3), f(m.touchToPhotonMs.p99, 3), f(m.pipelineFrames.p50, 3),
+                    f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1), f(m.repeatedFrames, 1),
+                    f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction.map { $0 * 100 }, 1),
+                ])
+            }
         }
         // numbers right-aligned, including numeric varied values
         var right = Set(numeric..<header.count)

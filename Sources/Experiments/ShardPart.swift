@@ -1,0 +1,78 @@
+import Foundation
+import SimKernel
+
+/// A part file written by one shard of a job split over machines (a sweep,
+/// a prediction study): what every kind of part shares, from writing it to
+/// putting the parts of one job back in shard order.
+public protocol ShardPart: Codable, Sendable {
+    /// The format of this kind of part file.
+    static var currentVersion: Int { get }
+    /// What the part is, as an error names it: `sweep part`.
+    static var kind: String { get }
+    /// Who writes it, as an error names it: `a sweep with a shard`.
+    static var writer: String { get }
+    /// This part's format version.
+    var version: Int { get }
+    /// The shard it holds.
+    var shard: Shard { get }
+    /// True when `other` is a part of the same job (every setting equal,
+    /// the number of shards included).
+    func isSameJob(as other: Self) -> Bool
+}
+
+extension ShardPart {
+    /// The part as JSON (doubles written so that they read back exactly).
+    public func encoded() throws(LatsimError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            var data = try encoder.encode(self)
+            data.append(0x0A)
+            return data
+        } catch {
+            throw LatsimError(.internal, problem: "a \(Self.kind) could not be written: \(error)")
+        }
+    }
+
+    /// Reads a part file.
+    public static func read(_ path: String) throws(LatsimError) -> Self {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
+                              expected: "a part written by \(writer)")
+        }
+        let part: Self
+        do { part = try JSONDecoder().decode(Self.self, from: data) } catch {
+            throw LatsimError(file: path, problem: "not a \(kind)", expected: "a part written by \(writer)")
+        }
+        guard part.version == currentVersion else {
+            throw LatsimError(file: path, problem: "part format version \(part.version)", expected: "version \(currentVersion)")
+        }
+        return part
+    }
+
+    /// The parts of one job, each shard once and none missing, in shard
+    /// order; `job` names the job in errors (`sweep`, `study`).
+    public static func inShardOrder(_ parts: [(path: String, part: Self)], job: String) throws(LatsimError) -> [(path: String, part: Self)] {
+        guard let first = parts.first else {
+            throw LatsimError(problem: "no part to merge", expected: "the part files of every shard of one \(job)")
+        }
+        let count = first.part.shard.count
+        var byIndex: [Int: (path: String, part: Self)] = [:]
+        for (path, p) in parts {
+            guard p.isSameJob(as: first.part) else {
+                throw LatsimError(file: path, problem: "a part of another \(job) than \(first.path)",
+                                  expected: "the parts of one \(job) (the same command, settings and number of shards)")
+            }
+            if let other = byIndex[p.shard.index] {
+                throw LatsimError(file: path, problem: "shard \(p.shard) is also in \(other.path)", expected: "each shard once")
+            }
+            byIndex[p.shard.index] = (path, p)
+        }
+        let missing = (0..<count).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing",
+                              expected: "the parts of all \(count) shards")
+        }
+        return (0..<count).map { byIndex[$0]! }
+    }
+}
