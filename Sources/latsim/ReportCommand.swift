@@ -37,17 +37,8 @@ struct ReportCommand: ParsableCommand {
         let started = Date()
         let writer = ReportWriter(directory: URL(fileURLWithPath: out), duration: duration, seed: checked.seed,
                                   progress: { CLI.warn("report: " + $0) })
-        let page = try writer.write(extraSections: ReportSections.extra(writer))
+        let page = try writer.write()
         CLI.say(page.path)
         CLI.warn("report written in \(formatDecimal(Date().timeIntervalSince(started), places: 1, fixed: true)) s")
-    }
-}
-
-/// Report sections that live with their commands (sweeps, the two
-/// platforms side by side, prediction).
-enum ReportSections {
-    static func extra(_ writer: ReportWriter) -> [(ReportWriter.Page) throws -> ReportWriter.Page] {
-        [writer.budgetSection, writer.sweepSection, writer.platformsSection, writer.predictionSection, writer.forceSection,
-         writer.realDevicesSection]
     }
 }

@@ -49,8 +49,13 @@ struct ReportStagingTests {
         let baselineBefore = snapshot(dir)["prediction-baseline.json"]
 
         let writer = ReportWriter(directory: dir, duration: "200ms", gnuplot: try workingGnuplot(in: tools))
-        let page = try writer.write()
+        // asked in another order, the sections still come in the one declared (ReportSection)
+        let page = try writer.write(sections: [.scenarios, .diagrams, .talkTable])
         #expect(page.path == dir.appendingPathComponent("README.md").path)
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let headings = ["## The talk's table", "## Pipeline diagrams", "## Every built-in scenario"].map { text.range(of: $0)?.lowerBound }
+        #expect(headings.allSatisfy { $0 != nil } && headings == headings.sorted { $0! < $1! }, "\(headings)")
+        #expect(ReportSection.allCases.prefix(3) == [.talkTable, .diagrams, .scenarios])
 
         let names = try entries(dir)
         #expect(names.contains("prediction-baseline.json"))
