@@ -27,11 +27,12 @@ public struct RunResult: Sendable {
 
     /// Simulated seconds.
     public var simulatedSeconds: Double { Double(configuration.duration) / 1e9 }
-    /// Frames per second in the steady state: of the vsyncs since the first
-    /// frame reached the screen (each shows a new frame or repeats the one
-    /// before), the share that showed a new frame, times the display rate.
-    /// The pipeline's fill before the first frame does not count, so a
-    /// 60 Hz run that never misses a vsync gives 60, not 59.7.
+    /// Frames per second while frames are coming: of the vsyncs that showed
+    /// a new frame or a repeated frame (Docs/Model.md, "Repeated frames and
+    /// hitches"), the share that showed a new frame, times the display rate.
+    /// An idle screen and the pipeline's fill after it do not count, so a
+    /// 60 Hz run that never misses a vsync gives 60, not 59.7, and an app
+    /// that draws only when tapped gives 60 when each tap's frame comes.
     public var framesPerSecond: Double {
         let m = measurements
         let vsyncs = m.framesPresented + m.repeatedFrames

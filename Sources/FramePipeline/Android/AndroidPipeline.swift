@@ -189,8 +189,9 @@ struct AndroidPipeline: PlatformPipeline {
             if let seq = surfaceFlinger.presentable(now: now, frames) {
                 present(seq, now, &s)
             } else if let front = display.front {
-                let owed = timeline.owes(at: now)
-                display.repeatFront(owed: owed)
+                // something new to show: an app frame in flight; due (a hitch) when
+                // FrameTimeline expected it presented by now
+                let owed = display.repeatFront(pending: timeline.hasFrameInFlight, due: timeline.owes(at: now))
                 if let log {
                     log.android?.presents.append(.init(time: now, frame: front.seq, buffer: front.buffer, repeated: true,
                                                        hitch: owed, measured: false))

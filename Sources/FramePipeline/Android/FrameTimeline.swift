@@ -78,6 +78,9 @@ struct FrameTimeline {
     /// A frame begins (`expected` -1: a continuous frame).
     mutating func begin(seq: Int64, expected: SimTime) { inFlight.append((seq, expected, false)) }
 
+    /// True while a frame has begun and is neither presented nor dropped.
+    var hasFrameInFlight: Bool { !inFlight.isEmpty }
+
     /// True when the oldest frame in flight was expected at or before `vsync`
     /// (a repeated vsync is then a hitch); continuous frames never are.
     func owes(at vsync: SimTime) -> Bool {

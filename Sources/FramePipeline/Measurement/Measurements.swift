@@ -41,11 +41,15 @@ public struct Measurements: Sendable {
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
-    /// Vsyncs that showed the front frame again.
+    /// Vsyncs that showed the front frame again while frames were coming
+    /// and the app had newer content in flight (Docs/Model.md, "Repeated
+    /// frames and hitches"; an idle screen repeats nothing).
     public var repeatedFrames = 0
     /// Completed frames never shown (`os.present: latest`).
     public var droppedFrames = 0
-    /// Repeated frames that were owed newer content (one display period each).
+    /// Repeated frames at which newer content was due (one display period
+    /// each): on iOS a newer commit made, on Android a frame FrameTimeline
+    /// expected presented by then.
     public var hitches = 0
     /// Deliveries of touches to the app.
     public var deliveries = 0

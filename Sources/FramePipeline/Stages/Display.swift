@@ -15,8 +15,13 @@ struct Display<Frame> {
     private(set) var framesPresented = 0
     private(set) var repeatedFrames = 0
     private(set) var droppedFrames = 0
-    /// Repeated frames that were owed newer content.
+    /// Repeated frames at which newer content was due.
     private(set) var hitches = 0
+    /// True from a vsync that showed a new frame until one at which the app
+    /// had nothing newer in flight: frames are coming at the display's
+    /// cadence, so a repeat is a break in it rather than a pipeline filling
+    /// after an idle screen.
+    private(set) var inMotion = false
 
     init(present: PresentPolicy, clock: PeriodicClock) {
         self.present = present
@@ -53,13 +58,26 @@ struct Display<Frame> {
         let previous = front
         front = frame
         framesPresented += 1
+        inMotion = true
         return previous
     }
 
-    /// Nothing new at this vsync: the front frame is shown again (a hitch
-    /// when newer content was owed).
-    mutating func repeatFront(owed: Bool) {
+    /// Nothing new at this vsync: the front frame is shown again (Docs/Model.md,
+    /// "Repeated frames and hitches"). With nothing newer in flight
+    /// (`pending` false) the screen is idle: nothing is counted. While the
+    /// pipeline fills after an idle screen nothing is counted either: the
+    /// wait is the new content's latency. Otherwise it is a repeated frame,
+    /// and a hitch when newer content was due (`due`). Returns whether it was
+    /// a hitch.
+    mutating func repeatFront(pending: Bool, due: Bool) -> Bool {
+        guard pending else {
+            inMotion = false
+            return false
+        }
+        guard inMotion else { return false }
         repeatedFrames += 1
-        if owed { hitches += 1 }
+        guard due else { return false }
+        hitches += 1
+        return true
     }
 }

@@ -72,6 +72,9 @@ struct IOSPipeline: PlatformPipeline {
     var nextFrameID: Int64 = 0
     /// The scan of the newest commit latched (latches follow commit order).
     var lastLatchedCommit: Int64 = -1
+    /// The scan of the newest touch ready so far (-1: none): a repeated vsync
+    /// while the front frame shows an older one had something new to show.
+    var newestScanReady: Int64 = -1
     /// The start of each handler run not yet shown, for frame-to-photon.
     var handlerStarts = Deque<(run: Int64, start: SimTime)>()
     /// With the stage budget kept: the instants of every commit not yet
@@ -129,6 +132,7 @@ struct IOSPipeline: PlatformPipeline {
         switch event {
         case .sampleReady:
             if let touch = digitizer.scan(readyAt: now) {
+                newestScanReady = touch.scan
                 delivery.receive(touch)
                 log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
                                         instant: touch.time, ready: now, index: touch.scan))
@@ -277,9 +281,11 @@ struct IOSPipeline: PlatformPipeline {
     mutating func latch(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         guard let frame = display.frameToLatch() else {
             if let front = display.front {
-                // a hitch when a commit newer than the front frame's was made before this vsync
-                let owed = app.commitsMade - 1 > front.commit.seq
-                display.repeatFront(owed: owed)
+                // something new to show: a touch ready or a commit made that is newer
+                // than the front frame's; due (a hitch) when that newer commit was
+                // made before this vsync
+                let committed = app.commitsMade - 1 > front.commit.seq
+                let owed = display.repeatFront(pending: committed || newestScanReady > front.commit.mainTouch.scan, due: committed)
                 if let log {
                     log.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit.seq, mainTouch: front.commit.mainTouch.scan,
                                              buffer: front.buffer, repeated: true, hitch: owed, measured: false))
