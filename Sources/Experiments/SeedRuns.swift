@@ -39,8 +39,9 @@ public enum SeedRuns {
         return out
     }
 
-    /// Every figure of one configuration's runs, across its seeds.
-    public static func figures(_ runs: [RunResult]) -> [(figure: Figure, statistic: SeedStatistic)] {
-        Figure.allCases.map { f in (f, SeedStatistic(runs.map(f.value))) }
+    /// The figures of one configuration's runs (by default every figure
+    /// they produce, in catalogue order), across its seeds.
+    public static func figures(_ runs: [RunResult], _ figures: [Figure]? = nil) -> [(figure: Figure, statistic: SeedStatistic)] {
+        (figures ?? Figure.shown(for: runs.prefix(1).map(\.configuration))).map { f in (f, SeedStatistic(runs.map(f.value))) }
     }
 }

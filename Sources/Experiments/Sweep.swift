@@ -81,7 +81,8 @@ public enum Sweep {
 
         // settings shared by every point; a bad one fails once, not per point
         let base = try scenario.settings(with: assignments)
-        _ = try base.configuration()
+        let baseConfiguration = try base.configuration()
+        let headline = try Figure.headline(of: scenario, baseConfiguration)
 
         // resolve every point before running anything
         let trajectories = TrajectoryCache()
@@ -118,7 +119,7 @@ public enum Sweep {
             let digest: Result<RunDigest, LatsimError>
             do throws(LatsimError) {
                 let run = PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c))
-                digest = .success(RunDigest(try run.run(), figures: seeds > 1))
+                digest = .success(RunDigest(try run.run()))
             } catch {
                 digest = .failure(error)
             }
@@ -132,13 +133,17 @@ public enum Sweep {
                                buffering: configurations[point].buffering,
                                simulatedSeconds: Double(configurations[point].duration) / 1e9,
                                framePeriodMs: configurations[point].framePeriod.doubleValue / 1e6,
-                               metrics: RunDigest.merge(digests, predicts: configurations[point].appPredictor != nil),
+                               metrics: RunDigest.merge(digests, predicts: configurations[point].appPredictor != nil,
+                                                        configuration: configurations[point]),
                                seeds: seeds > 1 ? SweepSeedFigures(first: configurations[point].seed, runs: digests.map(\.figures)) : nil)
             rows.withLock { $0[point - first] = row }
         }
         if let e = state.firstError { throw e }
-        return SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.current.map { $0! }, runs: runs,
-                           wallSeconds: elapsed(), shard: shard)
+        var result = SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.current.map { $0! }, runs: runs,
+                                 wallSeconds: elapsed(), shard: shard)
+        // every figure some point of the whole grid produces, so each shard shows the same columns
+        result.figures = Figure.shown(for: configurations, first: [headline])
+        return result
     }
 }
 
@@ -172,12 +177,12 @@ struct RunDigest: Sendable {
     var tripleBufferedFraction: Double?
     var events: Int
     var invariantsHold: Bool
-    /// The run's ``Figure``s, in ``Figure/allCases`` order, when the point
-    /// keeps each seed's figures; empty otherwise.
+    /// The run's ``Figure``s, in ``Figure/allCases`` order (nil: not
+    /// produced or not measured).
     var figures: [Double?]
 
-    init(_ r: RunResult, figures: Bool) {
-        self.figures = figures ? Figure.allCases.map { $0.value(r) } : []
+    init(_ r: RunResult) {
+        self.figures = Figure.allCases.map { $0.value(r) }
         measurements = r.measurements
         framesPerSecond = r.framesPerSecond
         hitchMsPerS = r.hitchTimeRatioMsPerS
@@ -191,7 +196,7 @@ struct RunDigest: Sendable {
     /// - Parameter predicts: whether the point runs a predictor; without one
     ///   the effective figures are the measured ones (``PipelineRun`` copies
     ///   them), so they are summarised once.
-    static func merge(_ digests: [RunDigest], predicts: Bool) -> SweepMetrics {
+    static func merge(_ digests: [RunDigest], predicts: Bool, configuration: PipelineConfiguration) -> SweepMetrics {
         var m = digests[0].measurements
         for d in digests.dropFirst() {
             m.touchToPhotonMs.merge(d.measurements.touchToPhotonMs)
@@ -225,8 +230,24 @@ struct RunDigest: Sendable {
             handlerRuns: mean { Double($0.measurements.handlerRuns) },
             deliveries: mean { Double($0.measurements.deliveries) },
             events: mean { Double($0.events) },
+            figures: Figure.allCases.enumerated().map { i, f in Self.point(f, i, digests, configuration) },
             runs: digests.count,
             invariantsHold: digests.allSatisfy(\.invariantsHold))
+    }
+}
+
+extension RunDigest {
+    /// A figure of a point from its seeds' runs, as the figure aggregates
+    /// (``FigureAggregation``): a latency statistic of the seeds' frames
+    /// pooled, a per-run value's mean over the seeds that measured it.
+    static func point(_ f: Figure, _ i: Int, _ digests: [RunDigest], _ c: PipelineConfiguration) -> Double? {
+        guard f.isProduced(by: c) else { return nil }
+        if let stream = f.declaration.stream { return stream.pooled(digests.map(\.measurements)) }
+        let xs = digests.compactMap { $0.figures[i] }
+        guard !xs.isEmpty else { return nil }
+        var sum = CompensatedSum()
+        for x in xs { sum.add(x) }
+        return sum.value / Double(xs.count)
     }
 }
 

@@ -45,7 +45,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 /// it, byte for byte as the sweep run on one machine.
 public struct SweepPart: ShardPart {
     /// The format of part files.
-    public static let currentVersion = 3
+    public static let currentVersion = 4
     /// This part's format version.
     public var version: Int
     /// The shard it holds.
@@ -59,6 +59,8 @@ public struct SweepPart: ShardPart {
     /// The sweep's command line and settings (``SweepResult/command``).
     public var command: String
     public var settings: [ResolvedSetting]
+    /// The figures the sweep shows (``SweepResult/figures``).
+    public var figures: [Figure]
     /// The shard's rows, in grid order.
     public var rows: [SweepRow]
     /// Runs the shard made.
@@ -78,6 +80,7 @@ public struct SweepPart: ShardPart {
         seeds = result.seeds
         command = result.command
         settings = result.settings
+        figures = result.figures
         rows = result.rows
         runs = result.runs
         wallSeconds = result.wallSeconds
@@ -88,7 +91,7 @@ public struct SweepPart: ShardPart {
 
     public func isSameJob(as other: SweepPart) -> Bool {
         scenario == other.scenario && axes == other.axes && seeds == other.seeds && shard.count == other.shard.count
-            && command == other.command && settings == other.settings
+            && command == other.command && settings == other.settings && figures == other.figures
     }
 
     /// The sweep's result from every one of its parts (in any order): the
@@ -103,7 +106,8 @@ public struct SweepPart: ShardPart {
         let seeds = first.part.seeds
         for (path, p) in ordered {
             guard p.rows.map(\.index) == Array(p.shard.points(of: grid.count)),
-                  p.rows.allSatisfy({ seeds == 1 ? $0.seeds == nil : $0.seeds?.isWellFormed(seeds: seeds) == true }) else {
+                  p.rows.allSatisfy({ $0.metrics.figures.count == Figure.allCases.count
+                      && (seeds == 1 ? $0.seeds == nil : $0.seeds?.isWellFormed(seeds: seeds) == true) }) else {
                 throw LatsimError(file: path, problem: "the rows are not those of shard \(p.shard)", expected: "a part as a sweep wrote it")
             }
             rows += p.rows
@@ -114,6 +118,7 @@ public struct SweepPart: ShardPart {
                                  wallSeconds: wall, shard: nil)
         result.command = first.part.command
         result.settings = first.part.settings
+        result.figures = first.part.figures
         return result
     }
 }

@@ -86,6 +86,12 @@ public struct SweepStatistic: Sendable, Equatable, Codable {
 /// displayed frame of every seed. Per-run figures (counts, rates,
 /// fractions) are the mean across the seeds.
 public struct SweepMetrics: Sendable, Equatable, Codable {
+    /// A figure of ``Figure/allCases`` at this point.
+    public func value(_ f: Figure) -> Double? {
+        guard let i = Figure.allCases.firstIndex(of: f), i < figures.count else { return nil }
+        return figures[i]
+    }
+
     /// Touch-to-photon of each displayed frame with new touch content, ms.
     public var touchToPhotonMs: SweepStatistic
     /// The talk's pipeline-frames convention.
@@ -118,6 +124,10 @@ public struct SweepMetrics: Sendable, Equatable, Codable {
     public var deliveries: Double
     /// Model events per run (deterministic; wall time is not kept).
     public var events: Double
+    /// Every figure of ``Figure/allCases``, in that order, over the point's
+    /// seeds as the figure aggregates (``FigureAggregation``); nil where the
+    /// point does not produce it or measured nothing of it.
+    public var figures: [Double?]
     /// Runs merged (the number of seeds).
     public var runs: Int
     /// True when every run kept the model's invariants (Docs/Model.md, "Invariants").
@@ -209,6 +219,9 @@ public struct SweepResult: Sendable {
     /// The scenario's settings before the varied keys, with where each
     /// came from.
     public var settings: [ResolvedSetting] = []
+    /// The figures some point produces, the scenario's headline first
+    /// (``Figure/shown(for:first:)``): the columns of the sweep's outputs.
+    public var figures: [Figure] = []
 
     /// The axes.
     public var axes: [SweepAxis] { grid.axes }

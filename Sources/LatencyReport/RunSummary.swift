@@ -66,6 +66,8 @@ public enum RunSummary {
             ("device", device(r.configuration)),
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
             ("force", ForceJSON.json(r)),
+            // every figure the run produces (Docs/Figures.md), by its catalogue name; null: not measured
+            ("figures", .object(Figure.shown(for: [r.configuration]).map { ($0.rawValue, .ms($0.value(r))) })),
             ("engine", .object(engine)),
         ]
         var tail: [(String, JSONValue)] = []

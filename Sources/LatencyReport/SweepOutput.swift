@@ -11,91 +11,56 @@ import SimKernel
 /// sweep gives the same bytes at any thread count. Wall time is never
 /// written here.
 public enum SweepOutput {
-    /// The measured columns of the CSV and the keys of each JSON object,
-    /// after the varied keys:
-    /// - `t2pP50Ms`, `t2pP99Ms`, `t2pMeanMs`: touch-to-photon (ms), over the
-    ///   merged frames of every seed;
-    /// - `framesP50`, `framesMean`: pipeline frames (the talk's convention);
-    /// - `effectiveFramesP50`: pipeline frames minus the prediction horizon;
-    /// - `fps`: frames per second in the steady state (``RunResult/framesPerSecond``);
-    /// - `droppedFrames`, `repeatedFrames`: per run;
-    /// - `hitchMsPerS`: hitch time per simulated second;
-    /// - `tripleBufferedFraction`: of the simulated time, 0...1 (empty on
-    ///   Android, whose BufferQueue is sized once);
-    /// - `wastedUpdates`: handler runs whose commits were all merged away, per run;
-    /// - `runs`: seeds merged into the row.
-    ///
-    /// Per-run counts and rates are means across seeds.
-    public static let metricColumns = [
-        "t2pP50Ms", "t2pP99Ms", "t2pMeanMs", "framesP50", "framesMean", "effectiveFramesP50", "fps",
-        "droppedFrames", "repeatedFrames", "hitchMsPerS", "tripleBufferedFraction", "wastedUpdates", "runs",
-    ]
+    /// A measured column of the CSV (and key of each JSON point): its name
+    /// and how a row's value is read. The header and every row are made
+    /// from the same list, so a row cannot have fewer cells than the header.
+    public struct Column: Sendable {
+        public var name: String
+        public var value: @Sendable (SweepRow) -> Double?
+    }
 
-    /// The CSV header: the varied keys by path, then ``metricColumns``;
-    /// with more than one seed, then ``intervalColumns``.
+    /// The measured columns, after the varied keys: each figure the sweep
+    /// produces (``SweepResult/figures``: the scenario's headline, then the
+    /// catalogue's order) by its sweep key (Docs/Figures.md), over the
+    /// point's seeds as the figure aggregates (latency statistics of the
+    /// seeds' frames pooled, per-run counts and rates the mean of the
+    /// seeds); then `runs`, the seeds merged into the row. With more than
+    /// one seed, two per figure: `KEYSeedMean`, the mean of the seeds' own
+    /// values, and `KEYHalfWidth95`, half the width of its 95% interval
+    /// (Student's t), so the interval is `KEYSeedMean ± KEYHalfWidth95`. The
+    /// seed mean of a percentile is not the percentile of the pooled frames,
+    /// though the two are close when the interval is narrow.
+    public static func columns(_ result: SweepResult) -> [Column] {
+        var out = result.figures.map { f in Column(name: f.sweepKey, value: { $0.metrics.value(f) }) }
+        out.append(Column(name: "runs", value: { Double($0.metrics.runs) }))
+        if result.seeds > 1 {
+            for f in result.figures {
+                out.append(Column(name: f.sweepKey + "SeedMean", value: { $0.seeds?.statistic(f)?.mean }))
+                out.append(Column(name: f.sweepKey + "HalfWidth95", value: { $0.seeds?.statistic(f)?.halfWidth95 }))
+            }
+        }
+        return out
+    }
+
+    /// The CSV header: the varied keys by path, then ``columns(_:)``.
     public static func header(_ result: SweepResult) -> [String] {
-        result.axes.map(\.path) + metricColumns + (result.seeds > 1 ? intervalColumns : [])
-    }
-
-    /// A figure's name in the CSV and JSON, in their words (`t2pP50Ms`).
-    public static func name(of figure: Figure) -> String {
-        switch figure {
-        case .touchToPhotonP50: return "t2pP50Ms"
-        case .touchToPhotonP99: return "t2pP99Ms"
-        case .touchToPhotonMean: return "t2pMeanMs"
-        case .pipelineFramesP50: return "framesP50"
-        case .effectiveP50: return "effectiveP50Ms"
-        case .perSampleP50: return "perSampleP50Ms"
-        case .fps: return "fps"
-        case .repeatedFrames: return "repeatedFrames"
-        case .droppedFrames: return "droppedFrames"
-        case .hitchMsPerS: return "hitchMsPerS"
-        case .triplePercent: return "triplePercent"
-        }
-    }
-
-    /// The columns a sweep with more than one seed adds to the CSV, two per
-    /// ``Figure``: `NAMESeedMean`, the mean of the seeds' own values, and
-    /// `NAMEHalfWidth95`, half the width of its 95% interval (Student's t),
-    /// so the interval is `NAMESeedMean ± NAMEHalfWidth95`. The seed mean
-    /// of a percentile is not the percentile of the merged frames
-    /// (`t2pP50Ms`), though the two are close when the interval is narrow.
-    public static let intervalColumns = Figure.allCases.flatMap { [name(of: $0) + "SeedMean", name(of: $0) + "HalfWidth95"] }
-
-    /// A row's ``intervalColumns`` values.
-    static func intervals(_ row: SweepRow) -> [Double?] {
-        Figure.allCases.flatMap { f -> [Double?] in
-            let s = row.seeds?.statistic(f)
-            return [s?.mean, s?.halfWidth95]
-        }
-    }
-
-    /// A row's measured values in ``metricColumns`` order; nil where nothing
-    /// was measured (no frame carried new touch content).
-    public static func metrics(_ row: SweepRow) -> [Double?] {
-        let m = row.metrics
-        return [
-            m.touchToPhotonMs.p50, m.touchToPhotonMs.p99, m.touchToPhotonMs.mean,
-            m.pipelineFrames.p50, m.pipelineFrames.mean, m.effectiveFrames.p50,
-            m.framesPerSecond, m.droppedFrames, m.repeatedFrames, m.hitchMsPerS,
-            m.tripleBufferedFraction, m.wastedUpdates, Double(m.runs),
-        ]
+        result.axes.map(\.path) + columns(result).map(\.name)
     }
 
     /// The CSV text: a header row and one row per grid point, POSIX
     /// decimals (at most six places), empty cells for values not measured,
     /// fields holding commas or quotes quoted as RFC 4180 says.
     public static func csv(_ result: SweepResult) -> String {
+        let columns = columns(result)
         var out = header(result).map(csvField).joined(separator: ",") + "\n"
         for row in result.rows {
-            let measured = metrics(row) + (result.seeds > 1 ? intervals(row) : [])
-            let cells = row.values.map(csvField) + measured.map { $0.map { formatDecimal($0, places: 6) } ?? "" }
+            let cells = row.values.map(csvField) + columns.map { c in c.value(row).map { formatDecimal($0, places: 6) } ?? "" }
             out += cells.joined(separator: ",") + "\n"
         }
         return out
     }
 
-    static func csvField(_ s: String) -> String {
+    public static func csvField(_ s: String) -> String {
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
@@ -124,43 +89,25 @@ public enum SweepOutput {
     public static func points(_ result: SweepResult) -> JSONValue {
         .array(result.rows.map { row in
             var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
-            for (name, value) in zip(metricColumns, metrics(row)) {
-                fields.append((name, name == "runs" ? .int(row.metrics.runs) : .ms(value)))
-            }
+            for f in result.figures { fields.append((f.sweepKey, .ms(row.metrics.value(f)))) }
+            fields.append(("runs", .int(row.metrics.runs)))
             if let seeds = row.seeds { fields.append(("seeds", SeedJSON.seeds(first: seeds.first, seeds.statistics))) }
             return .object(fields)
         })
     }
 
-    /// A readable table, one line per grid point: the varied values,
-    /// touch-to-photon p50/p99 (ms), pipeline frames p50, effective frames
-    /// p50, frames per second in the steady state, dropped and repeated
-    /// frames per run, hitch ms/s and the percentage of time triple
-    /// buffered: the run table's names and precisions.
-    /// With more than one seed each measured cell is instead the mean of
-    /// the seeds' own values ± the half-width of its 95% interval, as
-    /// `run --seeds` prints it (effective latency then in ms).
+    /// A readable table, one line per grid point: the varied values, then
+    /// every figure the sweep produces (``SweepResult/figures``) by its
+    /// column name and precision, as `run` shows them. With more than one
+    /// seed each measured cell is instead the mean of the seeds' own values
+    /// ± the half-width of its 95% interval, as `run --seeds` prints it.
     public static func table(_ result: SweepResult) -> String {
-        var header = result.axes.map(\.path)
-        let numeric = header.count
-        var rows: [[String]] = []
-        if result.seeds > 1 {
-            let figures: [Figure] = [.touchToPhotonP50, .touchToPhotonP99, .pipelineFramesP50, .effectiveP50, .fps,
-                                     .droppedFrames, .repeatedFrames, .hitchMsPerS, .triplePercent]
-            header += figures.map(\.column)
-            rows = result.rows.map { row in
-                row.values + figures.map { f in row.seeds?.statistic(f)?.cell(places: f.places) ?? "-" }
-            }
-        } else {
-            header += ["t2p p50 ms", "t2p p99 ms", "frames p50", "effective p50", "fps", "dropped", "repeated", "hitch ms/s", "triple %"]
-            func f(_ x: Double?, _ places: Int) -> String { x.map { formatDecimal($0, places: places) } ?? "-" }
-            for row in result.rows {
-                let m = row.metrics
-                rows.append(row.values + [
-                    f(m.touchToPhotonMs.p50, 3), f(m.touchToPhotonMs.p99, 3), f(m.pipelineFrames.p50, 3),
-                    f(m.effectiveFrames.p50, 3), f(m.framesPerSecond, 1), f(m.droppedFrames, 1), f(m.repeatedFrames, 1),
-                    f(m.hitchMsPerS, 1), f(m.tripleBufferedFraction.map { $0 * 100 }, 1),
-                ])
+        let header = result.axes.map(\.path) + result.figures.map(\.column)
+        let numeric = result.axes.count
+        let rows = result.rows.map { row in
+            row.values + result.figures.map { f in
+                result.seeds > 1 ? row.seeds?.statistic(f)?.cell(places: f.places) ?? "-"
+                    : FigureTable.cell(row.metrics.value(f), f)
             }
         }
         // numbers right-aligned, including numeric varied values

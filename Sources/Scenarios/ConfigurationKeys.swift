@@ -206,7 +206,7 @@ public struct ConfigurationKey: Sendable {
     public static let byPath: [String: ConfigurationKey] = Dictionary(uniqueKeysWithValues: all.map { ($0.path, $0) })
 
     /// Keys a scenario file may hold besides the settings.
-    public static let metadataKeys: Set<String> = ["name", "description"]
+    public static let metadataKeys: Set<String> = ["name", "description", "headline"]
 
     /// The key at `path`, or an unknown-key error with the nearest valid one.
     public static func named(_ path: String) throws(LatsimError) -> ConfigurationKey {

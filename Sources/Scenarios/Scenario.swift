@@ -17,6 +17,11 @@ public struct Scenario: Sendable {
     public var name: String
     /// One line saying what it is (`description:`).
     public var description: String
+    /// The figure the scenario exists for (`headline:`, a name of
+    /// Docs/Figures.md such as `frameToPhotonP50`), with where it was
+    /// written; nil when the scenario names none (its app model's then:
+    /// tap-to-photon for taps, touch-to-photon otherwise). Tables show it first.
+    public var headline: (name: String, source: SettingSource)?
     /// The keys it runs with, with where each was written: its device
     /// preset's (``device``), then its own (``ownSettings``) over them.
     public var settings: Settings
@@ -115,7 +120,11 @@ public struct Scenario: Sendable {
                     throw LatsimError(file: file, line: source.line, column: source.column, key: path, problem: "not a string",
                                       expected: "a string")
                 }
-                if key == "name" { name = s } else { description = s }
+                switch key {
+                case "name": name = s
+                case "headline": headline = (s, source)
+                default: description = s
+                }
                 continue
             }
             if ConfigurationKey.byPath[path] != nil {

@@ -11,11 +11,13 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run scenarios and print their latency.",
         discussion: """
-        Prints a table: touch-to-photon p50/p99 in ms, pipeline frames (the talk's \
-        diagram convention), frame-to-photon, frames presented, repeated and dropped \
-        frames, hitch time and the time spent triple buffered; Android runs add their \
-        FrameTimeline classes and buffer figures, and runs whose app uses force (3D Touch) \
-        the latency of every press from its true threshold crossing. --json writes a \
+        Prints a table with a row per figure the runs produce (Docs/Figures.md), each \
+        scenario's headline first (tap-to-photon for a tapping app, frame-to-photon for \
+        walt-screen, touch-to-photon otherwise): latency, pipeline frames (the talk's \
+        diagram convention), the display's frames, repeated and dropped frames and hitches \
+        (only while the app had something new to show), Android's FrameTimeline classes \
+        and buffer figures, force (3D Touch) latencies from the true threshold crossing, \
+        prediction accuracy; '-' where a run does not produce a figure. --json writes a \
         result file (Docs/Results.md): a header, then each run's summary (Docs/Model.md, "Summary JSON"; Docs/Android.md, "Measurements"; \
         Docs/Force.md, "What is measured").
 
@@ -67,15 +69,18 @@ struct RunCommand: ParsableCommand {
         let assignments = try options.assignments()
         var jobs: [(Scenario, PipelineConfiguration)] = []
         var settings: [[ResolvedSetting]] = []
+        var headlines: [Figure] = []
         for name in scenarios {
             let s = try options.scenario(name)
             let resolved = try s.settings(with: assignments)
-            jobs.append((s, try resolved.configuration()))
+            let c = try resolved.configuration()
+            jobs.append((s, c))
+            headlines.append(try Figure.headline(of: s, c))
             settings.append(resolved.resolved())
         }
         if seeds > 1 {
             try CLI.preflight(files: [json])
-            try runSeeds(jobs, settings: settings)
+            try runSeeds(jobs, settings: settings, headlines: headlines)
             return
         }
         let keepLog = trace != nil || frames != nil
@@ -123,19 +128,19 @@ struct RunCommand: ParsableCommand {
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { return }
         }
-        CLI.say(RunTable.render(results))
+        CLI.say(RunTable.render(zip(results, headlines).map { ($0.0.0, $0.0.1, $0.1) }))
         if budget { CLI.say("\n" + RunTable.budget(results)) }
     }
 }
 
 extension RunCommand {
     /// `--seeds N`: each scenario N times; the figures with their intervals.
-    func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]]) throws {
+    func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]], headlines: [Figure]) throws {
         // seed S's run is the summary's, with its budget as a single run has it
         let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
                                     budget: true, maxEvents: options.maxEvents)
         RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
-        let figures = runs.map(SeedRuns.figures)
+        let figures = runs.map { SeedRuns.figures($0) }
         if let json {
             let docs = jobs.indices.map { i in
                 RunSummary.json(runs[i][0], scenario: jobs[i].0.name, timing: stable ? .omit : .include, settings: settings[i],
@@ -144,7 +149,7 @@ extension RunCommand {
             try CLI.write(ResultHeader.document("run", command: CLI.command, [("runs", .array(docs))]).text() + "\n", to: json)
             if json == "-" { return }
         }
-        CLI.say(RunTable.seeds(jobs.map(\.0.name), figures, seeds: seeds, first: jobs.map(\.1.seed)))
+        CLI.say(RunTable.seeds(jobs.indices.map { (jobs[$0].0.name, runs[$0], headlines[$0]) }, seeds: seeds, first: jobs.map(\.1.seed)))
         if budget { CLI.say("\nThe stage budget of seed S alone:\n\n" + RunTable.budget(zip(jobs, runs).map { ($0.0.name, $1[0]) })) }
     }
 
@@ -164,44 +169,11 @@ extension RunCommand {
     }
 }
 
-/// The readable table of `latsim run`: latency and display figures for
-/// every run, then, when Android runs are among them, their FrameTimeline
-/// classes and buffer figures.
+/// The readable tables of `latsim run`: every figure the runs produce
+/// (``FigureTable``), and the stage budget.
 enum RunTable {
-    static func render(_ results: [(String, RunResult)]) -> String {
-        let table = renderLatency(results)
-        guard let force = ForceTable.render(results) else { return table }
-        return table + "\n\n" + force
-    }
-
-    static func renderLatency(_ results: [(String, RunResult)]) -> String {
-        var t = TextTable(header: ["scenario", "t2p p50 ms", "t2p p99 ms", "frames p50", "frames max", "effective p50",
-                                   "f2p p50 ms", "presented", "repeated", "dropped", "hitch ms/s", "triple %"],
-                          rightAligned: Set(1...11))
-        for (name, r) in results {
-            let m = r.measurements
-            t.rows.append([
-                name, f(m.touchToPhotonMs.percentile(50), 3), f(m.touchToPhotonMs.percentile(99), 3),
-                f(m.pipelineFrames.percentile(50), 3), f(m.pipelineFrames.count > 0 ? m.pipelineFrames.max : nil, 3),
-                f(m.effectiveFrames.percentile(50), 3), f(m.frameToPhotonMs.percentile(50), 3),
-                String(m.framesPresented), String(m.repeatedFrames), String(m.droppedFrames),
-                f(r.hitchTimeRatioMsPerS, 1), m.android == nil ? f(r.tripleBufferedFraction * 100, 1) : "-",
-            ])
-        }
-        var text = t.render()
-        if let taps = TapTable.render(results) { text += "\n\n" + taps }
-        let android = results.compactMap { name, r in r.measurements.android.map { (name, $0) } }
-        guard !android.isEmpty else { return text }
-        var a = TextTable(header: ["android", "D_app ms", "D_sf ms", "buffers", "held max", "dequeue waits", "fence waits",
-                                   "onTime", "appMissed", "stuffing", "sfMissed", "dropped", "unknown"],
-                          rightAligned: Set(1...12))
-        for (name, x) in android {
-            let ft = x.frameTimeline
-            a.rows.append([name, f(Double(x.appDuration) / 1e6, 3), f(Double(x.sfDuration) / 1e6, 3), String(x.buffers),
-                           String(x.maxBuffersHeld), String(x.dequeueWaits), String(x.fenceWaits)]
-                          + JankClass.allCases.map { String(ft[$0]) })
-        }
-        return text + "\n\n" + a.render()
+    static func render(_ results: [(name: String, result: RunResult, headline: Figure)]) -> String {
+        FigureTable.runs(results).render()
     }
 
     /// The stage budget of every run: a table per run, its stages in
@@ -236,12 +208,8 @@ enum RunTable {
 
     /// `run --seeds`: a row per figure, a column per scenario, each cell the
     /// mean over the seeds ± the half-width of its 95% interval.
-    static func seeds(_ names: [String], _ figures: [[(figure: Figure, statistic: SeedStatistic)]], seeds: Int,
-                      first: [UInt64]) -> String {
-        var t = TextTable(header: ["figure"] + names, rightAligned: Set(1...names.count))
-        for (row, f) in Figure.allCases.enumerated() {
-            t.rows.append([f.column] + figures.map { $0[row].statistic.cell(places: f.places) })
-        }
+    static func seeds(_ runs: [(name: String, runs: [RunResult], headline: Figure)], seeds: Int, first: [UInt64]) -> String {
+        let t = FigureTable.seeds(runs)
         let range = first.count == 1 || Set(first).count == 1
             ? "seeds \(first[0])...\(first[0] + UInt64(seeds - 1))" : "\(seeds) seeds from each scenario's own"
         return t.render() + "\n\nEach figure's mean over \(range) and the half-width of its 95% interval (Student's t with \(seeds - 1) degree\(seeds == 2 ? "" : "s") of freedom); 0 when every seed gave the same value. The JSON holds each seed's value."

@@ -51,13 +51,12 @@ struct SweepRunCommand: ParsableCommand {
         latency line and error bars on the frame rate. Points run in parallel; \
         the output is the same at any --jobs.
 
-        The table (stdout) shows per point: touch-to-photon p50/p99 (ms), \
-        pipeline frames p50, effective frames p50, frames presented per second, \
-        dropped frames per run, hitch time (ms per s) and the time spent triple \
-        buffered. --csv and --json write every point with the columns: the \
-        varied keys, t2pP50Ms, t2pP99Ms, t2pMeanMs, framesP50, framesMean, \
-        effectiveFramesP50, fps, droppedFrames, repeatedFrames, hitchMsPerS, \
-        tripleBufferedFraction, wastedUpdates, runs. --plot draws p50/p99 \
+        The table (stdout) shows per point every figure the scenario produces, \
+        its headline first (Docs/Figures.md; `latsim figures` lists them), with \
+        the run table's column names. --csv and --json write every point with \
+        the columns: the varied keys, each of those figures by its sweep key \
+        (t2pP50Ms, t2pP99Ms, ..., fps, repeatedFrames, hitchMsPerS, \
+        triplePercent, ...), runs. --plot draws p50/p99 \
         latency and fps against the first key (one line per value of the \
         second) into DIR/sweep.png, .svg, .gp and .dat, marking where adaptive \
         buffering goes triple. The wall time goes to stderr, never into files.

@@ -78,7 +78,8 @@ import Glibc
         #expect(o.status == 0, "\(o.stderr)")
         #expect(o.stdout.contains("gpu.render  4ms  9ms"))
         let p99 = try #require(o.stdout.split(separator: "\n").first { $0.hasPrefix("t2p p99 ms") })
-        #expect(p99.hasSuffix("real"), "\(p99)")
+        // a slower GPU: a real difference, worse for a latency
+        #expect(p99.hasSuffix("worse"), "\(p99)")
         let j = try Latsim.run(["compare", "ios8", "ios9-low-latency", "--duration", "1s", "--seeds", "2", "--json", "-"])
         #expect(j.status == 0 && j.stdout.contains("\"figures\""))
     }
