@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
-        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
+        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "Experiments", "Scenarios", "FramePipeline"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),

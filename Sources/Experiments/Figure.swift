@@ -185,10 +185,17 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// True when run `r` produces the figure: as its configuration says,
+    /// and the prediction figures also when a predictor of its own replaced
+    /// the configured one (`run --predictor-command`).
+    public func isProduced(by r: RunResult) -> Bool {
+        isProduced(by: r.configuration) || declaration.channel == .prediction && r.predictorName != nil
+    }
+
     /// The figure of a run; nil when the run does not produce it, or
     /// produced it but measured nothing of it (no frame reached the screen).
     public func value(_ r: RunResult) -> Double? {
-        guard isProduced(by: r.configuration) else { return nil }
+        guard isProduced(by: r) else { return nil }
         return declaration.read(r)
     }
 
@@ -204,6 +211,15 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         var out: [Figure] = []
         for f in first where !out.contains(f) && configurations.contains(where: f.isProduced) { out.append(f) }
         for f in allCases where !out.contains(f) && configurations.contains(where: f.isProduced) { out.append(f) }
+        return out
+    }
+
+    /// The figures some run of `runs` produces, in catalogue order after
+    /// `first`, each once.
+    public static func shown(forRuns runs: [RunResult], first: [Figure] = []) -> [Figure] {
+        var out: [Figure] = []
+        for f in first where !out.contains(f) && runs.contains(where: f.isProduced) { out.append(f) }
+        for f in allCases where !out.contains(f) && runs.contains(where: f.isProduced) { out.append(f) }
         return out
     }
 

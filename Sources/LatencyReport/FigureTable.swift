@@ -9,7 +9,7 @@ import SimKernel
 public enum FigureTable {
     /// One run's figures: `latsim run`.
     public static func runs(_ results: [(name: String, result: RunResult, headline: Figure)]) -> TextTable {
-        let figures = Figure.shown(for: results.map(\.result.configuration), first: results.map(\.headline))
+        let figures = Figure.shown(forRuns: results.map(\.result), first: results.map(\.headline))
         var t = TextTable(header: ["figure"] + results.map(\.name), rightAligned: Set(1...max(1, results.count)))
         for f in figures {
             t.rows.append([f.column] + results.map { cell(f.value($0.result), f) })

@@ -210,7 +210,7 @@ public struct ReportWriter {
         var page = page
         page.add("## Every built-in scenario")
         page.add()
-        page.add("`latsim run NAME` for each; fps is measured in the steady state (of the vsyncs after the first frame reached the screen, the share that showed a new frame, times the display rate), triple the share of time with three display buffers allocated (iOS). The Android scenarios are described in Docs/Android.md.")
+        page.add("`latsim run NAME` for each: every figure the scenario produces (Docs/Figures.md), in one table per kind of figure, '-' where a scenario does not produce one. fps is measured while frames are coming (of the vsyncs that showed a new frame or a repeated one, the share that showed a new frame, times the display rate; an idle screen does not count, Docs/Model.md, \"Repeated frames and hitches\"), triple % the share of time with three display buffers allocated (iOS). The Android scenarios are described in Docs/Android.md.")
         page.add()
         var cdf: [(name: String, points: [(valueMs: Double, fraction: Double)])] = []
         let shown: Set = ["ios8", "ios8-complex", "ios9-low-latency", "ios9-coalescing-120hz", "promotion-pencil"]

@@ -67,7 +67,7 @@ public enum RunSummary {
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
             ("force", ForceJSON.json(r)),
             // every figure the run produces (Docs/Figures.md), by its catalogue name; null: not measured
-            ("figures", .object(Figure.shown(for: [r.configuration]).map { ($0.rawValue, .ms($0.value(r))) })),
+            ("figures", .object(Figure.shown(forRuns: [r]).map { ($0.rawValue, .ms($0.value(r))) })),
             ("engine", .object(engine)),
         ]
         var tail: [(String, JSONValue)] = []

@@ -203,3 +203,32 @@ import Testing
         #expect(abs(fps - 30) < 0.2)
     }
 }
+
+/// A scenario's `headline:` names a figure its runs produce, or the file is
+/// bad input naming its line.
+@Suite struct HeadlineTests {
+    @Test(arguments: [
+        ("headline: tapToPhoton\n", "names no figure"),
+        ("headline: tapToPhotonP50\n", "is not produced by this scenario's runs"),
+    ])
+    func aBadHeadlineIsBadInput(_ line: String, _ problem: String) throws {
+        let dir = try Latsim.temporaryDirectory()
+        let file = dir.appendingPathComponent("mine.yaml")
+        try ("name: mine\n" + line).write(to: file, atomically: true, encoding: .utf8)
+        for args in [["run", file.path], ["compare", file.path, "--seeds", "2"], ["sweep", file.path, "--vary", "gpu.render=3ms,4ms"]] {
+            let o = try Latsim.run(args + ["--duration", "1s"])
+            #expect(o.status == 2, "\(args): \(o.stderr)")
+            #expect(o.stderr.contains("\(file.path):2") && o.stderr.contains("headline") && o.stderr.contains(problem), "\(o.stderr)")
+            #expect(o.stdout.isEmpty)
+        }
+    }
+
+    @Test func aScenarioNamesItsHeadline() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let file = dir.appendingPathComponent("mine.yaml")
+        try "name: mine\nheadline: touchToPhotonP99\n".write(to: file, atomically: true, encoding: .utf8)
+        let o = try Latsim.run(["run", file.path, "--duration", "1s"])
+        #expect(o.status == 0, "\(o.stderr)")
+        #expect(FigureCatalogueTests.rowLabels(o.stdout).prefix(2) == ["t2p p99 ms", "t2p p50 ms"])
+    }
+}
