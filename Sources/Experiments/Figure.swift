@@ -223,10 +223,6 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         return out
     }
 
-    /// The figure named `name` (its raw value, or its sweep key).
-    public static func named(_ name: String) -> Figure? {
-        Figure(rawValue: name) ?? allCases.first { $0.sweepKey == name }
-    }
 
     // MARK: helpers of the declarations
 
