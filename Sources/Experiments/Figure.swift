@@ -161,9 +161,9 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     public var better: FigureDirection { declaration.better }
     /// Decimals shown.
     public var places: Int { declaration.places }
-    /// True for milliseconds worth also showing in display frames (a
-    /// difference in `compare`).
-    public var isMilliseconds: Bool { declaration.inFrames }
+    /// True for milliseconds also shown in display frames (a difference in
+    /// `compare`).
+    public var inFrames: Bool { declaration.inFrames }
 
     /// True when a run of `c` produces the figure: its platform, and the
     /// channel its input and app give (a drawing finger, a tap, a drawn
@@ -222,7 +222,6 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         for f in allCases where !out.contains(f) && runs.contains(where: f.isProduced) { out.append(f) }
         return out
     }
-
 
     // MARK: helpers of the declarations
 

@@ -157,7 +157,7 @@ enum CompareOutput {
         func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: p, fixed: true) } ?? "-" }
         let d = r.difference.perSeed
         let v = r.verdict
-        let frames = r.figure.isMilliseconds && v != .same ? d.mean.map { formatDecimal($0 / frameMs, places: 2, fixed: true) } ?? "-" : ""
+        let frames = r.figure.inFrames && v != .same ? d.mean.map { formatDecimal($0 / frameMs, places: 2, fixed: true) } ?? "-" : ""
         let interval = d.halfWidth95.map { "±" + formatDecimal($0, places: p, fixed: true) } ?? "-"
         let diff = d.mean.map { v == .same ? f(0) : ($0 > 0 ? "+" : "") + f($0) } ?? "-"
         return [r.figure.column, f(r.a.mean), f(r.b.mean), diff, frames, interval, v.rawValue]
