@@ -38,6 +38,14 @@ public struct Comparison: Sendable {
         /// `b − a`, paired by seed.
         public var difference: SeedDifference
 
+        /// A row from its parts.
+        public init(figure: Figure, a: SeedStatistic, b: SeedStatistic, difference: SeedDifference) {
+            self.figure = figure
+            self.a = a
+            self.b = b
+            self.difference = difference
+        }
+
         /// What the difference means, given which way the figure is better.
         public var verdict: Verdict { Verdict(figure, a: a, b: b, difference) }
     }

@@ -35,7 +35,13 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     case predictionErrorRms, predictionErrorP95, predictionAlongTrackMean, predictionJitter, predictionPhotonRms
 
     /// The declaration: everything about the figure but its name.
-    public var declaration: FigureDeclaration {
+    public var declaration: FigureDeclaration { Self.declarations[self]! }
+
+    /// Every figure's declaration, made once.
+    static let declarations = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.declared) })
+
+    /// The declarations, one per figure.
+    private var declared: FigureDeclaration {
         typealias D = FigureDeclaration
         switch self {
         case .touchToPhotonP50:

@@ -52,3 +52,54 @@ import Testing
         #expect(SeedStatistic([nil, 4]).mean == 4)
     }
 }
+
+/// Verdicts follow each figure's better direction; `--fail-if-worse` parses
+/// its tolerance in the figure's unit and fails only beyond noise and tolerance.
+@Suite struct VerdictAndGateTests {
+    static func row(_ f: Figure, _ a: [Double?], _ b: [Double?]) -> Comparison.Row {
+        let sa = SeedStatistic(a), sb = SeedStatistic(b)
+        return Comparison.Row(figure: f, a: sa, b: sb, difference: SeedDifference(a: sa, b: sb))
+    }
+
+    @Test func theVerdictFollowsTheBetterDirection() {
+        #expect(Self.row(.touchToPhotonP50, [50, 50], [40, 40]).verdict == .better)
+        #expect(Self.row(.touchToPhotonP50, [40, 40], [50, 50]).verdict == .worse)
+        #expect(Self.row(.fps, [60, 60], [50, 50]).verdict == .worse)
+        #expect(Self.row(.fps, [50, 50], [60, 60]).verdict == .better)
+        // a signed error: nearer 0 is better, whichever its sign
+        #expect(Self.row(.predictionAlongTrackMean, [-2, -2], [1, 1]).verdict == .better)
+        #expect(Self.row(.predictionAlongTrackMean, [1, 1], [-2, -2]).verdict == .worse)
+        #expect(Self.row(.framesPresented, [500, 500], [400, 400]).verdict == .differs)
+        // differences 1, -1, 0: an interval about 0: noise; every difference 0: same
+        #expect(Self.row(.touchToPhotonMean, [1, 2, 3], [2, 1, 3]).verdict == .noise)
+        #expect(Self.row(.touchToPhotonMean, [1, 2, 3], [2.5, 1, 3]).verdict == .noise)
+        #expect(Self.row(.touchToPhotonMean, [1, 2, 3], [1, 2, 3]).verdict == .same)
+        #expect(Self.row(.touchToPhotonP50, [50], [60]).verdict == .oneSeed)
+        #expect(Self.row(.tapToPhotonP50, [nil, nil], [nil, nil]).verdict == .none)
+    }
+
+    @Test func aGateParsesItsToleranceInTheFiguresUnit() throws {
+        #expect(try WorseGate(parsing: "tapToPhotonP50") == WorseGate(figure: .tapToPhotonP50))
+        #expect(try WorseGate(parsing: "tapToPhotonP50:5%").tolerance == .percent(5))
+        #expect(try WorseGate(parsing: "tapToPhotonP50:2ms").tolerance == .absolute(2))
+        #expect(try WorseGate(parsing: "tapToPhotonP50:500us").tolerance == .absolute(0.5))
+        #expect(try WorseGate(parsing: "fps:1.5").tolerance == .absolute(1.5))
+        for bad in ["tapToPhoton", "tapToPhotonP50:5", "tapToPhotonP50:2frames", "fps:2ms", "fps:-1", "hitches:x%"] {
+            #expect(throws: LatsimError.self, "\(bad)") { try WorseGate(parsing: bad) }
+        }
+    }
+
+    @Test func aGateFailsOnlyBeyondNoiseAndTolerance() throws {
+        let worse = Self.row(.touchToPhotonP50, [40, 41, 40], [50, 51, 50]) // +10 ms, real
+        #expect(try WorseGate(parsing: "touchToPhotonP50").fails(worse))
+        #expect(try WorseGate(parsing: "touchToPhotonP50:9ms").fails(worse))
+        #expect(try !WorseGate(parsing: "touchToPhotonP50:10ms").fails(worse))
+        // 10 ms of A's 40.33 ms mean is 24.8%
+        #expect(try WorseGate(parsing: "touchToPhotonP50:24%").fails(worse))
+        #expect(try !WorseGate(parsing: "touchToPhotonP50:25%").fails(worse))
+        #expect(try !WorseGate(parsing: "touchToPhotonP50").fails(Self.row(.touchToPhotonP50, [50, 51, 50], [40, 41, 40])))
+        #expect(try !WorseGate(parsing: "touchToPhotonP50").fails(Self.row(.touchToPhotonP50, [1, 2, 3], [2.5, 1, 3])))
+        #expect(try WorseGate(parsing: "fps").fails(Self.row(.fps, [60, 60], [50, 50])))
+        #expect(try !WorseGate(parsing: "fps").fails(Self.row(.fps, [50, 50], [60, 60])))
+    }
+}
