@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
-        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "PerfettoProtos"]),
+        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "PerfettoProtos", "FramePipeline", "Scenarios"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),
