@@ -218,6 +218,13 @@ public struct ChromeTrace: Sendable {
             self.ts = ts
         }
 
+        /// The args as written: the given ones and the flow's name.
+        var allArgs: [String: TraceValue] {
+            var all = args
+            if let flowName { all["flow"] = .string(flowName) }
+            return all
+        }
+
         func json(pid: Int) -> String {
             var s = "{\"name\":\(JSONText.string(name)),\"cat\":\(JSONText.string(category)),\"ph\":\"\(phase)\""
             s += ",\"ts\":\(JSONText.microseconds(ts))"
@@ -231,8 +238,7 @@ public struct ChromeTrace: Sendable {
             }
             if let scope { s += ",\"s\":\"\(scope)\"" }
             if let color { s += ",\"cname\":\(JSONText.string(color))" }
-            var args = args
-            if let flowName { args["flow"] = .string(flowName) }
+            let args = allArgs
             if !args.isEmpty {
                 let fields = args.keys.sorted().map { "\(JSONText.string($0)):\(JSONText.value(args[$0]!))" }
                 s += ",\"args\":{" + fields.joined(separator: ",") + "}"

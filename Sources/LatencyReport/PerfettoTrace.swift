@@ -144,7 +144,7 @@ extension ChromeTrace {
                 te.type = .sliceBegin
                 te.trackUuid = threadUUID(e.tid ?? pid)
                 te.name = e.name
-                te.debugAnnotations = Self.annotations(e.args)
+                te.debugAnnotations = Self.annotations(e.allArgs)
                 if let id = e.bindID {
                     if e.flowOut { te.flowIds = [id] } else { te.terminatingFlowIds = [id] }
                 }

@@ -1074,6 +1074,33 @@ public nonisolated struct Perfetto_Protos_FrameTimelineEvent: Sendable {
     /// Clears the value of `jankSeverityType`. Subsequent reads from it will return its default value.
     public mutating func clearJankSeverityType() {self._jankSeverityType = nil}
 
+    public var presentDelayMillis: Float {
+      get {_presentDelayMillis ?? 0}
+      set {_presentDelayMillis = newValue}
+    }
+    /// Returns true if `presentDelayMillis` has been explicitly set.
+    public var hasPresentDelayMillis: Bool {self._presentDelayMillis != nil}
+    /// Clears the value of `presentDelayMillis`. Subsequent reads from it will return its default value.
+    public mutating func clearPresentDelayMillis() {self._presentDelayMillis = nil}
+
+    public var vsyncResyncedJitterMillis: Float {
+      get {_vsyncResyncedJitterMillis ?? 0}
+      set {_vsyncResyncedJitterMillis = newValue}
+    }
+    /// Returns true if `vsyncResyncedJitterMillis` has been explicitly set.
+    public var hasVsyncResyncedJitterMillis: Bool {self._vsyncResyncedJitterMillis != nil}
+    /// Clears the value of `vsyncResyncedJitterMillis`. Subsequent reads from it will return its default value.
+    public mutating func clearVsyncResyncedJitterMillis() {self._vsyncResyncedJitterMillis = nil}
+
+    public var jankSeverityScore: Float {
+      get {_jankSeverityScore ?? 0}
+      set {_jankSeverityScore = newValue}
+    }
+    /// Returns true if `jankSeverityScore` has been explicitly set.
+    public var hasJankSeverityScore: Bool {self._jankSeverityScore != nil}
+    /// Clears the value of `jankSeverityScore`. Subsequent reads from it will return its default value.
+    public mutating func clearJankSeverityScore() {self._jankSeverityScore = nil}
+
     public var unknownFields = SwiftProtobuf.UnknownStorage()
 
     public init() {}
@@ -1090,6 +1117,9 @@ public nonisolated struct Perfetto_Protos_FrameTimelineEvent: Sendable {
     fileprivate var _predictionType: Perfetto_Protos_FrameTimelineEvent.PredictionType? = nil
     fileprivate var _isBuffer: Bool? = nil
     fileprivate var _jankSeverityType: Perfetto_Protos_FrameTimelineEvent.JankSeverityType? = nil
+    fileprivate var _presentDelayMillis: Float? = nil
+    fileprivate var _vsyncResyncedJitterMillis: Float? = nil
+    fileprivate var _jankSeverityScore: Float? = nil
   }
 
   public nonisolated struct ExpectedDisplayFrameStart: Sendable {
@@ -2380,7 +2410,7 @@ nonisolated extension Perfetto_Protos_FrameTimelineEvent.ExpectedSurfaceFrameSta
 
 nonisolated extension Perfetto_Protos_FrameTimelineEvent.ActualSurfaceFrameStart: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = Perfetto_Protos_FrameTimelineEvent.protoMessageName + ".ActualSurfaceFrameStart"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}cookie\0\u{1}token\0\u{3}display_frame_token\0\u{1}pid\0\u{3}layer_name\0\u{3}present_type\0\u{3}on_time_finish\0\u{3}gpu_composition\0\u{3}jank_type\0\u{3}prediction_type\0\u{3}is_buffer\0\u{3}jank_severity_type\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}cookie\0\u{1}token\0\u{3}display_frame_token\0\u{1}pid\0\u{3}layer_name\0\u{3}present_type\0\u{3}on_time_finish\0\u{3}gpu_composition\0\u{3}jank_type\0\u{3}prediction_type\0\u{3}is_buffer\0\u{3}jank_severity_type\0\u{3}present_delay_millis\0\u{3}vsync_resynced_jitter_millis\0\u{3}jank_severity_score\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2400,6 +2430,9 @@ nonisolated extension Perfetto_Protos_FrameTimelineEvent.ActualSurfaceFrameStart
       case 10: try { try decoder.decodeSingularEnumField(value: &self._predictionType) }()
       case 11: try { try decoder.decodeSingularBoolField(value: &self._isBuffer) }()
       case 12: try { try decoder.decodeSingularEnumField(value: &self._jankSeverityType) }()
+      case 13: try { try decoder.decodeSingularFloatField(value: &self._presentDelayMillis) }()
+      case 14: try { try decoder.decodeSingularFloatField(value: &self._vsyncResyncedJitterMillis) }()
+      case 15: try { try decoder.decodeSingularFloatField(value: &self._jankSeverityScore) }()
       default: break
       }
     }
@@ -2446,6 +2479,15 @@ nonisolated extension Perfetto_Protos_FrameTimelineEvent.ActualSurfaceFrameStart
     try { if let v = self._jankSeverityType {
       try visitor.visitSingularEnumField(value: v, fieldNumber: 12)
     } }()
+    try { if let v = self._presentDelayMillis {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 13)
+    } }()
+    try { if let v = self._vsyncResyncedJitterMillis {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 14)
+    } }()
+    try { if let v = self._jankSeverityScore {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 15)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2462,6 +2504,9 @@ nonisolated extension Perfetto_Protos_FrameTimelineEvent.ActualSurfaceFrameStart
     if lhs._predictionType != rhs._predictionType {return false}
     if lhs._isBuffer != rhs._isBuffer {return false}
     if lhs._jankSeverityType != rhs._jankSeverityType {return false}
+    if lhs._presentDelayMillis != rhs._presentDelayMillis {return false}
+    if lhs._vsyncResyncedJitterMillis != rhs._vsyncResyncedJitterMillis {return false}
+    if lhs._jankSeverityScore != rhs._jankSeverityScore {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
