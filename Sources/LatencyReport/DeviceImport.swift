@@ -285,7 +285,7 @@ enum PerfettoImport {
                               expected: "a .perfetto-trace recorded on the device or the text of adb shell dumpsys gfxinfo PACKAGE framestats")
         }
         var c = Contents()
-        var timelines: [Timeline] = [], openByCookie: [Int64: Int] = [:]
+        var timelines: [Timeline] = [], openByCookie: [Int64: Int] = [:], expectedSeen: Set<String> = []
         var threads: [Int64: (pid: Int32, name: String)] = [:]
         var tracks: [UInt64: (pid: Int32, tid: Int64, name: String)] = [:]
         var trackStacks: [UInt64: [(name: String, ts: SimTime)]] = [:]
@@ -310,7 +310,9 @@ enum PerfettoImport {
                     open(s.cookie, Timeline(kind: .actualDisplay, ts: ts, dur: -1, pid: s.pid, token: s.token, displayToken: s.token,
                                             layer: nil, presentType: s.presentType.rawValue, jankType: s.jankType))
                 case .expectedSurfaceFrameStart(let s):
-                    guard s.hasCookie else { continue }
+                    // an app frame drawn into several layers has one expected
+                    // timeline, as Perfetto keeps it: the first for its token
+                    guard s.hasCookie, expectedSeen.insert("\(s.pid)/\(s.token)").inserted else { continue }
                     open(s.cookie, Timeline(kind: .expectedSurface, ts: ts, dur: -1, pid: s.pid, token: s.token,
                                             displayToken: s.displayFrameToken, layer: s.layerName, presentType: 0, jankType: 0))
                 case .actualSurfaceFrameStart(let s):
