@@ -2,6 +2,7 @@ import Foundation
 import SimKernel
 import Testing
 @testable import LatencyReport
+import PerfettoProtos
 
 /// The FrameTimeline reader of `latsim import` on Perfetto's own test trace
 /// (frame_timeline_events.py from google/perfetto, made into
@@ -79,5 +80,108 @@ struct DeviceImportTests {
         let instants = [0, 1, 2, 4, 5, 8, 9, 10].map { $0 * t }
         #expect(DeviceImport.period(ofGridInstants: instants) == t)
         #expect(DeviceImport.period(ofGridInstants: [5]) == nil)
+    }
+}
+
+/// A trace as a device records it: atrace slices as ftrace `print` events
+/// (`B|pid|name`, `E|pid`), thread names from the process tree, and
+/// FrameTimeline on a 120 Hz display; the importer finds the app's UI
+/// thread and RenderThread by their slices.
+@Suite("Device import: atrace")
+struct AtraceImportTests {
+    static let period: SimTime = 8_333_333
+
+    static func trace() throws -> Data {
+        var packets: [Perfetto_Protos_TracePacket] = []
+        var tree = Perfetto_Protos_ProcessTree()
+        var proc = Perfetto_Protos_ProcessTree.Process()
+        proc.pid = 4000
+        proc.cmdline = ["com.example.app"]
+        tree.processes = [proc]
+        for (tid, name) in [(4000, "com.example.app"), (4020, "RenderThread"), (600, "surfaceflinger")] {
+            var t = Perfetto_Protos_ProcessTree.Thread()
+            t.tid = Int32(tid)
+            t.tgid = tid == 600 ? 600 : 4000
+            t.name = name
+            tree.threads.append(t)
+        }
+        var first = Perfetto_Protos_TracePacket()
+        first.processTree = tree
+        packets.append(first)
+        var bundle = Perfetto_Protos_FtraceEventBundle()
+        func print(_ tid: UInt32, _ ts: SimTime, _ buf: String) {
+            var e = Perfetto_Protos_FtraceEvent()
+            e.timestamp = UInt64(ts)
+            e.pid = tid
+            e.print.buf = buf
+            bundle.event.append(e)
+        }
+        var cookie: Int64 = 0
+        for k in 1...10 {
+            let v = SimTime(k) * period + 1_000_000_000
+            print(4000, v + 100_000, "B|4000|Choreographer#doFrame \(k)\n")
+            print(4000, v + 100_000 + SimTime(k) * 300_000, "E|4000\n")
+            print(4020, v + 4_000_000, "B|4000|DrawFrames \(k)\n")
+            print(4020, v + 6_000_000, "E|4000\n")
+            print(600, v + 2 * period - 3_000_000, "B|600|composite \(k)\n")
+            print(600, v + 2 * period - 2_000_000, "E|600\n")
+            // FrameTimeline: the app frame (D_app = 2T) and its display frame (D_sf = 6 ms)
+            func ft(_ ts: SimTime, _ e: Perfetto_Protos_FrameTimelineEvent) {
+                var p = Perfetto_Protos_TracePacket()
+                p.timestamp = UInt64(ts)
+                p.frameTimelineEvent = e
+                packets.append(p)
+            }
+            func end(_ ts: SimTime, _ c: Int64) {
+                var e = Perfetto_Protos_FrameTimelineEvent()
+                e.frameEnd.cookie = c
+                ft(ts, e)
+            }
+            var s = Perfetto_Protos_FrameTimelineEvent()
+            cookie += 1
+            s.expectedSurfaceFrameStart.cookie = cookie
+            s.expectedSurfaceFrameStart.token = Int64(k)
+            s.expectedSurfaceFrameStart.pid = 4000
+            s.expectedSurfaceFrameStart.layerName = "com.example.app/Main#0"
+            ft(v, s)
+            end(v + 2 * period, cookie)
+            var a = Perfetto_Protos_FrameTimelineEvent()
+            cookie += 1
+            a.actualSurfaceFrameStart.cookie = cookie
+            a.actualSurfaceFrameStart.token = Int64(k)
+            a.actualSurfaceFrameStart.pid = 4000
+            ft(v, a)
+            end(v + 6_000_000, cookie)
+            var d = Perfetto_Protos_FrameTimelineEvent()
+            cookie += 1
+            d.expectedDisplayFrameStart.cookie = cookie
+            d.expectedDisplayFrameStart.token = Int64(100 + k)
+            d.expectedDisplayFrameStart.pid = 600
+            ft(v + 3 * period - 6_000_000, d)
+            end(v + 3 * period, cookie)
+        }
+        var ftrace = Perfetto_Protos_TracePacket()
+        ftrace.ftraceEvents = bundle
+        packets.append(ftrace)
+        var t = Perfetto_Protos_Trace()
+        t.packet = packets
+        return try t.serializedBytes()
+    }
+
+    @Test func atraceSlicesAndFrameTimelineBecomeTheScenario() throws {
+        let imported = try DeviceImport.read(try Self.trace(), file: "device.perfetto-trace")
+        #expect(imported.kind == "Perfetto trace")
+        #expect(imported.displayHz.map { abs($0.value - 1e9 / Double(Self.period)) < 1e-6 } == true)
+        #expect(imported.appDuration?.value == 2 * Self.period)
+        #expect(imported.sfDuration?.value == 6_000_000)
+        let stages = Dictionary(uniqueKeysWithValues: imported.stages.map { ($0.key, $0.durations) })
+        #expect(stages["app.handler"]?.value == (1...10).map { SimTime($0) * 300_000 })
+        #expect(stages["app.handler"]?.origin.contains("'com.example.app' (tid 4000)") == true)
+        #expect(stages["android.renderThread"]?.value == Array(repeating: 2_000_000, count: 10))
+        #expect(stages["android.renderThread"]?.origin.contains("RenderThread") == true)
+        #expect(stages["android.sfCompose"]?.value == Array(repeating: 1_000_000, count: 10))
+        #expect(stages["gpu.render"] == nil, "no GPU slices in this trace")
+        let yaml = imported.scenarioYAML(name: "device", source: "device.perfetto-trace")
+        #expect(yaml.contains("displayHz: 120") && yaml.contains("appDuration: 16.666666ms") && yaml.contains("sfCompose: {empirical: [1ms,"))
     }
 }
