@@ -23,6 +23,9 @@ public struct DeviceImport: Sendable {
     public var stages: [(key: String, durations: Figure<[SimTime]>)] = []
     /// What was left out or could not be seen.
     public var notes: [String] = []
+    /// The device's own frame figures, to set beside `latsim run` of the
+    /// scenario (written as comments).
+    public var measured: [String] = []
 
     /// The most durations kept per stage (a scenario file stays well under its 1 MiB).
     public static let maximumValues = 20_000
@@ -80,6 +83,7 @@ public struct DeviceImport: Sendable {
         lines.append("# Imported by latsim import from \(source) (\(kind)).")
         lines.append("# Each value says where it came from; a stage's durations are the measured")
         lines.append("# frames' own, one drawn per frame (Docs/TraceFormats.md).")
+        for m in measured { lines.append("# Measured: \(m)") }
         for n in notes { lines.append("# Note: \(n)") }
         lines.append("name: \(name)")
         lines.append("description: \(Self.quoted("measured on a device: \(source) (\(kind))"))")
@@ -228,6 +232,13 @@ enum FramestatsImport {
             stage("gpu.render", "GpuCompleted", "SwapBuffers", "GPU from the swap to its completion")
         } else {
             stage("gpu.render", "FrameCompleted", "SwapBuffers", "from the swap to the frame's completion (no GpuCompleted column)")
+        }
+        let totals = valid.map { $0.cells["FrameCompleted"]! - $0.cells["IntendedVsync"]! }.sorted()
+        result.measured.append("\(valid.count) frames, IntendedVsync to FrameCompleted p50 \(DeviceImport.milliseconds(totals[totals.count / 2])), "
+            + "p99 \(DeviceImport.milliseconds(totals[min(totals.count - 1, totals.count * 99 / 100)]))")
+        if column("FrameDeadline") != nil {
+            let late = valid.filter { $0.cells["FrameCompleted"]! > $0.cells["FrameDeadline"]! }.count
+            result.measured.append("\(late) of \(valid.count) frames completed after their FrameDeadline")
         }
         result.notes.append("framestats has no SurfaceFlinger timing: android.sfDuration and android.sfCompose keep their defaults")
         result.notes.append("the buffer count is not in framestats: android.buffers stays auto")
@@ -425,6 +436,19 @@ enum PerfettoImport {
         if result.displayHz == nil && result.stages.isEmpty {
             throw LatsimError(file: file, problem: "is a Perfetto trace with neither FrameTimeline packets nor the app's frame slices",
                               expected: "a trace recorded with the android.surfaceflinger.frametimeline data source and atrace categories gfx and view (Android 12 or later)")
+        }
+        if let app {
+            let mine = surfaces.filter { $0.pid == app }
+            let names: [(Int32, String)] = [(1, "onTime"), (64, "appDeadlineMissed"), (128, "bufferStuffing"),
+                                            (16, "surfaceFlingerDeadlineMissed"), (1024, "dropped"), (256, "unknown")]
+            var counts: [String] = []
+            for (bit, name) in names {
+                let n = mine.filter { bit == 1 ? $0.jankType == 1 : $0.jankType & bit != 0 }.count
+                if n > 0 { counts.append("\(name) \(n)") }
+            }
+            let other = mine.filter { t in !names.contains { bit, _ in bit == 1 ? t.jankType == 1 : t.jankType & bit != 0 } }.count
+            if other > 0 { counts.append("other jank types \(other)") }
+            result.measured.append("\(mine.count) frames of \(appName) in FrameTimeline: " + (counts.isEmpty ? "none classed" : counts.joined(separator: ", ")))
         }
         result.notes.append("the buffer count is not read from traces: android.buffers stays auto")
         return result

@@ -67,12 +67,20 @@ import Testing
         let dir = try Latsim.temporaryDirectory()
         let trace = dir.appendingPathComponent("run.perfetto-trace"), json = dir.appendingPathComponent("run.json")
         let sets = ["--set", "app.handler=uniform(3ms,6ms)", "--set", "gpu.render=uniform(2ms,5ms)", "--set", "android.renderThread=2.5ms"]
-        #expect(try Latsim.run(["run", "android-default", "--duration", "2s", "--trace", trace.path] + sets).status == 0)
+        let first = try Latsim.run(["run", "android-default", "--duration", "2s", "--trace", trace.path, "--json", "-", "--stable"] + sets)
+        #expect(first.status == 0, "\(first.stderr)")
+        let counts = try #require((try Latsim.onlyRun(first.stdout)["display"] as? [String: Any])?["frameTimeline"] as? [String: Int])
         #expect(try Latsim.run(["run", "android-default", "--duration", "2s", "--trace", json.path] + sets).status == 0)
         let out = dir.appendingPathComponent("back.yaml")
         let o = try Latsim.run(["import", trace.path, "--out", out.path])
         #expect(o.status == 0, "\(o.stderr)")
         let yaml = try String(contentsOf: out, encoding: .utf8)
+        // the device's own classes, as the trace's FrameTimeline has them, equal the run's
+        let total = counts.values.reduce(0, +)
+        let classes = counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        let measured = try #require(yaml.split(separator: "\n").first { $0.hasPrefix("# Measured: ") && $0.contains("in FrameTimeline") })
+        #expect(measured.contains("# Measured: \(total) frames of "), "\(measured)")
+        for (name, n) in classes { #expect(measured.contains("\(name) \(n)"), "\(measured) vs \(counts)") }
         #expect(Self.value(yaml, "displayHz") == "60")
         #expect(Self.value(yaml, "appDuration") == "16.666667ms", "auto: T")
         #expect(Self.value(yaml, "sfDuration") == "15.666667ms", "auto: T - 1 ms")
