@@ -115,12 +115,11 @@ def main():
             # the track titles as the UI lists them, top to bottom (once the
             # plugins have added theirs: the list stops changing)
             script = "const w = window.app.trace.workspace; return w ? w.flatTracksOrdered.map(t => t.name) : null;"
-            tracks, deadline = driver.execute_script(script), time.time() + 10
-            while time.time() < deadline:
+            tracks, deadline, same = driver.execute_script(script), time.time() + 20, 0
+            while time.time() < deadline and same < 2:
                 time.sleep(0.5)
                 again = driver.execute_script(script)
-                if again == tracks:
-                    break
+                same = same + 1 if again == tracks else 0
                 tracks = again
             answers["__tracks"] = tracks
             out[trace] = answers
