@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // Perfetto's trace format (the runtime library only; the generated
+        // code in Sources/PerfettoProtos is committed, see Protos/README.md)
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .target(
@@ -45,7 +48,10 @@ let package = Package(
         // What is run on top of the model: sweeps, the parallel runner, the
         // prediction corpus, the talk's table.
         .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
-        .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline"]),
+        // The messages of Perfetto's trace format that latsim writes and
+        // reads, generated once from Protos/perfetto_trimmed.proto.
+        .target(name: "PerfettoProtos", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline", "PerfettoProtos"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
         .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel"]),
@@ -64,7 +70,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
-        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "Experiments", "Scenarios", "FramePipeline"]),
+        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),

@@ -23,7 +23,7 @@ struct Latsim: ParsableCommand {
         """,
         version: LatsimVersion.current,
         subcommands: [
-            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, DevicesCommand.self, RunCommand.self, ValidateCommand.self,
+            ReportCommand.self, TableCommand.self, ListCommand.self, ScenarioCommand.self, KeysCommand.self, DevicesCommand.self, RunCommand.self, ImportCommand.self, ValidateCommand.self,
             SweepCommand.self, CompareCommand.self, FiguresCommand.self, DiagramCommand.self, PredictCommand.self, RegressCommand.self,
         ]
     )

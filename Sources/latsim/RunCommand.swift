@@ -48,7 +48,7 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Run each scenario with seeds S, S+1, ... and give every figure with its 95% interval across them.", valueName: "N"))
     var seeds: Int = 1
     @OptionGroup var own: PredictorCommandOptions
-    @Option(help: ArgumentHelp("Write a Chrome trace-event JSON file (open it in ui.perfetto.dev or chrome://tracing). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write a trace to open in ui.perfetto.dev: FILE.perfetto-trace (or .pftrace) in Perfetto's own format, with Android's FrameTimeline; any other name Chrome trace-event JSON (chrome://tracing opens it too). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var trace: String?
     @Option(help: ArgumentHelp("Write one CSV row per vsync: what it showed, buffers, repeated and dropped frames, and each measured frame's latency and stage budget (Docs/Budget.md). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var frames: String?
@@ -109,6 +109,12 @@ struct RunCommand: ParsableCommand {
         if let trace {
             for (name, r) in results {
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
+                if RunCommand.isNativeTrace(path) {
+                    guard let data = try PipelineTraceExport.perfetto(r, scenario: name) else { continue }
+                    try OutputDestination.write(data, to: path)
+                    if json != "-" { CLI.warn("trace: \(path) (\(data.count) bytes; open it in ui.perfetto.dev)") }
+                    continue
+                }
                 guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
                 try CLI.write(String(decoding: t.json(), as: UTF8.self), to: path)
                 if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
@@ -158,6 +164,11 @@ extension RunCommand {
         for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
             CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
         }
+    }
+
+    /// True for a path naming a trace in Perfetto's own format.
+    static func isNativeTrace(_ path: String) -> Bool {
+        path.hasSuffix(".perfetto-trace") || path.hasSuffix(".pftrace")
     }
 
     /// `trace.json` + `ios8` -> `trace-ios8.json`.

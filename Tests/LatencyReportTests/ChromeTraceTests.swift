@@ -7,26 +7,29 @@ import SimKernel
 struct ChromeTraceTests {
     static let T: SimTime = 16_666_667
 
-    /// A touch's journey through the pipeline, as the simulator would log it.
+    /// A touch's journey through the pipeline, as the simulator would log
+    /// it, with an instant at the handler's start (the case a version-1
+    /// flow step would bind to).
     static func sampleTrace() -> ChromeTrace {
         var trace = ChromeTrace()
+        let vsync = trace.track(named: "vsync")
         let digitizer = trace.track(named: "Multi-Touch")
         let app = trace.track(named: "App (main thread)")
         let renderServer = trace.track(named: "Core Animation")
         let gpu = trace.track(named: "GPU")
         let display = trace.track(named: "Display")
-        for k: SimTime in 0...4 { trace.instant(nil, name: "vsync", atNs: k * T) }
-        trace.slice(digitizer, name: "scan", startNs: 0, durationNs: T, args: ["sample": 1, "x": 120.5])
-        trace.slice(app, name: "touch handler", startNs: T, durationNs: 9_000_000,
-                    args: ["phase": "moved", "coalesced": 1])
+        for k: SimTime in 0...4 { trace.instant(vsync, name: "vsync", atNs: k * T) }
+        let scan = trace.slice(digitizer, name: "scan", startNs: 0, durationNs: T, args: ["sample": 1, "x": 120.5])
+        trace.instant(app, name: "deliver touch", atNs: T)
+        let handler = trace.slice(app, name: "touch handler", startNs: T, durationNs: 9_000_000,
+                                  args: ["phase": "moved", "coalesced": 1])
         trace.instant(app, name: "commit", atNs: T + 9_000_000)
-        trace.slice(renderServer, name: "prepare", startNs: 2 * T, durationNs: 4_000_000)
-        trace.slice(gpu, name: "render", startNs: 2 * T + 4_000_000, durationNs: 7_000_000, args: ["buffer": 0])
-        trace.slice(display, name: "frame 0", startNs: 3 * T, durationNs: T)
+        let prepare = trace.slice(renderServer, name: "prepare", startNs: 2 * T, durationNs: 4_000_000)
+        let render = trace.slice(gpu, name: "render", startNs: 2 * T + 4_000_000, durationNs: 7_000_000, args: ["buffer": 0])
+        let frame = trace.slice(display, name: "frame 0", startNs: 3 * T, durationNs: T)
         trace.counter("buffers", atNs: 0, values: ["allocated": 2, "in use": 1])
         trace.counter("buffers", atNs: 2 * T, values: ["allocated": 2, "in use": 2])
-        trace.flow(id: 7, steps: [(digitizer, T / 2), (app, T + 1), (renderServer, 2 * T + 1),
-                                  (gpu, 2 * T + 4_000_001), (display, 3 * T + 1)])
+        trace.flow(id: 7, through: [scan, handler, prepare, render, frame])
         return trace
     }
 
@@ -40,10 +43,10 @@ struct ChromeTraceTests {
         let events = try Self.events()
         let names = events.filter { $0["ph"] as? String == "M" && $0["name"] as? String == "thread_name" }
             .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
-        #expect(names == ["Multi-Touch", "App (main thread)", "Core Animation", "GPU", "Display"])
+        #expect(names == ["vsync", "Multi-Touch", "App (main thread)", "Core Animation", "GPU", "Display"])
         let sortIndices = events.filter { $0["name"] as? String == "thread_sort_index" }
             .compactMap { ($0["args"] as? [String: Any])?["sort_index"] as? Int }
-        #expect(sortIndices == [0, 1, 2, 3, 4])
+        #expect(sortIndices == [0, 1, 2, 3, 4, 5])
         let process = events.first { $0["name"] as? String == "process_name" }
         #expect((process?["args"] as? [String: Any])?["name"] as? String == "latsim")
     }
@@ -54,7 +57,7 @@ struct ChromeTraceTests {
         #expect(handler["ph"] as? String == "X")
         #expect(handler["ts"] as? Double == 16666.667)
         #expect(handler["dur"] as? Double == 9000)
-        #expect(handler["tid"] as? Int == 2)
+        #expect(handler["tid"] as? Int == 4)
         let args = try #require(handler["args"] as? [String: Any])
         #expect(args["phase"] as? String == "moved")
         #expect(args["coalesced"] as? Int == 1)
@@ -73,23 +76,57 @@ struct ChromeTraceTests {
         #expect(JSONText.microseconds(0) == "0")
     }
 
-    @Test func flowEventsShareAnIdAndBindToEnclosingSlices() throws {
-        let flows = try Self.events().filter { ["s", "t", "f"].contains($0["ph"] as? String ?? "") }
-        #expect(flows.map { $0["ph"] as? String } == ["s", "t", "t", "t", "f"])
-        #expect(Set(flows.compactMap { $0["id"] as? Int }) == [7])
-        #expect(flows.allSatisfy { $0["bp"] as? String == "e" })
-        #expect(flows.map { $0["tid"] as? Int } == [1, 2, 3, 4, 5])
-        #expect(flows.first?["ts"] as? Double == 8333.333)
+    /// Flows are version 2: the slices carry them, so no flow event stands
+    /// apart and no instant can take a step.
+    @Test func flowsAreCarriedByTheSlicesThemselves() throws {
+        let events = try Self.events()
+        #expect(!events.contains { ["s", "t", "f"].contains($0["ph"] as? String ?? "") })
+        let bound = events.filter { $0["bind_id"] != nil }
+        #expect(bound.map { $0["name"] as? String } == ["scan", "touch handler", "prepare", "render", "frame 0"])
+        #expect(bound.allSatisfy { $0["ph"] as? String == "X" && $0["bind_id"] as? Int == 7 })
+        #expect(bound.map { $0["flow_out"] as? Bool ?? false } == [true, true, true, true, false])
+        #expect(bound.map { $0["flow_in"] as? Bool ?? false } == [false, true, true, true, true])
+        #expect(!events.contains { $0["ph"] as? String == "i" && $0["bind_id"] != nil })
     }
 
-    @Test func vsyncsAreGlobalInstantsAndCommitsThreadInstants() throws {
+    @Test func aSliceCarriesOneFlowAndAFlowNeedsTwoSlices() {
+        var trace = ChromeTrace()
+        let a = trace.track(named: "a"), b = trace.track(named: "b")
+        let x = trace.slice(a, name: "x", startNs: 0, durationNs: 10)
+        let y = trace.slice(b, name: "y", startNs: 5, durationNs: 10)
+        let z = trace.slice(b, name: "z", startNs: 20, durationNs: 10)
+        let one = trace.flow(id: 1, through: [x]), twice = trace.flow(id: 1, through: [x, x])
+        let added = trace.flow(id: 1, through: [x, y]), again = trace.flow(id: 2, through: [y, z])
+        #expect(!one && !twice && added)
+        #expect(!again, "y already carries flow 1")
+        let text = String(decoding: trace.json(), as: UTF8.self)
+        #expect(text.components(separatedBy: "\"bind_id\"").count - 1 == 2)
+    }
+
+    /// Perfetto's UI orders a process's threads main thread first, then
+    /// `*RenderThread*` and a few named threads, then by tid: with tids from
+    /// pid + 1 and no such name, it keeps the order the tracks were added.
+    @Test func tidsStartAfterThePidAndNoNameIsPromoted() throws {
         let events = try Self.events()
-        let vsyncs = events.filter { $0["name"] as? String == "vsync" }
+        let tids = events.filter { $0["name"] as? String == "thread_name" }.compactMap { $0["tid"] as? Int }
+        #expect(tids == [2, 3, 4, 5, 6, 7])
+        #expect(!tids.contains(1), "no track is the process's main thread")
+        #expect(ChromeTrace.perfettoPromotes("RenderThread") && ChromeTrace.perfettoPromotes("hwuiRenderThread"))
+        #expect(ChromeTrace.perfettoPromotes("CrRendererMain") && ChromeTrace.perfettoPromotes("GPU completion 1"))
+        #expect(!ChromeTrace.perfettoPromotes("HWUI render thread") && !ChromeTrace.perfettoPromotes("GPU"))
+        var other = ChromeTrace(processName: "p", pid: 40)
+        let first = other.track(named: "first")
+        #expect(first.tid == 41)
+    }
+
+    @Test func vsyncsAreInstantsOnANamedTrack() throws {
+        let events = try Self.events()
+        let vsyncs = events.filter { $0["name"] as? String == "vsync" && $0["ph"] as? String == "i" }
         #expect(vsyncs.count == 5)
-        #expect(vsyncs.allSatisfy { $0["ph"] as? String == "i" && $0["s"] as? String == "g" })
+        #expect(vsyncs.allSatisfy { $0["s"] as? String == "t" && $0["tid"] as? Int == 2 })
         let commit = events.first { $0["name"] as? String == "commit" }
         #expect(commit?["s"] as? String == "t")
-        #expect(commit?["tid"] as? Int == 2)
+        #expect(commit?["tid"] as? Int == 4)
     }
 
     @Test func countersCarryOneSeriesPerKey() throws {

@@ -25,11 +25,16 @@ import Testing
         // ios8: the GPU slices last 4 ms = 4000 us
         let gpu = events.filter { ($0["name"] as? String)?.hasPrefix("render frame") == true }
         #expect(!gpu.isEmpty && gpu.allSatisfy { ($0["dur"] as? NSNumber)?.doubleValue == 4000 })
-        // every measured frame has a flow from its scan to the display
-        let starts = events.filter { $0["ph"] as? String == "s" }, finishes = events.filter { $0["ph"] as? String == "f" }
-        #expect(starts.count >= 10 && starts.count == finishes.count)
-        let steps = events.filter { ["s", "t", "f"].contains($0["ph"] as? String) && ($0["id"] as? NSNumber) == (starts[0]["id"] as? NSNumber) }
-        #expect(steps.count == 5, "scan, handler, prepare, GPU, display")
+        // every measured frame has a flow carried by its slices, from its scan to the display
+        let chains = Self.flowChains(events)
+        #expect(chains.count >= 10)
+        for chain in chains.values {
+            let names = chain.compactMap { $0["name"] as? String }
+            #expect(names.count == 5, "scan, handler, prepare, GPU, display: \(names)")
+            #expect(names.first?.hasPrefix("scan ") == true && names[1] == "touch handler" && names[2].hasPrefix("prepare frame")
+                    && names[3].hasPrefix("render frame") && names.last?.hasSuffix("on screen") == true, "\(names)")
+        }
+        #expect(!events.contains { ["s", "t", "f"].contains($0["ph"] as? String ?? "") })
         #expect(events.contains { $0["ph"] as? String == "C" && $0["name"] as? String == "display buffers" })
     }
 
@@ -49,7 +54,7 @@ import Testing
         for e in events where e["ph"] as? String == "M" && e["name"] as? String == "thread_name" {
             names[e["tid"] as? Int ?? 0] = (e["args"] as? [String: Any])?["name"] as? String
         }
-        for track in ["UI thread", "RenderThread", "GPU", "SurfaceFlinger", "Display", "Expected Timeline", "Actual Timeline"] {
+        for track in ["vsync", "UI thread", "HWUI render thread", "GPU", "SurfaceFlinger", "Display", "Expected Timeline", "Actual Timeline"] {
             #expect(names.values.contains(track), "missing track \(track)")
         }
         let actual = events.filter { ($0["ph"] as? String) == "X" && (names[$0["tid"] as? Int ?? 0] ?? "").hasPrefix("Actual Timeline") }
@@ -58,6 +63,30 @@ import Testing
         #expect(janks.filter { $0 == "Buffer Stuffing" }.count == counts["bufferStuffing"])
         #expect(janks.filter { $0 == "App Deadline Missed" }.count == counts["appDeadlineMissed"])
         #expect(events.contains { $0["name"] as? String == "vsync-app" } && events.contains { $0["name"] as? String == "vsync-sf" })
+        // tids follow the lanes from the pid on, so Perfetto shows them in this order
+        let order = names.keys.sorted().map { names[$0]! }
+        #expect(Array(order.prefix(7)) == ["vsync", "Input (digitizer, InputReader, InputDispatcher)", "UI thread", "HWUI render thread",
+                                           "GPU", "SurfaceFlinger", "Display"])
+        #expect(!names.keys.contains(events.first { $0["name"] as? String == "process_name" }?["pid"] as? Int ?? -1))
+        // a flow per measured frame through the six threads, on the slices of its frame
+        let chains = Self.flowChains(events)
+        #expect(!chains.isEmpty)
+        for chain in chains.values {
+            let names = chain.compactMap { $0["name"] as? String }
+            #expect(names.count == 6 && names[0].hasPrefix("scan ") && names[1].hasPrefix("Choreographer#doFrame ")
+                    && names[2].hasPrefix("DrawFrame ") && names[3].hasPrefix("GPU frame ") && names[4].hasPrefix("latch and composite")
+                    && names[5].hasSuffix("on screen"), "\(names)")
+            let frame = names[1].split(separator: " ").last.map(String.init)
+            #expect(names[2].hasSuffix(" \(frame ?? "?")") && names[5] == "frame \(frame ?? "?") on screen", "\(names)")
+        }
+        #expect(events.contains { $0["ph"] as? String == "C" && $0["name"] as? String == "BufferQueue" })
+    }
+
+    /// The slices of each flow (version 2: `bind_id` on the slices), in time order.
+    static func flowChains(_ events: [[String: Any]]) -> [Int: [[String: Any]]] {
+        var chains: [Int: [[String: Any]]] = [:]
+        for e in events { if let id = e["bind_id"] as? Int { chains[id, default: []].append(e) } }
+        return chains.mapValues { $0.sorted { (($0["ts"] as? NSNumber)?.doubleValue ?? 0) < (($1["ts"] as? NSNumber)?.doubleValue ?? 0) } }
     }
 
     @Test(.enabled(if: TraceAndDiagramTests.gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox)"))

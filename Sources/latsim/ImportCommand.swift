@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import LatencyReport
+import Scenarios
+import SimKernel
+
+/// `latsim import`: a device's recording as a scenario.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn an Android device's Perfetto trace or framestats dump into a scenario.",
+        discussion: """
+        FILE is an Android Perfetto trace (.perfetto-trace: FrameTimeline, the app's \\
+        Choreographer#doFrame and DrawFrame slices, SurfaceFlinger's composition) or \\
+        the output of `adb shell dumpsys gfxinfo PACKAGE framestats`. Writes a scenario \\
+        YAML with os.platform android, the display rate, FrameTimeline's work durations \\
+        where the recording has them, and each stage's measured durations as an \\
+        empirical distribution, every value with a comment saying where it came from \\
+        (Docs/TraceFormats.md). `latsim run` and `latsim compare` take the file.
+
+        Examples:
+          adb shell dumpsys gfxinfo com.example.app framestats > framestats.txt
+          latsim import framestats.txt --out device.yaml
+          latsim compare android-default device.yaml
+          latsim import trace.perfetto-trace --out device.yaml --name pixel-scroll
+        """
+    )
+
+    @Argument(help: "A Perfetto trace or a framestats dump.") var file: String
+    @Option(help: ArgumentHelp("Write the scenario to PATH ('-' for stdout).", valueName: "PATH")) var out: String = "-"
+    @Option(help: ArgumentHelp("The scenario's name (default: the file's name without its extension).", valueName: "NAME"))
+    var name: String?
+
+    /// The largest recording read (a long device trace is a few hundred MiB).
+    static let maximumBytes = 1 << 30
+
+    func run() throws {
+        try CLI.preflight(files: [out])
+        let url = URL(fileURLWithPath: file)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            throw LatsimError(file: file, problem: "no such file", expected: "a Perfetto trace or a framestats dump")
+        }
+        if isDirectory.boolValue { throw LatsimError(file: file, problem: "is a directory", expected: "a Perfetto trace or a framestats dump") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        if size > Self.maximumBytes {
+            throw LatsimError(file: file, problem: "has \(size) bytes", expected: "a recording of at most 1 GiB")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw LatsimError(file: file, problem: "cannot be read: \(error.localizedDescription)", expected: "a readable file")
+        }
+        if data.isEmpty { throw LatsimError(file: file, problem: "is empty", expected: "a Perfetto trace or a framestats dump") }
+        let imported = try DeviceImport.read(data, file: file)
+        let scenarioName = name ?? url.deletingPathExtension().lastPathComponent
+        let yaml = imported.scenarioYAML(name: scenarioName, source: url.lastPathComponent)
+        // what is written must run: read it back as a scenario first
+        do {
+            _ = try Scenario(yaml: yaml, file: out, defaultName: scenarioName).configuration()
+        } catch {
+            throw LatsimError(.internal, file: file, problem: "the scenario made from it does not load: \(error)")
+        }
+        try CLI.write(yaml, to: out)
+        if out != "-" {
+            let stages = imported.stages.map { "\($0.key) (\($0.durations.value.count))" }.joined(separator: ", ")
+            CLI.warn("import: \(out) from \(imported.kind)\(stages.isEmpty ? "" : ": " + stages)")
+        }
+    }
+}
