@@ -8,7 +8,7 @@ extension ReportWriter {
     /// The scenarios whose budgets the report draws, top to bottom.
     static let budgetScenarios = ["ios8", "ios8-complex", "ios9-low-latency", "ios9-metal", "ios9-coalescing-120hz",
                                   "promotion-pencil", "slow-app", "android-default", "android-120hz-scan",
-                                  "android-slow-app", "android-pixel6"]
+                                  "android-slow-app", "android-gs101-120hz"]
 
     /// "Where the milliseconds go": the stage budget of a selection of
     /// scenarios as one stacked bar chart, with what the largest stages say.

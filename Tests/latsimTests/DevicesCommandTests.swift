@@ -154,4 +154,17 @@ import Testing
         let w = try Latsim.run(["validate", "--json", dir.appendingPathComponent("tablet.yaml/v.json").path])
         #expect(w.status == 2, "\(w.stderr)")
     }
+
+    /// One Pixel 6: the scenario named for what it runs, and `--device` never
+    /// silently ignored: where the scenario's own keys win over the preset's,
+    /// stderr names each one; where they do not, nothing is said.
+    @Test func deviceOverriddenByTheScenarioIsNamed() throws {
+        #expect(try Latsim.run(["run", "android-pixel6"]).status == 2)
+        let o = try Latsim.run(["run", "android-gs101-120hz", "--device", "pixel-6", "--duration", "1s"])
+        #expect(o.status == 0, "\(o.stderr)")
+        #expect(o.stderr.contains("--device pixel-6: android-gs101-120hz sets device.displayHz=120 itself")
+                && o.stderr.contains("wins over the preset's 90"), "\(o.stderr)")
+        let plain = try Latsim.run(["run", "android-default", "--device", "pixel-6", "--duration", "1s"])
+        #expect(plain.status == 0 && !plain.stderr.contains("wins over the preset"), "\(plain.stderr)")
+    }
 }
