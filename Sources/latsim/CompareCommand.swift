@@ -22,7 +22,8 @@ struct CompareCommand: ParsableCommand {
 
         Examples:
           latsim compare ios9-low-latency ios9-coalescing-120hz
-          latsim compare ios9-coalescing-120hz --b-set gpu.render=9ms --set 'app.handler=lognormal(4ms,0.5)'
+          latsim compare ios9-coalescing-120hz --b-set gpu.render=9ms \\
+              --set 'app.handler=lognormal(4ms,0.5)'
           latsim compare ios8 ios9-low-latency --seeds 10 --json compare.json
         """
     )
