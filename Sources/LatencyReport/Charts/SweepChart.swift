@@ -197,7 +197,7 @@ public struct SweepChart: GnuplotChart {
         var parts: [String] = []
         let ink = GnuplotText.rgb(0x333333)
         parts.append("keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc \(ink) title \"p50 latency\"")
-        parts.append("keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(ink) title \"p99 latency\"")
+        parts.append("keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc \(ink) title \"p99 latency\"")
         if hasFPS {
             parts.append("keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(ink) title \"fps (right axis)\"")
         }
@@ -217,7 +217,7 @@ public struct SweepChart: GnuplotChart {
                 if hasFPS { parts.append("$sweep\(i) using 1:4:7 axes x1y2 with yerrorbars lw 1.2 pt 5 ps 0.6 lc \(c) notitle") }
             }
             parts.append("$sweep\(i) using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc \(c) notitle")
-            parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(c) notitle")
+            parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc \(c) notitle")
             if hasFPS {
                 parts.append("$sweep\(i) using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(c) notitle")
             }
