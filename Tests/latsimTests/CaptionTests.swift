@@ -67,6 +67,13 @@ import Testing
         return (1..<m.numberOfRanges).map { String(text[Range(m.range(at: $0), in: text)!]) }
     }
 
+    /// True when `printed` is `value` rounded to `places` decimals (either
+    /// way at an exact half, where the .dat's 6 places hide which side it was).
+    static func agrees(_ printed: String, _ value: Double, _ places: Int) -> Bool {
+        guard let p = Double(printed) else { return false }
+        return abs(p - value) <= 0.5 * pow(10, -Double(places)) + 1e-6
+    }
+
     static func median(_ xs: [Double]) -> Double { xs.sorted()[(xs.count - 1) / 2] }
 
     @Test func theReportIsWritten() { #expect(Self.report != nil) }
@@ -168,5 +175,27 @@ import Testing
         #expect(n[2] == String(format: "%.1f", Double(widest[5])!) && n[3] == Self.shown(Double(widest[0])!, 3))
         // the drawn band of p99 never reaches below the p50 line
         for r in rows where Double(r[5])! > 0 { #expect(Double(r[9])! >= Double(r[1])! - 1e-9, "\(r)") }
+    }
+
+    /// The budget caption: each bar's largest stage and its total, from the
+    /// stage tables and the totals of `budget.dat` (bar i at y = -i).
+    @Test func budgetCaption() throws {
+        let text = try Self.caption("budget")
+        let t = try Self.tables("budget")
+        let totals = try #require(t["totals"])
+        let re = try NSRegularExpression(pattern: #"([a-z0-9-]+): [a-zA-Z -]+? ([0-9]+(?:\.[0-9]+)?) ms of ([0-9]+(?:\.[0-9]+)?)"#)
+        let items = re.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { m in
+            (1..<4).map { String(text[Range(m.range(at: $0), in: text)!]) }
+        }
+        #expect(items.count == totals.count, "\(items.count) items, \(totals.count) bars: \(text)")
+        for (i, item) in items.enumerated() {
+            let y = String(-i)
+            // the stages drawn right of zero (the resampling gain is drawn left of it and is never the largest)
+            let widths = t.filter { $0.key != "totals" && $0.key != "resampling" }.flatMap { $0.value }
+                .filter { $0[0] == y }.map { Double($0[2])! - Double($0[1])! }
+            let total = try #require(totals.first { $0[0] == y }.flatMap { Double($0[1]) })
+            // within the printed precision: the .dat keeps 6 places of what the caption rounds to 1
+            #expect(Self.agrees(item[1], try #require(widths.max()), 1) && Self.agrees(item[2], total, 1), "\(item) at y \(y)")
+        }
     }
 }
