@@ -73,8 +73,7 @@ extension ReportWriter {
         for (i, d) in chart.drawn.enumerated() {
             guard let pt = chart.lag(d.path) else { continue }
             let ms = i < chart.lagMs.count ? chart.lagMs[i] : nil
-            let name = d.name.replacingOccurrences(of: "drawn, ", with: "")
-            parts.append("\(name) \(formatDecimal(pt, places: 1)) pt" + (ms.map { " (\(formatDecimal($0, places: 1)) ms of motion)" } ?? ""))
+            parts.append("\(d.name) \(formatDecimal(pt, places: 1)) pt" + (ms.map { " (\(formatDecimal($0, places: 1)) ms of motion)" } ?? ""))
         }
         guard !parts.isEmpty else { return "At this duration no frame was drawn in the window." }
         return "When the last frame's photons leave the panel, its drawn end trails the finger by: " + parts.joined(separator: "; ")
@@ -92,9 +91,9 @@ extension ReportWriter {
         var truePath: [(x: Double, y: Double)] = []
         // "now": the photons of the last frame with new touch content latched in the window (the same frame in every run)
         var now: (latch: SimTime, photon: SimTime)?
-        for (name, predictor) in [("drawn, no prediction", PredictorKind.none),
-                                  ("drawn, linearFirst 1 frame ahead", .linearFirst),
-                                  ("drawn, kalman 1 frame ahead", .kalman)] {
+        for (name, predictor) in [("no prediction", PredictorKind.none),
+                                  ("linearFirst 1 frame ahead", .linearFirst),
+                                  ("kalman 1 frame ahead", .kalman)] {
             let r = try run("ios9-prediction", keepLog: true, duration: 2 * Nanos.perSecond) {
                 $0.predictor = PredictorSpec(predictor)
                 $0.trajectory = "circle"

@@ -95,7 +95,7 @@ public struct MotionChart: GnuplotChart {
         set xrange [\(GnuplotText.number(xmin)):\(GnuplotText.number(xmax))]
         set yrange [\(GnuplotText.number(ymax)):\(GnuplotText.number(ymin))]
         set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 noopaque nobox spacing 1.2 width 2
-        set bmargin 7
+        set bmargin 8
         set border 3 lc \(GnuplotText.rgb(0x666666))
 
         """
@@ -105,7 +105,7 @@ public struct MotionChart: GnuplotChart {
         for (i, d) in drawn.enumerated() {
             let color = GnuplotText.rgb(ChartStyle.color(i))
             var name = d.name
-            if let lag = lag(d.path) { name += ": ends \(formatDecimal(lag, places: 1)) pt behind" }
+            if let lag = lag(d.path) { name += ": drawn \(formatDecimal(lag, places: 1)) pt behind" }
             parts.append("$drawn\(i) using 1:2 with lines lw \(GnuplotText.number(widths[min(i, widths.count - 1)])) lc \(color) title \(GnuplotText.enhanced(name))")
             if d.path.last != nil {
                 parts.append("$drawn\(i) using 1:2 every ::\(d.path.count - 1)::\(d.path.count - 1) with points pt 7 ps 2.2 lc \(color) notitle")

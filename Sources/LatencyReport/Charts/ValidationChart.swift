@@ -118,7 +118,7 @@ public struct ValidationChart: GnuplotChart {
         set xrange [0:\(GnuplotText.number(right * 1.6))]
         set yrange [-0.6:\(GnuplotText.number(Double(n) - 0.4))]
         set ytics (\(tics)) scale 0
-        set xtics 0,10,\(GnuplotText.number(right)) nomirror
+        set xtics 0,\(right > 100 ? 20 : 10),\(GnuplotText.number(right)) nomirror
         set mxtics 2
         set grid xtics noytics
         set key outside bottom center horizontal
