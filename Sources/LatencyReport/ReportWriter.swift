@@ -166,7 +166,10 @@ public struct ReportWriter {
             return "At this duration the lognormal variant measured no frame."
         }
         let steps = chart.series.dropLast().filter { s in Set(s.points.map { ($0.valueMs * 1000).rounded() }).count == 1 }.count
-        var text = "With fixed durations \(steps) of the \(chart.series.count - 1) scenarios are a single vertical step: every frame has the same latency, the talk's steady state."
+        let fixed = chart.series.count - 1
+        var text = steps == fixed
+            ? "With fixed durations each of the \(fixed) scenarios is a single vertical step: every frame has the same latency, the talk's steady state."
+            : "With fixed durations \(steps) of the \(fixed) scenarios are a single vertical step (every frame has the same latency, the talk's steady state); the others spread."
         text += " The lognormal variant shows what real variation does: its median is \(formatDecimal(p50, places: 1)) ms and its 99th percentile \(formatDecimal(p99, places: 1)) ms, \(frames((p99 - p50) / (chart.framePeriodMs ?? 1000.0 / 60))) more."
         return text
     }
