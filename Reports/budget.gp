@@ -179,7 +179,7 @@ set style fill solid 1.0 noborder
 set xlabel "milliseconds after the instant of the position drawn"
 set xrange [-28.733333:89.658667]
 set yrange [-10.6:0.6]
-set ytics ("ios8" 0, "ios8-complex" -1, "ios9-low-latency" -2, "ios9-metal" -3, "ios9-coalescing-120hz" -4, "promotion-pencil" -5, "slow-app" -6, "android-default" -7, "android-120hz-scan" -8, "android-slow-app" -9, "android-pixel6" -10) scale 0
+set ytics ("ios8" 0, "ios8-complex" -1, "ios9-low-latency" -2, "ios9-metal" -3, "ios9-coalescing-120hz" -4, "promotion-pencil" -5, "slow-app" -6, "android-default" -7, "android-120hz-scan" -8, "android-slow-app" -9, "android-gs101-120hz" -10) scale 0
 set grid xtics noytics
 set arrow from first 0, graph 0 to first 0, graph 1 nohead front lc rgb "#444444" lw 1.2
 set key outside below center horizontal maxcols 6 noopaque nobox samplen 1.5
@@ -200,7 +200,7 @@ plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#
      $renderServerWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#bfe3c8" lc rgb 'white' lw 0.5 fs solid 1.0 border title "render server wait", \
      $renderServerWait using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $prepare using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#2e9b52" lc rgb 'white' lw 0.5 fs solid 1.0 border title "prepare", \
-     $prepare using (($2+$3)/2):1:4 with labels tc rgb 'white' font ',10' notitle, \
+     $prepare using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#c7372b" lc rgb 'white' lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb 'white' font ',10' notitle, \
      $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#d9d2e6" lc rgb 'white' lw 0.5 fs solid 1.0 border title "latch wait", \
@@ -214,7 +214,7 @@ plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#
      $uiThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#e08a1e" lc rgb 'white' lw 0.5 fs solid 1.0 border title "UI thread", \
      $uiThread using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $renderThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#2e9b52" lc rgb 'white' lw 0.5 fs solid 1.0 border title "RenderThread", \
-     $renderThread using (($2+$3)/2):1:4 with labels tc rgb 'white' font ',10' notitle, \
+     $renderThread using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $presentWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#b3a6cf" lc rgb 'white' lw 0.5 fs solid 1.0 border title "present wait", \
      $presentWait using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $resampling using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc rgb "#9ed9cc" lw 1.5 fc rgb '#333333' title "resampling (gain)", \
@@ -232,7 +232,7 @@ plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#
      $renderServerWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#bfe3c8" lc rgb 'white' lw 0.5 fs solid 1.0 border title "render server wait", \
      $renderServerWait using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $prepare using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#2e9b52" lc rgb 'white' lw 0.5 fs solid 1.0 border title "prepare", \
-     $prepare using (($2+$3)/2):1:4 with labels tc rgb 'white' font ',10' notitle, \
+     $prepare using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#c7372b" lc rgb 'white' lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb 'white' font ',10' notitle, \
      $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#d9d2e6" lc rgb 'white' lw 0.5 fs solid 1.0 border title "latch wait", \
@@ -246,7 +246,7 @@ plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#
      $uiThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#e08a1e" lc rgb 'white' lw 0.5 fs solid 1.0 border title "UI thread", \
      $uiThread using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $renderThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#2e9b52" lc rgb 'white' lw 0.5 fs solid 1.0 border title "RenderThread", \
-     $renderThread using (($2+$3)/2):1:4 with labels tc rgb 'white' font ',10' notitle, \
+     $renderThread using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $presentWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#b3a6cf" lc rgb 'white' lw 0.5 fs solid 1.0 border title "present wait", \
      $presentWait using (($2+$3)/2):1:4 with labels tc rgb '#222222' font ',10' notitle, \
      $resampling using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc rgb "#9ed9cc" lw 1.5 fc rgb '#333333' title "resampling (gain)", \

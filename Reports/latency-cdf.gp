@@ -85,21 +85,21 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
-     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
-     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
-     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
+plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
+     $cdf1 using 1:2 with steps lw 5.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
+     $cdf2 using 1:2 with steps lw 4.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
+     $cdf3 using 1:2 with steps lw 3.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
      $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
-     $cdf5 using 1:2 with steps lw 2.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
+     $cdf5 using 1:2 with steps lw 1.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
-     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
-     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
-     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
+plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
+     $cdf1 using 1:2 with steps lw 5.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
+     $cdf2 using 1:2 with steps lw 4.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
+     $cdf3 using 1:2 with steps lw 3.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
      $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
-     $cdf5 using 1:2 with steps lw 2.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
+     $cdf5 using 1:2 with steps lw 1.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
 set output

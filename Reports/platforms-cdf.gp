@@ -73,17 +73,17 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
-     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
-     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "Android (android-default)", \
-     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "Android (android-default), lognormal handler and GPU"
+plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
+     $cdf1 using 1:2 with steps lw 4.833333 lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
+     $cdf2 using 1:2 with steps lw 3.166667 lc rgb "#009e73" title "Android (android-default)", \
+     $cdf3 using 1:2 with steps lw 1.5 lc rgb "#e69f00" title "Android (android-default), lognormal handler and GPU"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $cdf0 using 1:2 with steps lw 2.5 lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
-     $cdf1 using 1:2 with steps lw 2.5 lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
-     $cdf2 using 1:2 with steps lw 2.5 lc rgb "#009e73" title "Android (android-default)", \
-     $cdf3 using 1:2 with steps lw 2.5 lc rgb "#e69f00" title "Android (android-default), lognormal handler and GPU"
+plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
+     $cdf1 using 1:2 with steps lw 4.833333 lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
+     $cdf2 using 1:2 with steps lw 3.166667 lc rgb "#009e73" title "Android (android-default)", \
+     $cdf3 using 1:2 with steps lw 1.5 lc rgb "#e69f00" title "Android (android-default), lognormal handler and GPU"
 set output

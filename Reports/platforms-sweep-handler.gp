@@ -94,16 +94,16 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
 }
 set output outbase.".png"
 plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#333333" title "p50 latency", \
-     keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#333333" title "p99 latency", \
+     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#333333" title "p99 latency", \
      keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#333333" title "fps (right axis)", \
      keyentry with lines lc rgb "white" title " ", \
      keyentry with lines lw 6 lc rgb "#0072b2" title "iOS 9", \
      $sweep0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" notitle, \
-     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#0072b2" notitle, \
+     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" notitle, \
      keyentry with lines lw 6 lc rgb "#d55e00" title "Android", \
      $sweep1 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#d55e00" notitle, \
-     $sweep1 using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#d55e00" notitle, \
+     $sweep1 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#d55e00" notitle, \
      $sweep1 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#d55e00" notitle
 set output
 
@@ -111,15 +111,15 @@ set output
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
 plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#333333" title "p50 latency", \
-     keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#333333" title "p99 latency", \
+     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#333333" title "p99 latency", \
      keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#333333" title "fps (right axis)", \
      keyentry with lines lc rgb "white" title " ", \
      keyentry with lines lw 6 lc rgb "#0072b2" title "iOS 9", \
      $sweep0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" notitle, \
-     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#0072b2" notitle, \
+     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" notitle, \
      keyentry with lines lw 6 lc rgb "#d55e00" title "Android", \
      $sweep1 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#d55e00" notitle, \
-     $sweep1 using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#d55e00" notitle, \
+     $sweep1 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#d55e00" notitle, \
      $sweep1 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#d55e00" notitle
 set output

@@ -69,6 +69,12 @@ $err4 << EOD
 33.333333 4.40902
 EOD
 
+# table latency
+# touch_to_photon_ms
+$latency << EOD
+29.166666
+EOD
+
 # chart
 set encoding utf8
 set title "{/:Bold*1.25 What the eye sees: drawn position vs finger at photon time}\n{/*0.95 synthetic minimum-jerk strokes at 600 pt/s, 120 Hz scan, 60 Hz display}" textcolor rgb "#222222" offset 0,-0.3
@@ -86,6 +92,8 @@ set arrow from first 16.666667, graph 0 to first 16.666667, graph 1 nohead back 
 set label "1 frame" at first 16.666667, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 33.333333, graph 0 to first 33.333333, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
 set label "2 frames" at first 33.333333, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
+set arrow from first 29.166666, graph 0 to first 29.166666, graph 1 nohead back lc rgb "#444444" lw 1.2 dt (6,4)
+set label "touch-to-photon 29.2 ms" at first 29.166666, graph 0.93 offset 0.4,0 left tc rgb "#333333" font ",10"
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -94,19 +102,19 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $err0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.2 lc rgb "#0072b2" title "none", \
-     $err1 using 1:2 with linespoints lw 2.5 pt 5 ps 1.2 lc rgb "#d55e00" title "linearFirst", \
-     $err2 using 1:2 with linespoints lw 2.5 pt 9 ps 1.2 lc rgb "#009e73" title "linearSecond", \
-     $err3 using 1:2 with linespoints lw 2.5 pt 11 ps 1.2 lc rgb "#e69f00" title "leastSquares", \
-     $err4 using 1:2 with linespoints lw 2.5 pt 13 ps 1.2 lc rgb "#cc79a7" title "kalman"
+plot $err0 using 1:2 with linespoints lw 4.5 pt 7 ps 1.8 lc rgb "#0072b2" title "none", \
+     $err1 using 1:2 with linespoints lw 3.75 pt 5 ps 1.65 lc rgb "#d55e00" title "linearFirst", \
+     $err2 using 1:2 with linespoints lw 3 pt 9 ps 1.5 lc rgb "#009e73" title "linearSecond", \
+     $err3 using 1:2 with linespoints lw 2.25 pt 11 ps 1.35 lc rgb "#e69f00" title "leastSquares", \
+     $err4 using 1:2 with linespoints lw 1.5 pt 13 ps 1.2 lc rgb "#cc79a7" title "kalman"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $err0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.2 lc rgb "#0072b2" title "none", \
-     $err1 using 1:2 with linespoints lw 2.5 pt 5 ps 1.2 lc rgb "#d55e00" title "linearFirst", \
-     $err2 using 1:2 with linespoints lw 2.5 pt 9 ps 1.2 lc rgb "#009e73" title "linearSecond", \
-     $err3 using 1:2 with linespoints lw 2.5 pt 11 ps 1.2 lc rgb "#e69f00" title "leastSquares", \
-     $err4 using 1:2 with linespoints lw 2.5 pt 13 ps 1.2 lc rgb "#cc79a7" title "kalman"
+plot $err0 using 1:2 with linespoints lw 4.5 pt 7 ps 1.8 lc rgb "#0072b2" title "none", \
+     $err1 using 1:2 with linespoints lw 3.75 pt 5 ps 1.65 lc rgb "#d55e00" title "linearFirst", \
+     $err2 using 1:2 with linespoints lw 3 pt 9 ps 1.5 lc rgb "#009e73" title "linearSecond", \
+     $err3 using 1:2 with linespoints lw 2.25 pt 11 ps 1.35 lc rgb "#e69f00" title "leastSquares", \
+     $err4 using 1:2 with linespoints lw 1.5 pt 13 ps 1.2 lc rgb "#cc79a7" title "kalman"
 set output

@@ -208,6 +208,11 @@ $finger << EOD
 205.655674 366.132041
 204.898367 367.062892
 204.145919 367.997675
+203.39835 368.936364
+202.65568 369.878933
+201.917929 370.825358
+201.185117 371.775613
+201.063464 371.934359
 EOD
 
 # table drawn0
@@ -288,9 +293,17 @@ $drawn2 << EOD
 205.713171 366.061144
 EOD
 
+# table ends
+# series x_pt y_pt lag_pt lag_ms
+$ends << EOD
+0 212.219343 358.456632 17.495793 29.166666
+1 205.47476 365.839496 7.523755 12.499999
+2 205.713171 366.061144 7.490957 12.499999
+EOD
+
 # chart
 set encoding utf8
-set title "{/:Bold*1.25 The finger and the stroke drawn behind it}\n{/*0.95 0.4 s of a finger circling at 600 pt/s (ios9-prediction: 120 Hz scan, 60 Hz display); drawn = where each frame on screen puts the stroke's end}" textcolor rgb "#222222" offset 0,-0.3
+set title "{/:Bold*1.25 The finger and the stroke drawn behind it}\n{/*0.95 a finger circling at 600 pt/s (ios9-prediction: 120 Hz scan, 60 Hz display); finger now: at the photons of the last frame shown}" textcolor rgb "#222222" offset 0,-0.3
 set border 3 lc rgb "#666666" lw 1
 set tics nomirror out scale 0.6 textcolor rgb "#222222"
 set grid back lc rgb "#cccccc" lw 1 dt 1
@@ -299,13 +312,13 @@ set style fill solid 1.0 noborder
 set size ratio -1
 set xlabel "x (points)"
 set ylabel "y (points, downwards as on screen)"
-set xrange [190.115981:431.552334]
-set yrange [380.800263:268.504285]
-set key at screen 0.5, screen 0.012 center bottom horizontal noopaque nobox spacing 1.2 width 2
-set bmargin 7
+set xrange [183.94518:434.640679]
+set yrange [384.921895:268.319338]
+set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 noopaque nobox spacing 1.2 width 2
+set bmargin 8
 set border 3 lc rgb "#666666"
-set label "finger now" at first 204.145919, first 367.997675 offset 2,0 left tc rgb "#333333" font ",11"
-set object 1 rectangle from first 180.548618, first 382.745988 to first 227.743221, first 353.249361 fillstyle empty border lc rgb "#333333" dt 2 lw 1 front
+set label "finger now" at first 201.063464, first 371.934359 offset 2,0 left tc rgb "#333333" font ",11"
+set object 1 rectangle from first 168.670868, first 392.179732 to first 233.45606, first 351.688987 fillstyle empty border lc rgb "#333333" dt 2 lw 1 front
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -316,18 +329,18 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
 set output outbase.".png"
 set multiplot
 plot $finger using 1:2 with lines lw 9 lc rgb "#c8c8c8" title "finger (true path)", \
-     $drawn0 using 1:2 with lines lw 4.5 lc rgb "#0072b2" title "drawn, no prediction: ends 12 pt behind", \
+     $drawn0 using 1:2 with lines lw 4.5 lc rgb "#0072b2" title "no prediction: drawn 17.5 pt behind", \
      $drawn0 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#0072b2" notitle, \
-     $drawn1 using 1:2 with lines lw 2.8 lc rgb "#d55e00" title "drawn, linearFirst 1 frame ahead: ends 3 pt behind", \
+     $drawn1 using 1:2 with lines lw 2.8 lc rgb "#d55e00" title "linearFirst 1 frame ahead: drawn 7.5 pt behind", \
      $drawn1 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#d55e00" notitle, \
-     $drawn2 using 1:2 with lines lw 1.8 lc rgb "#009e73" title "drawn, kalman 1 frame ahead: ends 2 pt behind", \
+     $drawn2 using 1:2 with lines lw 1.8 lc rgb "#009e73" title "kalman 1 frame ahead: drawn 7.5 pt behind", \
      $drawn2 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#009e73" notitle, \
-     $finger using 1:2 every ::200::200 with points pt 6 ps 3 lw 2.5 lc rgb "#333333" notitle
+     $finger using 1:2 every ::205::205 with points pt 6 ps 3 lw 2.5 lc rgb "#333333" notitle
 unset object 1
 set origin 0.6,0.2
 set size ratio -1 0.38,0.55
-set xrange [180.548618:227.743221]
-set yrange [382.745988:353.249361]
+set xrange [168.670868:233.45606]
+set yrange [392.179732:351.688987]
 unset xlabel
 unset ylabel
 unset key
@@ -342,7 +355,7 @@ plot $finger using 1:2 with lines lw 5 lc rgb "#c8c8c8" notitle, \
      $drawn1 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#d55e00" notitle, \
      $drawn2 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#009e73" notitle, \
      $drawn2 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#009e73" notitle, \
-     $finger using 1:2 every ::200::200 with points pt 6 ps 2 lw 2 lc rgb "#333333" notitle
+     $finger using 1:2 every ::205::205 with points pt 6 ps 2 lw 2 lc rgb "#333333" notitle
 unset multiplot
 unset object 2
 set output
@@ -352,18 +365,18 @@ set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'w
 set output outbase.".svg"
 set multiplot
 plot $finger using 1:2 with lines lw 9 lc rgb "#c8c8c8" title "finger (true path)", \
-     $drawn0 using 1:2 with lines lw 4.5 lc rgb "#0072b2" title "drawn, no prediction: ends 12 pt behind", \
+     $drawn0 using 1:2 with lines lw 4.5 lc rgb "#0072b2" title "no prediction: drawn 17.5 pt behind", \
      $drawn0 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#0072b2" notitle, \
-     $drawn1 using 1:2 with lines lw 2.8 lc rgb "#d55e00" title "drawn, linearFirst 1 frame ahead: ends 3 pt behind", \
+     $drawn1 using 1:2 with lines lw 2.8 lc rgb "#d55e00" title "linearFirst 1 frame ahead: drawn 7.5 pt behind", \
      $drawn1 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#d55e00" notitle, \
-     $drawn2 using 1:2 with lines lw 1.8 lc rgb "#009e73" title "drawn, kalman 1 frame ahead: ends 2 pt behind", \
+     $drawn2 using 1:2 with lines lw 1.8 lc rgb "#009e73" title "kalman 1 frame ahead: drawn 7.5 pt behind", \
      $drawn2 using 1:2 every ::20::20 with points pt 7 ps 2.2 lc rgb "#009e73" notitle, \
-     $finger using 1:2 every ::200::200 with points pt 6 ps 3 lw 2.5 lc rgb "#333333" notitle
+     $finger using 1:2 every ::205::205 with points pt 6 ps 3 lw 2.5 lc rgb "#333333" notitle
 unset object 1
 set origin 0.6,0.2
 set size ratio -1 0.38,0.55
-set xrange [180.548618:227.743221]
-set yrange [382.745988:353.249361]
+set xrange [168.670868:233.45606]
+set yrange [392.179732:351.688987]
 unset xlabel
 unset ylabel
 unset key
@@ -378,7 +391,7 @@ plot $finger using 1:2 with lines lw 5 lc rgb "#c8c8c8" notitle, \
      $drawn1 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#d55e00" notitle, \
      $drawn2 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#009e73" notitle, \
      $drawn2 using 1:2 every ::20::20 with points pt 7 ps 1.3 lc rgb "#009e73" notitle, \
-     $finger using 1:2 every ::200::200 with points pt 6 ps 2 lw 2 lc rgb "#333333" notitle
+     $finger using 1:2 every ::205::205 with points pt 6 ps 2 lw 2 lc rgb "#333333" notitle
 unset multiplot
 unset object 2
 set output

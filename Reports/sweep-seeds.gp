@@ -5,24 +5,24 @@
 if (!exists("outbase")) outbase = "sweep-seeds"
 
 # table sweep0
-# x p50_ms p99_ms fps p50_hw95 p99_hw95 fps_hw95
+# x p50_ms p99_ms fps p50_hw95 p99_hw95 fps_hw95 p50_band_low p50_band_high p99_band_low p99_band_high
 $sweep0 << EOD
-2 29.166666 29.166666 59.009197 0 0 0.130259
-3 29.166666 29.166666 58.369565 0 0 0.19929
-4 29.166666 29.166666 57.742475 0 0 0.179375
-5 29.166666 31.249999 56.525079 0 4.927083 0.305134
-6 29.166666 39.583333 54.668409 0 7.212512 0.421828
-7 29.166666 45.833333 52.009084 0 0 0.476087
-8 29.166666 45.833333 48.935753 0 0 0.348186
-9 29.166666 45.833333 46.14809 0 0 0.571813
-10 29.166666 45.833333 45.567911 0 0 0.379161
-11 45.833333 45.833333 51.048512 0 0 0.557161
-12 45.833333 45.833333 58.153266 0 0 0.304448
+2 29.166666 29.166666 59.009197 0 0 0.130259 29.166666 29.166666 29.166666 29.166666
+3 29.166666 29.166666 58.369565 0 0 0.19929 29.166666 29.166666 29.166666 29.166666
+4 29.166666 29.166666 57.742475 0 0 0.179375 29.166666 29.166666 29.166666 29.166666
+5 29.166666 31.249999 56.525079 0 4.927083 0.305134 29.166666 29.166666 29.166666 36.177083
+6 29.166666 39.583333 54.668409 0 7.212512 0.421828 29.166666 29.166666 32.370821 45.833333
+7 29.166666 45.833333 52.009084 0 0 0.476087 29.166666 29.166666 45.833333 45.833333
+8 29.166666 45.833333 48.935753 0 0 0.348186 29.166666 29.166666 45.833333 45.833333
+9 29.166666 45.833333 46.14809 0 0 0.571813 29.166666 29.166666 45.833333 45.833333
+10 29.166666 45.833333 45.567911 0 0 0.379161 29.166666 29.166666 45.833333 45.833333
+11 45.833333 45.833333 51.048512 0 0 0.557161 45.833333 45.833333 45.833333 45.833333
+12 45.833333 45.833333 58.153266 0 0 0.304448 45.833333 45.833333 45.833333 45.833333
 EOD
 
 # chart
 set encoding utf8
-set title "{/:Bold*1.25 Touch-to-photon latency and frame rate vs GPU time per render-server frame}\n{/*0.95 ios9-coalescing-120hz, 8 runs (seeds) of 10 s per point: their means, with 95% intervals}" textcolor rgb "#222222" offset 0,-0.3
+set title "{/:Bold*1.25 Touch-to-photon latency and frame rate vs GPU time per render-server frame}\n{/*0.95 ios9-coalescing-120hz, 8 runs (seeds) of 10 s per point: their means, with 95% intervals (bands within the seeds' values)}" textcolor rgb "#222222" offset 0,-0.3
 set border 3 lc rgb "#666666" lw 1
 set tics nomirror out scale 0.6 textcolor rgb "#222222"
 set grid back lc rgb "#cccccc" lw 1 dt 1
@@ -50,14 +50,14 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
 }
 set output outbase.".png"
 plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#333333" title "p50 latency", \
-     keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#333333" title "p99 latency", \
+     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#333333" title "p99 latency", \
      keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#333333" title "fps (right axis)", \
      keyentry with filledcurves fs transparent solid 0.22 noborder fc rgb "#333333" title "95% interval", \
-     $sweep0 using 1:($2-$5):($2+$5) with filledcurves fs transparent solid 0.22 noborder fc rgb "#0072b2" notitle, \
-     $sweep0 using 1:($3-$6):($3+$6) with filledcurves fs transparent solid 0.12 noborder fc rgb "#0072b2" notitle, \
+     $sweep0 using 1:8:9 with filledcurves fs transparent solid 0.22 noborder fc rgb "#0072b2" notitle, \
+     $sweep0 using 1:10:11 with filledcurves fs transparent solid 0.12 noborder fc rgb "#0072b2" notitle, \
      $sweep0 using 1:4:7 axes x1y2 with yerrorbars lw 1.2 pt 5 ps 0.6 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" notitle, \
-     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#0072b2" notitle, \
+     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" notitle
 set output
 
@@ -65,13 +65,13 @@ set output
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
 plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#333333" title "p50 latency", \
-     keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#333333" title "p99 latency", \
+     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#333333" title "p99 latency", \
      keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#333333" title "fps (right axis)", \
      keyentry with filledcurves fs transparent solid 0.22 noborder fc rgb "#333333" title "95% interval", \
-     $sweep0 using 1:($2-$5):($2+$5) with filledcurves fs transparent solid 0.22 noborder fc rgb "#0072b2" notitle, \
-     $sweep0 using 1:($3-$6):($3+$6) with filledcurves fs transparent solid 0.12 noborder fc rgb "#0072b2" notitle, \
+     $sweep0 using 1:8:9 with filledcurves fs transparent solid 0.22 noborder fc rgb "#0072b2" notitle, \
+     $sweep0 using 1:10:11 with filledcurves fs transparent solid 0.12 noborder fc rgb "#0072b2" notitle, \
      $sweep0 using 1:4:7 axes x1y2 with yerrorbars lw 1.2 pt 5 ps 0.6 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" notitle, \
-     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc rgb "#0072b2" notitle, \
+     $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" notitle
 set output

@@ -79,6 +79,7 @@ $latency << EOD
 1.216667 33.333333
 1.233333 33.333332
 1.25 33.333333
+
 1.533333 33.333332
 1.55 33.333333
 1.566667 33.333333
@@ -156,6 +157,7 @@ $latency << EOD
 2.783333 49.999999
 2.8 49.999999
 2.816667 50
+
 3.05 49.999999
 3.066667 50
 3.083333 49.999999
@@ -235,6 +237,7 @@ $latency << EOD
 4.316667 33.333333
 4.333333 33.333332
 4.35 33.333333
+
 4.533333 33.333332
 4.55 33.333333
 4.566667 33.333333
@@ -318,6 +321,7 @@ $latency << EOD
 5.883333 33.333332
 5.9 33.333333
 5.916667 33.333333
+
 6.033333 33.333332
 6.05 33.333333
 6.066667 33.333333
@@ -395,6 +399,7 @@ $latency << EOD
 7.3 33.333333
 7.316667 33.333333
 7.333333 33.333332
+
 7.533333 33.333332
 7.55 33.333333
 7.566667 33.333333
@@ -475,6 +480,7 @@ $latency << EOD
 8.816667 33.333333
 8.833333 33.333332
 8.85 33.333333
+
 9.033333 33.333332
 9.05 33.333333
 9.066667 33.333333
@@ -535,15 +541,16 @@ $latency << EOD
 EOD
 
 # table hitches
-# seconds
+# seconds context
 $hitches << EOD
-0.116667
-1.083333
-2.016667
-5.75
-6.183333
-6.95
-9.116667
+0.116667 "gpu-rendering"
+1.083333 "gpu-rendering"
+2.016667 "no-frame-in-flight"
+3.033333 "no-frame-in-flight"
+5.75 "gpu-rendering"
+6.183333 "gpu-rendering"
+6.95 "gpu-rendering"
+9.116667 "gpu-rendering"
 EOD
 
 # table drops
@@ -558,6 +565,25 @@ $drops << EOD
 9.133333
 EOD
 
+# table intervals
+# from_s to_s label
+$intervals << EOD
+1.25 1.533333 "no new touch content"
+2.816667 3.05 "no new touch content"
+4.35 4.533333 "no new touch content"
+5.916667 6.033333 "no new touch content"
+7.333333 7.533333 "no new touch content"
+8.85 9.033333 "no new touch content"
+2 4 "animations (low latency off)"
+0.133333 0.283333 "three display buffers"
+1.1 1.25 "three display buffers"
+4.016667 4.166667 "three display buffers"
+5.766667 5.916667 "three display buffers"
+6.2 6.35 "three display buffers"
+6.966667 7.116667 "three display buffers"
+9.133333 9.283333 "three display buffers"
+EOD
+
 # chart
 set encoding utf8
 set title "{/:Bold*1.25 Touch-to-photon latency over time: ios9-low-latency}\n{/*0.95 every frame with new touch content, at the vsync that showed it}" textcolor rgb "#222222" offset 0,-0.3
@@ -569,23 +595,23 @@ set style fill solid 1.0 noborder
 set xlabel "time in the run (s)"
 set ylabel "touch-to-photon latency (ms)"
 set xrange [0:9.983333]
-set yrange [22.28:59]
+set yrange [22.11:59]
 set grid xtics ytics
 set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
-set object 1 rect from first 1.25, graph 0 to first 1.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 2 rect from first 2.816667, graph 0 to first 3.05, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 3 rect from first 4.35, graph 0 to first 4.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 4 rect from first 5.916667, graph 0 to first 6.033333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 5 rect from first 7.333333, graph 0 to first 7.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 6 rect from first 8.85, graph 0 to first 9.033333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 7 rect from first 2, graph 0 to first 4, graph 1 back fc rgb "#f6d3a3" fs solid 0.55 noborder
-set object 8 rect from first 0.133333, graph 0 to first 0.283333, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 9 rect from first 1.1, graph 0 to first 1.25, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 10 rect from first 4.016667, graph 0 to first 4.166667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 11 rect from first 5.766667, graph 0 to first 5.916667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 12 rect from first 6.2, graph 0 to first 6.35, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 13 rect from first 6.966667, graph 0 to first 7.116667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 14 rect from first 9.133333, graph 0 to first 9.283333, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 1 rect from first 2, graph 0 to first 4, graph 1 back fc rgb "#f6d3a3" fs solid 0.55 noborder
+set object 2 rect from first 0.133333, graph 0 to first 0.283333, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 3 rect from first 1.1, graph 0 to first 1.25, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 4 rect from first 4.016667, graph 0 to first 4.166667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 5 rect from first 5.766667, graph 0 to first 5.916667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 6 rect from first 6.2, graph 0 to first 6.35, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 7 rect from first 6.966667, graph 0 to first 7.116667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 8 rect from first 9.133333, graph 0 to first 9.283333, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
+set object 9 rect from first 1.25, graph 0 to first 1.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
+set object 10 rect from first 2.816667, graph 0 to first 3.05, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
+set object 11 rect from first 4.35, graph 0 to first 4.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
+set object 12 rect from first 5.916667, graph 0 to first 6.033333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
+set object 13 rect from first 7.333333, graph 0 to first 7.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
+set object 14 rect from first 8.85, graph 0 to first 9.033333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -594,21 +620,21 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $latency using 1:2 with steps lw 1.6 lc rgb "#0072b2" title "touch-to-photon of each frame with new touch content", \
-     NaN with boxes fc rgb "#e3e3e3" fs solid 0.55 noborder title "no new touch content", \
+plot $latency using 1:2 with steps lw 1.6 lc rgb "#0072b2" title "touch-to-photon, each frame with new touch content", \
      NaN with boxes fc rgb "#f6d3a3" fs solid 0.55 noborder title "animations (low latency off)", \
      NaN with boxes fc rgb "#c9e2f2" fs solid 0.55 noborder title "three display buffers", \
-     $hitches using 1:(23.64) with points pt 7 ps 0.45 lc rgb "#c7372b" title "hitch (a frame repeated while newer content was owed)", \
-     $drops using 1:(23.64) with points pt 9 ps 0.8 lc rgb "#555555" title "frame dropped"
+     NaN with boxes fc rgb "#e3e3e3" fs solid 0.55 noborder title "no new touch content", \
+     $hitches using 1:(22.45):(0):(0.952) with vectors nohead lw 2 lc rgb "#c7372b" title "hitch: a frame repeated while a newer one was owed (lower ticks)", \
+     $drops using 1:(23.81):(0):(0.952) with vectors nohead lw 2 lc rgb "#555555" title "frame dropped (upper ticks)"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $latency using 1:2 with steps lw 1.6 lc rgb "#0072b2" title "touch-to-photon of each frame with new touch content", \
-     NaN with boxes fc rgb "#e3e3e3" fs solid 0.55 noborder title "no new touch content", \
+plot $latency using 1:2 with steps lw 1.6 lc rgb "#0072b2" title "touch-to-photon, each frame with new touch content", \
      NaN with boxes fc rgb "#f6d3a3" fs solid 0.55 noborder title "animations (low latency off)", \
      NaN with boxes fc rgb "#c9e2f2" fs solid 0.55 noborder title "three display buffers", \
-     $hitches using 1:(23.64) with points pt 7 ps 0.45 lc rgb "#c7372b" title "hitch (a frame repeated while newer content was owed)", \
-     $drops using 1:(23.64) with points pt 9 ps 0.8 lc rgb "#555555" title "frame dropped"
+     NaN with boxes fc rgb "#e3e3e3" fs solid 0.55 noborder title "no new touch content", \
+     $hitches using 1:(22.45):(0):(0.952) with vectors nohead lw 2 lc rgb "#c7372b" title "hitch: a frame repeated while a newer one was owed (lower ticks)", \
+     $drops using 1:(23.81):(0):(0.952) with vectors nohead lw 2 lc rgb "#555555" title "frame dropped (upper ticks)"
 set output

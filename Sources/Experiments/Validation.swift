@@ -36,6 +36,41 @@ public struct ValidationResult: Sendable {
     public var toleranceMs: Double { Validation.tolerance(publishedMs: published) }
     /// True when the simulated figure is within the tolerance.
     public var passes: Bool { abs(errorMs) <= toleranceMs + 1e-9 }
+    /// The row's verdict against what its table expects of it.
+    public var verdict: Verdict {
+        switch (passes, row.expectedMiss) {
+        case (true, false): return .pass
+        case (false, false): return .miss
+        case (false, true): return .expectedMiss
+        case (true, true): return .unexpectedPass
+        }
+    }
+    /// True when the row came out as its table says (a pass, or a miss
+    /// the table expects): `latsim validate` exits 0 when every row does.
+    public var asExpected: Bool { verdict == .pass || verdict == .expectedMiss }
+
+    /// What a row came to, against what its table expects.
+    public enum Verdict: String, Sendable {
+        /// Within the tolerance, as expected.
+        case pass
+        /// Outside the tolerance, though expected to pass: a check failed.
+        case miss
+        /// Outside the tolerance, as the table expects (its `reason` says why).
+        case expectedMiss
+        /// Within the tolerance, though the table expects a miss: the table's
+        /// `expected: miss` is no longer true, a check failed.
+        case unexpectedPass
+
+        /// The verdict as the tables print it.
+        public var text: String {
+            switch self {
+            case .pass: return "pass"
+            case .miss: return "MISS"
+            case .expectedMiss: return "expected miss"
+            case .unexpectedPass: return "PASSES (expected miss)"
+            }
+        }
+    }
 
     /// One sentence saying which stages make up the figure, with their parts.
     public var stagesSentence: String {

@@ -8,7 +8,7 @@ extension ReportWriter {
     /// The scenarios whose budgets the report draws, top to bottom.
     static let budgetScenarios = ["ios8", "ios8-complex", "ios9-low-latency", "ios9-metal", "ios9-coalescing-120hz",
                                   "promotion-pencil", "slow-app", "android-default", "android-120hz-scan",
-                                  "android-slow-app", "android-pixel6"]
+                                  "android-slow-app", "android-gs101-120hz"]
 
     /// "Where the milliseconds go": the stage budget of a selection of
     /// scenarios as one stacked bar chart, with what the largest stages say.
@@ -55,25 +55,48 @@ extension ReportWriter {
             $0.liftOff = true
             $0.gpuRender = .lognormal(median: 4 * Nanos.perMillisecond, sigma: 0.4)
         }
-        guard let chart = LatencyTimelineChart(r, scenario: name), let log = r.frameLog, !chart.points.isEmpty else { return page }
+        guard let chart = LatencyTimelineChart(r, scenario: name), !chart.points.isEmpty else { return page }
         page.add("### Latency over time")
         page.add()
         page.add("Percentiles average transients away; this is \(name) frame by frame with animations from 2 s to 4 s, strokes that lift off between 100 and 300 ms, and a lognormal GPU time (median 4 ms). `latsim diagram \(name) --timeline --set app.animations=2s..4s --set input.liftOff=true --set 'gpu.render=lognormal(4ms,0.4)'` draws it; `latsim run --frames FILE.csv` exports the same frames with their stage budgets.")
         page.add()
         page.chart(try render(chart, "timeline-\(name)"), alt: "touch-to-photon over time, \(name) with animations")
-        var during: [Double] = [], outside: [Double] = []
-        for f in log.frames {
-            guard let t = f.touchToPhoton else { continue }
-            let ms = Double(t) / 1e6
-            if r.configuration.animations.isActive(at: f.vsync) { during.append(ms) } else { outside.append(ms) }
-        }
-        func median(_ xs: [Double]) -> Double? { xs.isEmpty ? nil : xs.sorted()[(xs.count - 1) / 2] }
-        if let d = median(during), let o = median(outside) {
-            let hitches = log.frames.filter(\.hitch).count
-            page.add("While the animations run the render server waits for the vsync as iOS 8's does: the median frame takes \(formatDecimal(d, places: 1)) ms against \(formatDecimal(o, places: 1)) ms outside them, \(Self.frames((d - o) / (1000.0 / 60))) more. After each lift-off (grey) the first frame of the next stroke needs the whole pipeline again, and the vsyncs before it repeat the last frame (\(hitches) hitches in the run); the blue bands are the times the render server held a third display buffer after a slow GPU frame.")
+        let caption = Self.timelineCaption(chart)
+        if !caption.isEmpty {
+            page.add(caption)
             page.add()
         }
         return page
+    }
+
+    /// What the timeline shows, from the chart's own data: the medians
+    /// inside and outside the animations (its points and shaded intervals)
+    /// and the hitches, with what the frame log shows at each (no cause is
+    /// stated that the log does not attribute).
+    static func timelineCaption(_ chart: LatencyTimelineChart) -> String {
+        var out: [String] = []
+        let (during, outside) = chart.frames(inside: LatencyTimelineChart.animationLabel)
+        if let d = LatencyTimelineChart.median(during), let o = LatencyTimelineChart.median(outside) {
+            out.append("While the animations run the render server waits for the vsync as iOS 8's does: the median frame takes \(formatDecimal(d, places: 1)) ms against \(formatDecimal(o, places: 1)) ms outside them, \(frames((d - o) / (1000.0 / 60))) more.")
+        }
+        let gaps = chart.shaded.filter { $0.label == LatencyTimelineChart.gapLabel }.count
+        if gaps > 0 {
+            out.append("The grey gaps (\(gaps)) are lift-offs: no frame carries new touch content until the next stroke's first sample has crossed the pipeline.")
+        }
+        let n = chart.hitches.count
+        if n == 0 {
+            out.append("No frame was repeated while newer content was owed (no hitch).")
+        } else {
+            let parts = chart.hitchesByContext.map { "\($0.count) with \($0.context.phrase)" }
+            var sentence = "The run has \(n) hitch\(n == 1 ? "" : "es") (a frame repeated while a newer one was owed; the red ticks): the frame log shows " + parts.joined(separator: ", ")
+            let inGaps = chart.hitches(inside: LatencyTimelineChart.gapLabel)
+            sentence += inGaps == 0 ? "; none falls in a lift-off gap." : "; \(inGaps) fall\(inGaps == 1 ? "s" : "") in a lift-off gap."
+            out.append(sentence)
+        }
+        if chart.shaded.contains(where: { $0.label == "three display buffers" }) {
+            out.append("The blue bands are the times the render server held a third display buffer, which adaptive buffering allocates when a frame misses its vsync.")
+        }
+        return out.joined(separator: " ")
     }
 
     /// What the bars show, from their numbers.

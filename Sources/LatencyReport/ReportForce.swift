@@ -99,15 +99,21 @@ extension ReportWriter {
                 $0.horizon = 2 * $0.frameInterval
             }),
         ]
+        var medians: [Double?] = []
         for (name, horizon, change) in variants {
             let r = try run("ios9-force-drawing", change)
-            guard let x = r.measurements.force else { continue }
+            guard let x = r.measurements.force else { medians.append(nil); continue }
+            medians.append(x.forceErrorAtPhoton.percentile(50))
             func f(_ v: Double?) -> String { v.map { formatDecimal($0, places: 3) } ?? "-" }
             let width = x.forceErrorAtPhoton.percentile(99).map { $0 * x.widthPerForce }
             page.add("| \(name) | \(horizon) | \(f(x.forceErrorAtPhoton.percentile(50))) / \(f(x.forceErrorAtPhoton.percentile(99))) | \(f(width)) | \(f(x.meanSignedErrorAtPhoton)) | \(f(x.prediction?.score?.errorRms)) |")
         }
         page.add()
-        page.add("Drawn from the delivered force, the width trails a changing press by the two frames from sample to photon: behind while it swells, ahead while it fades. Extrapolating the force over the same two frames draws it exact on the press's straight stretches and off only where it turns; one frame ahead halves the trail.")
+        var text = "Drawn from the delivered force, the width trails a changing press by the two frames from sample to photon: behind while it swells, ahead while it fades. Extrapolating the force over the same two frames draws it exact on the press's straight stretches and off only where it turns"
+        if medians.count > 1, let none = medians[0], let one = medians[1], none > 0 {
+            text += "; one frame ahead leaves \(formatDecimal(one / none * 100, places: 0))% of the median error (\(formatDecimal(one, places: 3)) of \(formatDecimal(none, places: 3)))"
+        }
+        page.add(text + ".")
         page.add()
         return page
     }

@@ -23,9 +23,17 @@ extension ReportWriter {
         page.add("|---|---:|---:|---:|---:|---:|")
         var cdf: [(name: String, points: [(valueMs: Double, fraction: Double)])] = []
         var stuffed = false
+        var resampledMs: Double?, dispatchMs: Double?
         func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: 3) } ?? "-" }
         for (label, name, _) in Self.sideBySide {
-            let fixed = try run(name)
+            let fixed = try run(name, keepBudget: true)
+            if fixed.configuration.platform == .android {
+                // what resampling wins back: the mean of the budget's (negative) resampling stage
+                if let b = fixed.measurements.budget, let bar = StageBudgetChart.Bar(name: name, budget: b) {
+                    resampledMs = bar.stages.first { $0.stage == .resampling }.map { -$0.ms }
+                }
+                dispatchMs = Double(fixed.configuration.android.dispatchLatency) / 1e6
+            }
             let spread = try run(name) {
                 $0.handler = .lognormal(median: 4 * Nanos.perMillisecond, sigma: 0.5)
                 $0.gpuRender = .lognormal(median: 4 * Nanos.perMillisecond, sigma: 0.4)
@@ -43,7 +51,7 @@ extension ReportWriter {
                                     subtitle: "handler 4 ms, GPU 4 ms (fixed, and lognormal with those medians); 60 Hz display and scan",
                                     framePeriodMs: 1000.0 / 60)
         page.chart(try render(chart, "platforms-cdf"), alt: "touch-to-photon CDF, iOS 9 and Android")
-        page.add("iOS 9 starts the handler at the vsync after the touch is ready and shows the frame at the next vsync: three frames. Android's vsync-app comes `D_app + D_sf` (two periods less 1 ms) before the vsync its frame targets, and InputConsumer only consumes samples at least 5 ms older than that frame time: the newest sample drawn is a frame older, and resampling wins back 8 ms of it by extrapolating. Frame-to-photon is the other half of the story: `D_app + D_sf + T/2` on Android, `1.5T` on iOS."
+        page.add("iOS 9 starts the handler at the vsync after the touch is ready and shows the frame at the next vsync: three frames. Android's vsync-app comes `D_app + D_sf` (two periods less 1 ms) before the vsync its frame targets, and InputConsumer only consumes samples at least 5 ms older than that frame time: the newest sample drawn is a frame older\(resampledMs.map { ", and resampling wins back \(formatDecimal($0, places: 1)) ms of it by extrapolating (its mean in the stage budget)" } ?? ""). Frame-to-photon is the other half of the story: `D_app + D_sf + T/2` on Android, `1.5T` on iOS."
                  + (stuffed ? " With varying durations Android's median moves a whole frame: the first frame whose work misses vsync-sf leaves an extra buffer in the BufferQueue, which is FIFO and never drains while frames keep coming (FrameTimeline's buffer stuffing); iOS latches the newest frame and is back at once." : ""))
         page.add()
         for (label, name, _) in Self.sideBySide {
@@ -53,7 +61,7 @@ extension ReportWriter {
             page.add()
             page.chart(try render(diagram, "platforms-diagram-\(name)"), alt: "pipeline diagram of \(name)")
         }
-        page.add("On Android the touch's scan window ends well before the frame that draws it starts: the sample reaches the app 2 ms after its window, misses the 5 ms resampling margin of the next vsync-app, and is drawn one frame later, at its extrapolated point (the red dot). SurfaceFlinger latches at vsync-sf, a period before the vsync that shows the frame.")
+        page.add("On Android the touch's scan window ends well before the frame that draws it starts: the sample reaches the app \(formatDecimal(dispatchMs ?? 0, places: 1)) ms after its window (the dispatch latency), misses the 5 ms resampling margin of the next vsync-app, and is drawn one frame later, at its extrapolated point (the red dot). SurfaceFlinger latches at vsync-sf, a period before the vsync that shows the frame.")
         page.add()
         return try platformsSweep(page)
     }

@@ -45,7 +45,11 @@ extension ReportWriter {
         page.add()
         page.chart(try render(SweepOutput.chart(result), "sweep-seeds"), alt: "sweep of gpu.render over \(seeds) seeds, with 95% intervals")
         var text = "With a handler time drawn afresh for every frame (median 4 ms, log-normal), a number depends on the seed. Each point is the mean over \(seeds) seeds; the band around a latency line and the bar on a frame rate are the 95% interval of that mean (Student's t). "
-        func halfWidth(_ row: SweepRow, _ f: Figure) -> Double { row.seeds?.statistic(f)?.halfWidth95 ?? 0 }
+        // a half-width under the chart's precision (1 ns) is rounding, not the seeds' spread
+        func halfWidth(_ row: SweepRow, _ f: Figure) -> Double {
+            let h = row.seeds?.statistic(f)?.halfWidth95 ?? 0
+            return h < 1e-6 ? 0 : h
+        }
         let wide = result.rows.filter { halfWidth($0, .touchToPhotonP99) > 0 }
         let steady = result.rows.allSatisfy { halfWidth($0, .touchToPhotonP50) == 0 }
         if let widest = result.rows.max(by: { halfWidth($0, .touchToPhotonP99) < halfWidth($1, .touchToPhotonP99) }),

@@ -157,6 +157,22 @@ public struct ReportWriter {
         return "\(name): p50 \(formatDecimal(ms, places: 1)) ms, \(formatDecimal(frames, places: 2)) pipeline frames"
     }
 
+    /// What the scenarios' CDF shows, from the chart's own points: the
+    /// last series is the lognormal variant.
+    static func cdfCaption(_ chart: LatencyCDFChart) -> String {
+        let last = chart.series.count - 1
+        guard last >= 0, let p50 = chart.percentile(50, series: last), let p99 = chart.percentile(99, series: last) else {
+            return "At this duration the lognormal variant measured no frame."
+        }
+        let steps = chart.series.dropLast().filter { s in Set(s.points.map { ($0.valueMs * 1000).rounded() }).count == 1 }.count
+        let fixed = chart.series.count - 1
+        var text = steps == fixed
+            ? "With fixed durations each of the \(fixed) scenarios is a single vertical step: every frame has the same latency, the talk's steady state."
+            : "With fixed durations \(steps) of the \(fixed) scenarios are a single vertical step (every frame has the same latency, the talk's steady state); the others spread."
+        text += " The lognormal variant shows what real variation does: its median is \(formatDecimal(p50, places: 1)) ms and its 99th percentile \(formatDecimal(p99, places: 1)) ms, \(frames((p99 - p50) / (chart.framePeriodMs ?? 1000.0 / 60))) more."
+        return text
+    }
+
     /// `1 display frame`, `1.5 display frames`.
     static func frames(_ n: Double) -> String {
         let text = formatDecimal(n, places: 1)
@@ -248,12 +264,7 @@ public struct ReportWriter {
                                     title: "Touch-to-photon latency distribution",
                                     subtitle: "cumulative share of displayed frames; photon = scan-out of the middle row; vertical lines every display period T = 16.7 ms", framePeriodMs: 1000.0 / 60)
         page.chart(try render(chart, "latency-cdf"), alt: "latency CDF per scenario")
-        let spreadStats = spread.measurements.touchToPhotonMs
-        if let p50 = spreadStats.percentile(50), let p99 = spreadStats.percentile(99) {
-            page.add("With fixed durations each scenario is a vertical step: every frame has the same latency, the talk's steady state. The lognormal variant shows what real variation does: its median is \(formatDecimal(p50, places: 1)) ms and its 99th percentile \(formatDecimal(p99, places: 1)) ms, \(Self.frames((p99 - p50) / (1000.0 / 60))) more, from the frames whose handler or GPU missed a vsync.")
-        } else {
-            page.add("At this duration the lognormal variant measured no frame.")
-        }
+        page.add(Self.cdfCaption(chart))
         page.add()
         return page
     }

@@ -252,7 +252,16 @@ public enum SweepOutput {
         subtitle += "; brighter is worse"
         return SweepHeatMapChart(cells: cells, xLabel: label(of: result.axes[0]), yLabel: label(of: result.axes[1]),
                                  xTics: tics(0), yTics: tics(1),
-                                 title: "Latency and frame rate over \(names[0]) and \(names[1])", subtitle: subtitle)
+                                 title: "Latency and frame rate over \(names[0]) and \(names[1])", subtitle: subtitle,
+                                 xLog: isRate(result.axes[0]), yLog: isRate(result.axes[1]))
+    }
+
+    /// True for an axis of rates (`device.scanHz=60,120,240`): drawn on a log
+    /// axis, where each doubling of the rate is the same step.
+    public static func isRate(_ axis: SweepAxis) -> Bool {
+        guard let numbers = axis.numbers, numbers.allSatisfy({ $0 > 0 }) else { return false }
+        let unit = axis.unit.isEmpty ? (ConfigurationKey.byPath[axis.path]?.plainUnit ?? "") : axis.unit
+        return unit == "Hz"
     }
 
     /// A one-key sweep: p50 and p99 latency and the frame rate along the key.
@@ -269,8 +278,16 @@ public enum SweepOutput {
                     guard let p50 = seeds.statistic(.touchToPhotonP50), let p99 = seeds.statistic(.touchToPhotonP99),
                           let p50Mean = p50.mean, let p99Mean = p99.mean else { continue }
                     let fps = seeds.statistic(.fps)
-                    points.append(SweepChart.Point(x: x(row, result), p50Ms: p50Mean, p99Ms: p99Mean, fps: fps?.mean,
-                                                   p50HalfWidth: p50.halfWidth95, p99HalfWidth: p99.halfWidth95, fpsHalfWidth: fps?.halfWidth95))
+                    var point = SweepChart.Point(x: x(row, result), p50Ms: p50Mean, p99Ms: p99Mean, fps: fps?.mean,
+                                                 p50HalfWidth: p50.halfWidth95, p99HalfWidth: p99.halfWidth95, fpsHalfWidth: fps?.halfWidth95)
+                    func range(_ s: SeedStatistic) -> ClosedRange<Double>? {
+                        let v = s.values.compactMap { $0 }
+                        guard let lo = v.min(), let hi = v.max() else { return nil }
+                        return lo...hi
+                    }
+                    point.p50SeedRange = range(p50)
+                    point.p99SeedRange = range(p99)
+                    points.append(point)
                     continue
                 }
                 guard let p50 = row.metrics.touchToPhotonMs.p50, let p99 = row.metrics.touchToPhotonMs.p99 else { continue }
@@ -297,7 +314,7 @@ public enum SweepOutput {
         if let seconds = result.rows.first?.simulatedSeconds {
             subtitle += " of \(formatDecimal(seconds, places: 3)) s"
         }
-        subtitle += result.seeds == 1 ? " per point" : " per point: their means, with 95% intervals"
+        subtitle += result.seeds == 1 ? " per point" : " per point: their means, with 95% intervals (bands within the seeds' values)"
         if result.axes.count == 2 && result.axes[1].count > maximumSeries {
             let name = ConfigurationKey.byPath[result.axes[1].path]?.shortName ?? result.axes[1].path
             subtitle += "; \(maximumSeries) of \(result.axes[1].count) \(name) values shown"

@@ -19,6 +19,9 @@ public enum ValidationOutput {
                 ("simulated", .ms(r.simulated)),
                 ("errorPct", .number(r.errorPercent, places: 3)),
                 ("pass", .bool(r.passes)),
+                ("expected", .string(r.row.expectedMiss ? "miss" : "pass")),
+                ("verdict", .string(r.verdict.rawValue)),
+                ("asExpected", .bool(r.asExpected)),
                 ("statistic", .string(r.row.statistic.rawValue)),
                 ("spread", r.row.spread.map { .array([.ms(Double($0.low) / 1e6), .ms(Double($0.high) / 1e6)]) } ?? .null),
                 ("errorMs", .ms(r.errorMs)),
@@ -29,6 +32,7 @@ public enum ValidationOutput {
                 ("tag", .string(r.row.tag)),
                 ("what", .string(r.row.what)),
                 ("note", r.row.note.isEmpty ? .null : .string(r.row.note)),
+                ("reason", r.row.reason.isEmpty ? .null : .string(r.row.reason)),
             ])
         })
     }
@@ -41,7 +45,7 @@ public enum ValidationOutput {
         for r in results {
             t.rows.append([r.row.id, r.row.device, r.row.scenario, r.row.measure.rawValue + (r.row.statistic == .mean ? "" : " p50"),
                            published(r), formatDecimal(r.simulated, places: 1), percentiles(r),
-                           signed(r.errorMs, places: 1), signed(r.errorPercent, places: 1) + "%", r.passes ? "pass" : "MISS"])
+                           signed(r.errorMs, places: 1), signed(r.errorPercent, places: 1) + "%", r.verdict.text])
         }
         return t.render()
     }
@@ -63,6 +67,20 @@ public enum ValidationOutput {
 
     public static func signed(_ x: Double, places: Int) -> String { (x >= 0 ? "+" : "") + formatDecimal(x, places: places) }
 
+    /// The closing line of `validate`: how many rows pass, how many miss as
+    /// the table expects, and which rows failed the check.
+    public static func summary(_ results: [ValidationResult]) -> String {
+        let passed = results.filter { $0.verdict == .pass }.count
+        let expected = results.filter { $0.verdict == .expectedMiss }.count
+        var s = "\(passed) of \(results.count) measurements within 10% or 5 ms"
+        if expected > 0 { s += ", \(expected) expected miss\(expected == 1 ? "" : "es") (each with its reason)" }
+        let missed = results.filter { $0.verdict == .miss }.map(\.row.id)
+        let unexpected = results.filter { $0.verdict == .unexpectedPass }.map(\.row.id)
+        if !missed.isEmpty { s += "; missed, expected to pass: " + missed.joined(separator: ", ") }
+        if !unexpected.isEmpty { s += "; passes, expected to miss (remove its expected: miss): " + unexpected.joined(separator: ", ") }
+        return s
+    }
+
     /// The chart of the rows.
     public static func chart(_ results: [ValidationResult]) -> ValidationChart {
         ValidationChart(rows: results.map { r in
@@ -71,7 +89,8 @@ public enum ValidationOutput {
                                        spread: r.row.spread.map { (Double($0.low) / 1e6, Double($0.high) / 1e6) },
                                        tolerance: r.toleranceMs, simulated: r.simulated,
                                        p5: q[0] ?? r.simulated, p25: q[1] ?? r.simulated, p75: q[2] ?? r.simulated,
-                                       p95: q[3] ?? r.simulated, passes: r.passes)
+                                       p95: q[3] ?? r.simulated, passes: r.passes,
+                                       expectedMiss: r.row.expectedMiss)
         })
     }
 }

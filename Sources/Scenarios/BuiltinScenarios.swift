@@ -17,7 +17,7 @@ public enum BuiltinScenarios {
     /// The Android scenarios (Docs/Android.md).
     public static let androidNames = [
         "android-default", "android-120hz-scan", "android-no-resampling", "android-slow-app",
-        "android-gl-continuous", "android-pixel4", "android-pixel6", "android-nexus5-offsets",
+        "android-gl-continuous", "android-pixel4", "android-gs101-120hz", "android-nexus5-offsets",
     ]
 
     /// The apps that published measurements used (Docs/Devices.md, "App

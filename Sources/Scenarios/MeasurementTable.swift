@@ -46,8 +46,13 @@ public struct MeasurementTable: Sendable {
         public var tag: String
         /// What was measured, in a phrase.
         public var what: String
-        /// What a reader should know about the row (why it misses, a caveat).
+        /// What a reader should know about the row (a caveat).
         public var note: String
+        /// True when the model is known to miss this row (`expected: miss`):
+        /// `latsim validate` then fails if it passes, so the list stays true.
+        public var expectedMiss: Bool
+        /// Why the model misses it (`reason`), required with `expected: miss`.
+        public var reason: String
         /// Where the row is written.
         public var place: SettingSource
     }
@@ -113,7 +118,11 @@ public struct MeasurementTable: Sendable {
         self.rows = rows
     }
 
-    static let fields = ["id", "device", "scenario", "measure", "statistic", "published", "spread", "source", "tag", "what", "note"]
+    static let fields = ["id", "device", "scenario", "measure", "statistic", "published", "spread", "source", "tag", "what", "note",
+                         "expected", "reason"]
+
+    /// The verdicts a row may be expected to reach (`expected:`).
+    public static let expectations = ["pass", "miss"]
 
     static func row(_ node: Node, file: String) throws(LatsimError) -> Row {
         let m = try PresetYAML.mapping(node, file: file, what: "a row")
@@ -180,8 +189,25 @@ public struct MeasurementTable: Sendable {
         guard tags.contains(tag) else {
             throw PresetYAML.error(tagNode, file: file, key: "tag", "'\(tag)' is not a tag", expected: tags.joined(separator: ", "))
         }
+        var expectedMiss = false
+        if let (e, n) = text["expected"] {
+            guard expectations.contains(e) else {
+                throw PresetYAML.error(n, file: file, key: "expected", "'\(e)' is not a verdict", expected: expectations.joined(separator: " or "))
+            }
+            expectedMiss = e == "miss"
+        }
+        let reason = text["reason"]?.0.trimmingCharacters(in: .whitespaces) ?? ""
+        if expectedMiss, reason.isEmpty {
+            throw PresetYAML.error(node, file: file, key: "reason", "is missing from a row expected to miss",
+                                   expected: "reason: why the model misses this measurement (Docs/Devices.md lists each)")
+        }
+        if !expectedMiss, let (_, n) = text["reason"] {
+            throw PresetYAML.error(n, file: file, key: "reason", "is given for a row expected to pass",
+                                   expected: "reason only with expected: miss (a caveat of a passing row is a note)")
+        }
         return Row(id: id, device: device, scenario: scenario, measure: measure, statistic: statistic, published: published,
                    spread: spread, source: source, tag: tag, what: text["what"]?.0 ?? "", note: text["note"]?.0 ?? "",
+                   expectedMiss: expectedMiss, reason: reason,
                    place: SettingSource(file: file, line: node.mark?.line, column: node.mark?.column))
     }
 }

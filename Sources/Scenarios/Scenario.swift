@@ -83,6 +83,25 @@ public struct Scenario: Sendable {
     /// The scenario run on `preset`: the preset's settings, then the
     /// scenario's own keys over them. A key of the other platform, or an
     /// `os.platform` other than the device's, is bad input naming both.
+    /// The keys `preset` sets that this scenario sets too: the scenario's
+    /// value wins (defaults, preset, scenario, `--set`), so `--device` does
+    /// not change them. Each with the scenario's value and where it is set,
+    /// and the preset's value it replaces.
+    public func keysOverriding(_ preset: DevicePreset) -> [(path: String, ours: ResolvedText, preset: String)] {
+        preset.parameters.compactMap { p in
+            guard let e = ownSettings.entries[p.path], e.text != p.value else { return nil }
+            return (p.path, ResolvedText(text: e.text, source: e.source), p.value)
+        }
+    }
+
+    /// A value as written and where.
+    public struct ResolvedText: Sendable {
+        /// The value as written.
+        public var text: String
+        /// Where it is written.
+        public var source: SettingSource
+    }
+
     public func applying(device preset: DevicePreset) throws(LatsimError) -> Scenario {
         if let set = ownSettings.entries["os.platform"], let p = Platform(keyword: set.text), p != preset.platform {
             throw LatsimError(file: set.source.file, line: set.source.line, column: set.source.column, key: "os.platform",

@@ -31,6 +31,15 @@ public enum NumberSyntax {
         return v
     }
 
+    /// A percentage as a user writes it, wherever latsim asks for one:
+    /// plain decimal notation with or without a trailing `%` (`5`, `5%`,
+    /// `0.5 %`), in percent; nil for anything else (`0x10`, `nan`, `5%%`).
+    public static func percent(_ text: String) -> Double? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("%") { t = String(t.dropLast()).trimmingCharacters(in: .whitespaces) }
+        return double(t)
+    }
+
     /// A whole number in decimal notation (no fraction, no exponent) within
     /// Int, or nil.
     public static func integer(_ text: String) -> Int? {

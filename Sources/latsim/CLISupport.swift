@@ -67,6 +67,10 @@ enum CLI {
             if e.file == nil { e.file = "--device" }
             throw e
         }
+        // the scenario's own keys win over the preset's: say which, never silently
+        for k in s.keysOverriding(preset) {
+            warn("--device \(preset.name): \(s.name) sets \(k.path)=\(k.ours.text) itself (\(k.ours.source.file ?? s.name)\(k.ours.source.line.map { ":\($0)" } ?? "")), which wins over the preset's \(k.preset); `--set \(k.path)=\(k.preset)` runs the preset's")
+        }
         return try s.applying(device: preset)
     }
 

@@ -89,11 +89,12 @@ struct PredictRunCommand: ParsableCommand {
         Examples:
           latsim predict
           latsim predict --predictor kalman --horizon 8ms --trajectory circle
-          latsim predict --dataset DIR --include medium,fast --skip-bad
+          latsim predict --dataset Examples/strokes --include medium,fast --skip-bad
           latsim predict --json - > predict.json
-          latsim predict --predictor 'chromium.kalman,androidx.kalman(safe)' --scorecard chromium,android
+          latsim predict --predictor 'chromium.kalman,androidx.kalman(safe)' \\
+              --scorecard chromium,android
           latsim predict --predictor-command 'python3 Examples/predictors/linear.py'
-          latsim predict --dataset DIR --shard 0/4 --part part-0.json
+          latsim predict --dataset Examples/strokes --shard 0/4 --part part-0.json
         """
     )
 

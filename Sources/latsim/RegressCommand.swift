@@ -40,8 +40,11 @@ struct RegressCommand: ParsableCommand {
         Examples:
           latsim regress --baseline Reports/prediction-baseline.json
           latsim regress --baseline Reports/prediction-baseline.json --update
-          latsim regress --baseline mine.json --dataset DIR --include fast
-          latsim regress --baseline mine.json --predictor-command ./my-predictor --junit gate.xml --format github
+          latsim regress --baseline mine.json --update --dataset Examples/strokes \\
+              --predictor-command 'python3 Examples/predictors/linear.py'
+          latsim regress --baseline mine.json --dataset Examples/strokes \\
+              --predictor-command 'python3 Examples/predictors/linear.py' \\
+              --junit gate.xml --format github
         """
     )
 
@@ -54,13 +57,13 @@ struct RegressCommand: ParsableCommand {
     var baseline: String
     @Flag(help: "Write the current scores to the baseline file (replacing it atomically) and exit 0.")
     var update = false
-    @Option(name: .customLong("tolerance"), parsing: .unconditional, help: ArgumentHelp("How much worse a metric may get, in percent of its baseline value (a decimal number, e.g. 2 or 0.5).", valueName: "PCT"))
+    @Option(name: .customLong("tolerance"), parsing: .unconditional, help: ArgumentHelp("How much worse a metric may get, in percent of its baseline value (e.g. 2, 0.5 or 5%).", valueName: "PCT"))
     var toleranceText: String = "2"
     /// The tolerance, read as a plain decimal: `0x10`, `1e400` and `nan`
     /// are typing slips, not percentages.
     var tolerance: Double {
-        guard toleranceText.range(of: #"^[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil else { return .nan }
-        return Double(toleranceText) ?? .nan
+        guard let p = NumberSyntax.percent(toleranceText), p >= 0 else { return .nan }
+        return p
     }
     @Option(help: ArgumentHelp("A predictor spec to gate (as `latsim predict --predictor`). Comma-separated and repeatable (default: latsim's five).", valueName: "P"))
     var predictor: [String] = []
@@ -73,7 +76,7 @@ struct RegressCommand: ParsableCommand {
 
     func validate() throws {
         if !tolerance.isFinite || tolerance > 1_000_000 {
-            throw ValidationError("--tolerance '\(toleranceText)' is not a percentage: expected a decimal number from 0 to 1000000, e.g. 2 or 0.5")
+            throw ValidationError("--tolerance '\(toleranceText)' is not a percentage: expected a decimal number from 0 to 1000000, with or without %, e.g. 2, 0.5 or 5%")
         }
     }
 

@@ -29,11 +29,12 @@ struct RunCommand: ParsableCommand {
         Examples:
           latsim run ios8 ios9-low-latency
           latsim run ios9-coalescing-120hz --set gpu.render=9ms --duration 60s
-          latsim run my-scenario.yaml --json result.json
+          latsim run Examples/scenarios/my-app.yaml --json result.json
           latsim run ios9-low-latency android-default --set app.handler=8ms
           latsim run ios9-peek-pop --set app.force.intent=20ms
           latsim run ios8 --set 'app.handler=lognormal(6ms,0.5)' --seeds 10
-          latsim run ios9-prediction --predictor-command 'python3 Examples/predictors/linear.py'
+          latsim run ios9-prediction \\
+              --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
 

@@ -125,7 +125,7 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
     /// Devices on time: Pixel 4 (90 Hz, 20.5 + 10.5 ms), Pixel 6 (120 Hz,
     /// 16.6 + 10.5 ms) and the Nexus 5's offsets (30.833 + 11.667 ms): every
     /// frame presented at its expected present, frame-to-photon `D_app + D_sf + T/2`.
-    @Test(arguments: [("android-pixel4", 20.5 + 10.5 + 1e3 / 180, 4), ("android-pixel6", 16.6 + 10.5 + 1e3 / 240, 5),
+    @Test(arguments: [("android-pixel4", 20.5 + 10.5 + 1e3 / 180, 4), ("android-gs101-120hz", 16.6 + 10.5 + 1e3 / 240, 5),
                       ("android-nexus5-offsets", 30.833333 + 11.666667 + 1e3 / 120, 4)])
     func devicesPresentEveryFrameOnTime(_ name: String, _ frameToPhoton: Double, _ buffers: Int) throws {
         let m = try runAndroid(name).measurements
@@ -173,8 +173,8 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
     /// not done by its vsync holds the next latch back; each such vsync-sf is
     /// a repeated vsync, and latency stays bounded.
     @Test func backPressureBoundsLatchUnsignaledWithASlowGPU() throws {
-        let m = try runAndroid("android-pixel6", ["gpu.render=10ms", "android.latchUnsignaled=true"]).measurements
-        let short = try runAndroid("android-pixel6", ["gpu.render=10ms", "android.latchUnsignaled=true"], duration: "2s").measurements
+        let m = try runAndroid("android-gs101-120hz", ["gpu.render=10ms", "android.latchUnsignaled=true"]).measurements
+        let short = try runAndroid("android-gs101-120hz", ["gpu.render=10ms", "android.latchUnsignaled=true"], duration: "2s").measurements
         let a = try #require(m.android)
         #expect(abs(m.framesPresented - 1000) <= 5)
         #expect(a.backPressureSkips == m.repeatedFrames && a.backPressureSkips > 0)

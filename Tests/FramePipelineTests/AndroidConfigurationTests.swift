@@ -70,7 +70,7 @@ import Testing
             #expect(e.key == String(assignment.prefix { $0 != "=" }) && e.problem.contains("iOS run"))
         }
         // the other way round: os.platform=ios on an Android scenario that sets android.* keys
-        let e = try #require(Self.refusal(["os.platform=ios"], scenario: "android-pixel6"))
+        let e = try #require(Self.refusal(["os.platform=ios"], scenario: "android-gs101-120hz"))
         #expect(e.key == "android.appDuration")
     }
 

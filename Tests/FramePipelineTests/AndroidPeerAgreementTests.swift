@@ -78,7 +78,7 @@ struct AndroidPeerAgreementTests {
         ("android-gl-continuous", ["os.present=latest", "android.buffers=5"]),
         ("android-default", ["gpu.render=12ms"]),
         ("android-default", ["gpu.render=12ms", "android.latchUnsignaled=true"]),
-        ("android-pixel6", ["gpu.render=10ms", "android.latchUnsignaled=true"]), // back-pressure
+        ("android-gs101-120hz", ["gpu.render=10ms", "android.latchUnsignaled=true"]), // back-pressure
         ("android-default", ["android.buffers=2"]),
         ("android-default", ["android.buffers=4"]),
         ("android-default", ["android.buffers=5"]),
@@ -90,7 +90,7 @@ struct AndroidPeerAgreementTests {
         ("android-default", ["android.appPhaseOffset=0ms", "android.sfPhaseOffset=0ms"]),
         ("android-default", ["android.appPhaseOffset=2ms", "android.sfPhaseOffset=-2ms"]),
         ("android-pixel4", ["app.handler=12ms"]),
-        ("android-pixel6", ["app.handler=9ms", "gpu.render=7ms"]),
+        ("android-gs101-120hz", ["app.handler=9ms", "gpu.render=7ms"]),
         ("android-default", ["app.handler=14ms", "gpu.render=14ms"]),
         ("android-default", ["device.scanHz=90", "device.scanPhase=3ms", "device.sampleInstant=0.25", "device.digitizerDelay=2ms",
                              "measure.row=touch"]),
@@ -107,9 +107,9 @@ struct AndroidPeerAgreementTests {
     /// (Docs/Android.md, "Agreement with the peer").
     @Test(arguments: [
         ("android-default", ["app.handler=uniform(2ms,6ms)"]),
-        ("android-pixel6", ["app.handler=uniform(2ms,10ms)", "gpu.render=uniform(2ms,8ms)"]),
+        ("android-gs101-120hz", ["app.handler=uniform(2ms,10ms)", "gpu.render=uniform(2ms,8ms)"]),
         ("android-gl-continuous", ["gpu.render=uniform(2ms,10ms)", "android.renderThread=uniform(1ms,4ms)"]),
-        ("android-pixel6", ["android.latchUnsignaled=true", "gpu.render=uniform(2ms,30ms)"]),
+        ("android-gs101-120hz", ["android.latchUnsignaled=true", "gpu.render=uniform(2ms,30ms)"]),
         ("android-slow-app", ["app.handler=uniform(15ms,25ms)"]),
         ("android-120hz-scan", ["app.handler=lognormal(3ms,0.3)", "android.sfCompose=normal(1ms,0.3ms)", "gpu.render=empirical(2ms,3ms,4ms)"]),
     ] as [(String, [String])])

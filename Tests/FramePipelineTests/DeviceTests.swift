@@ -165,6 +165,9 @@ struct ValidationTests {
         let pencil = try #require(byID["ipad-pro-2017-pencil"])
         #expect(pencil.simulated > 21 && pencil.simulated < 22 && pencil.passes)
         #expect(byID["ipad-pro-2015-pencil"]?.passes == false)
+        // the two misses are the table's expected ones, each with a reason; every row is as expected
+        #expect(results.filter { $0.verdict == .expectedMiss }.map(\.row.id) == ["agawi-nexus7", "ipad-pro-2015-pencil"])
+        #expect(results.allSatisfy { $0.asExpected && ($0.row.expectedMiss == !$0.row.reason.isEmpty) })
         // the parts of each figure add up to it
         for r in results {
             let sum = r.composition.reduce(0) { $0 + $1.ms }
@@ -182,6 +185,8 @@ struct ValidationTests {
         ("measurements:\n  - id: a\n    device: nexus-9\n    scenario: walt-screen\n    measure: frameToPhoton\n    published: 50ms\n    tag: R\n", 2, "source"),
         ("measurements:\n  - id: a\n    device: nexus-9\n    scenario: walt-screen\n    measure: frameToPhoton\n    published: 50ms\n    source: x\n    tag: R\n    spread: [52ms, 48ms]\n", 9, "spread"),
         ("rows: []\n", 1, "rows"),
+        ("measurements:\n  - id: a\n    device: nexus-9\n    scenario: walt-screen\n    measure: frameToPhoton\n    published: 50ms\n    source: x\n    tag: R\n    expected: maybe\n", 9, "expected"),
+        ("measurements:\n  - id: a\n    device: nexus-9\n    scenario: walt-screen\n    measure: frameToPhoton\n    published: 50ms\n    source: x\n    tag: R\n    reason: why not\n", 9, "reason"),
     ] as [(String, Int, String)])
     func aMalformedTableIsBadInputNamingLineAndKey(_ yaml: String, _ line: Int, _ key: String) throws {
         let e = try #require(thrown { _ = try MeasurementTable(yaml: yaml, file: "ours.yaml") })

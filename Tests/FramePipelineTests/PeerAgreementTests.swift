@@ -113,8 +113,12 @@ enum Peer {
         return (p.terminationStatus, data)
     }
 
+    /// The peers' names of scenarios latsim renamed: the peers keep the
+    /// names of the contract they were written from.
+    static let peerNames = ["android-gs101-120hz": "android-pixel6"]
+
     static func run(_ scenario: String, _ overrides: [String], duration: String, script: URL = Peer.script) throws -> [String: Any] {
-        let args = [script.path, "--scenario", scenario, "--duration", duration, "--json", "-"] + overrides.flatMap { ["--set", $0] }
+        let args = [script.path, "--scenario", peerNames[scenario] ?? scenario, "--duration", duration, "--json", "-"] + overrides.flatMap { ["--set", $0] }
         let (status, data) = try python(args)
         guard status == 0, let doc = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw PeerFailure(message: "peer failed (\(status)) for \(scenario) \(overrides)")

@@ -40,7 +40,7 @@ struct TapPeerAgreementTests {
         ("android-default", ["device.touchDownDelay=10ms"]),
         ("android-default", ["device.touchDownDelay=18.7ms", "android.dispatchLatency=1.4ms"]),
         ("android-gl-continuous", ["device.touchDownDelay=29.6ms"]),
-        ("android-pixel6", ["device.touchDownDelay=auto"]),
+        ("android-gs101-120hz", ["device.touchDownDelay=auto"]),
         ("android-nexus5-offsets", ["device.touchDownDelay=26.9ms", "app.handler=12ms"]),
     ] as [(String, [String])])
     func androidTapsAgree(_ name: String, _ overrides: [String]) throws {

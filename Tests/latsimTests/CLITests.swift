@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func anAndroidRunIsByteIdenticalForTheSameSeed() throws {
-        let args = ["run", "android-120hz-scan", "android-pixel6", "--duration", "3s", "--seed", "7", "--stable", "--json", "-",
+        let args = ["run", "android-120hz-scan", "android-gs101-120hz", "--duration", "3s", "--seed", "7", "--stable", "--json", "-",
                     "--set", "app.handler=normal(4ms,1ms)", "--set", "gpu.render=lognormal(4ms,0.4)",
                     "--set", "android.sfCompose=uniform(0.5ms,2ms)"]
         let a = try Latsim.run(args), b = try Latsim.run(args)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The look shared by every latsim chart: colours, fonts, grid and the
 /// title block, so that charts placed side by side read as one set.
 public enum ChartStyle {
@@ -21,6 +23,23 @@ public enum ChartStyle {
     /// Display-buffer colours for pipeline diagrams, after the talk's
     /// slides: green, blue, then orange for the third buffer.
     public static let buffers: [UInt32] = [0x3FA34D, 0x3B78C2, 0xF08A24, 0x9A5BC6, 0x8D6E63]
+
+    /// The ink of a label printed on a fill of `color`: white or near-black,
+    /// whichever has the higher WCAG contrast ratio against it (white on
+    /// yellow or orange reads at under 3:1; dark ink there at over 7:1).
+    public static func labelInk(on color: UInt32) -> UInt32 {
+        func linear(_ c: UInt32) -> Double {
+            let v = Double(c & 0xFF) / 255
+            return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+        }
+        func luminance(_ c: UInt32) -> Double { 0.2126 * linear(c >> 16) + 0.7152 * linear(c >> 8) + 0.0722 * linear(c) }
+        func contrast(_ a: UInt32, _ b: UInt32) -> Double {
+            let (la, lb) = (luminance(a), luminance(b))
+            return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+        }
+        let dark: UInt32 = 0x1A1A1A
+        return contrast(0xFFFFFF, color) >= contrast(dark, color) ? 0xFFFFFF : dark
+    }
 
     /// Text and axis colour.
     public static let ink: UInt32 = 0x222222

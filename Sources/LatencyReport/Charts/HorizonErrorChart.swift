@@ -1,3 +1,5 @@
+import SimKernel
+
 /// Prediction error against prediction horizon, one line per predictor.
 ///
 /// ```swift
@@ -19,6 +21,18 @@ public struct HorizonErrorChart: GnuplotChart {
     public var subtitle: String?
     /// When set, faint vertical lines mark whole display frames.
     public var framePeriodMs: Double?
+    /// When set, the touch-to-photon latency of the frames scored, ms,
+    /// marked as a dashed line: the horizon that would put a perfect
+    /// prediction where the finger is at the photons.
+    public var photonLatencyMs: Double?
+
+    /// Each predictor's least error and the horizon where it falls, in
+    /// series order (the chart's own points).
+    public var minima: [(predictor: String, horizonMs: Double, errorPx: Double)] {
+        series.compactMap { s in
+            s.points.min { ($0.errorPx, $0.horizonMs) < ($1.errorPx, $1.horizonMs) }.map { (s.predictor, $0.horizonMs, $0.errorPx) }
+        }
+    }
 
     /// A chart of `series`.
     public init(series: [(predictor: String, points: [(horizonMs: Double, errorPx: Double)])],
@@ -45,6 +59,8 @@ public struct HorizonErrorChart: GnuplotChart {
             }
             tables.append(table)
         }
+        var marks = ChartTable(name: "latency", columns: ["touch_to_photon_ms"])
+        if let l = photonLatencyMs { marks.append([.number(l)]); tables.append(marks) }
         let points = series.flatMap(\.points)
         let xmax = (points.map(\.horizonMs).max() ?? 1) * 1.05
         let ymax = (points.map(\.errorPx).max() ?? 1) * 1.15
@@ -66,10 +82,18 @@ public struct HorizonErrorChart: GnuplotChart {
                 k += 1
             }
         }
+        if let l = photonLatencyMs, l <= xmax {
+            let x = GnuplotText.number(l)
+            setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0x444444)) lw 1.2 dt (6,4)\n"
+            setup += "set label \"touch-to-photon \(formatDecimal(l, places: 1)) ms\" at first \(x), graph 0.93 offset 0.4,0 left tc \(GnuplotText.rgb(0x333333)) font \",10\"\n"
+        }
         let pointTypes = [7, 5, 9, 11, 13, 15]
         var parts: [String] = []
+        // predictors that agree draw the same line: earlier ones wider and
+        // with larger marks, so each later one shows inside the one it covers
         for (i, s) in series.enumerated() {
-            parts.append("$err\(i) using 1:2 with linespoints lw 2.5 pt \(pointTypes[i % pointTypes.count]) ps 1.2 "
+            let width = 1.5 + (LatencyCDFChart.lineWidth(i, of: series.count) - 1.5) * 0.6
+            parts.append("$err\(i) using 1:2 with linespoints lw \(GnuplotText.number(width)) pt \(pointTypes[i % pointTypes.count]) ps \(GnuplotText.number(0.9 + width * 0.2)) "
                 + "lc \(GnuplotText.rgb(ChartStyle.color(i))) title \(GnuplotText.enhanced(s.predictor))")
         }
         if parts.isEmpty { parts.append("NaN notitle") }

@@ -56,6 +56,21 @@ public struct LatencyCDFChart: GnuplotChart {
         self.framePeriodMs = framePeriodMs
     }
 
+    /// The `q`-th percentile (0...100) of series `index` as the chart draws
+    /// it: the smallest value whose cumulative fraction reaches q/100 (the
+    /// nearest rank); nil for an empty series.
+    public func percentile(_ q: Double, series index: Int) -> Double? {
+        series[index].points.sorted { $0.valueMs < $1.valueMs }.first { $0.fraction >= q / 100 - 1e-12 }?.valueMs
+    }
+
+    /// The line width of series `index` of `count`: from 6.5 for the first
+    /// down to 1.5 for the last, each at least 1 narrower than the one before.
+    static func lineWidth(_ index: Int, of count: Int) -> Double {
+        guard count > 1 else { return 2.5 }
+        let step = max(1, 5 / Double(count - 1))
+        return max(1.5, 1.5 + step * Double(count - 1 - index))
+    }
+
     /// The gnuplot script.
     public var script: ChartScript {
         var tables: [ChartTable] = []
@@ -97,8 +112,12 @@ public struct LatencyCDFChart: GnuplotChart {
             }
         }
         var parts: [String] = []
+        // Steps often coincide (two scenarios with the same latency, a fixed
+        // and a varying run with the same median): earlier series are drawn
+        // wider, so each later one runs inside the one it covers and every
+        // series stays visible where they overlap.
         for (i, s) in series.enumerated() {
-            parts.append("$cdf\(i) using 1:2 with steps lw 2.5 lc \(GnuplotText.rgb(ChartStyle.color(i))) title \(GnuplotText.enhanced(s.name))")
+            parts.append("$cdf\(i) using 1:2 with steps lw \(GnuplotText.number(Self.lineWidth(i, of: series.count))) lc \(GnuplotText.rgb(ChartStyle.color(i))) title \(GnuplotText.enhanced(s.name))")
         }
         if parts.isEmpty { parts.append("NaN notitle") }
         let plot = "plot " + parts.joined(separator: ", \\\n     ")

@@ -37,6 +37,9 @@ public struct LatencyTimelineChart: GnuplotChart {
     public var points: [(seconds: Double, ms: Double)]
     /// Vsyncs that repeated a frame while newer content was owed, s.
     public var hitches: [Double]
+    /// What the frame log shows at each hitch's vsync (``HitchContext``),
+    /// in ``hitches`` order; empty when unknown.
+    public var hitchContexts: [HitchContext] = []
     /// Vsyncs at which frames were dropped, s.
     public var drops: [Double]
     /// Intervals shaded behind the points.
@@ -61,12 +64,78 @@ public struct LatencyTimelineChart: GnuplotChart {
         self.subtitle = subtitle
     }
 
+    /// What the frame log shows at a hitch's vsync: the work the owed
+    /// frame was still waiting for. A fact of the log, not a guess: the
+    /// report states a cause of hitches only from these.
+    public enum HitchContext: String, Sendable, CaseIterable {
+        /// A GPU job was running across the latch.
+        case gpuRendering = "gpu-rendering"
+        /// The render server was preparing a frame across the latch.
+        case preparing = "preparing"
+        /// Neither: no frame in flight at the latch (the owed commit had not
+        /// reached the render server).
+        case noFrameInFlight = "no-frame-in-flight"
+        /// Not known (a platform whose log is not read here).
+        case unknown = "unknown"
+
+        /// The context in words, for a caption.
+        public var phrase: String {
+            switch self {
+            case .gpuRendering: return "the GPU still rendering at the latch"
+            case .preparing: return "the render server still preparing at the latch"
+            case .noFrameInFlight: return "no frame in flight at the latch"
+            case .unknown: return "nothing the log attributes"
+            }
+        }
+    }
+
+    /// The measured frames with `during` true inside a shaded interval
+    /// labelled `label` (e.g. the animations), and false outside them.
+    public func frames(inside label: String) -> (during: [Double], outside: [Double]) {
+        let intervals = shaded.filter { $0.label == label }
+        var during: [Double] = [], outside: [Double] = []
+        for p in points {
+            if intervals.contains(where: { p.seconds >= $0.from && p.seconds < $0.to }) { during.append(p.ms) } else { outside.append(p.ms) }
+        }
+        return (during, outside)
+    }
+
+    /// The nearest-rank median (the lower middle value), nil when empty.
+    public static func median(_ xs: [Double]) -> Double? { xs.isEmpty ? nil : xs.sorted()[(xs.count - 1) / 2] }
+
+    /// The hitches counted by what the log shows at each.
+    public var hitchesByContext: [(context: HitchContext, count: Int)] {
+        HitchContext.allCases.map { c in (c, hitchContexts.filter { $0 == c }.count) }.filter { $0.count > 0 }
+    }
+
+    /// The hitches inside an interval labelled `label` (a gap with no new touch content, say).
+    public func hitches(inside label: String) -> Int {
+        let intervals = shaded.filter { $0.label == label }
+        return hitches.filter { t in intervals.contains { t >= $0.from && t <= $0.to } }.count
+    }
+
+    /// The label of the gaps with no new touch content.
+    public static let gapLabel = "no new touch content"
+    /// The label of animation intervals.
+    public static let animationLabel = "animations (low latency off)"
+
     /// The gnuplot script.
     public var script: ChartScript {
         var latency = ChartTable(name: "latency", columns: ["seconds", "ms"])
-        for p in points { latency.append([.number(p.seconds), .number(p.ms)]) }
-        var hitch = ChartTable(name: "hitches", columns: ["seconds"])
-        for t in hitches { hitch.append([.number(t)]) }
+        // the line breaks across a gap with no new touch content: nothing was measured there
+        let gaps = shaded.filter { $0.label == Self.gapLabel }
+        var previous: Double?
+        for p in points {
+            if let last = previous, gaps.contains(where: { $0.from >= last && $0.to <= p.seconds }) { latency.rows.append([]) }
+            latency.append([.number(p.seconds), .number(p.ms)])
+            previous = p.seconds
+        }
+        var hitch = ChartTable(name: "hitches", columns: ["seconds", "context"])
+        for (i, t) in hitches.enumerated() {
+            hitch.append([.number(t), .text(i < hitchContexts.count ? hitchContexts[i].rawValue : HitchContext.unknown.rawValue)])
+        }
+        var intervals = ChartTable(name: "intervals", columns: ["from_s", "to_s", "label"])
+        for s in shaded { intervals.append([.number(s.from), .number(s.to), .text(s.label)]) }
         var drop = ChartTable(name: "drops", columns: ["seconds"])
         for t in drops { drop.append([.number(t)]) }
         let values = points.map(\.ms)
@@ -79,7 +148,7 @@ public struct LatencyTimelineChart: GnuplotChart {
         set xlabel "time in the run (s)"
         set ylabel "touch-to-photon latency (ms)"
         set xrange [0:\(GnuplotText.number(end))]
-        set yrange [\(GnuplotText.number(bottom - span * 0.08)):\(GnuplotText.number(top))]
+        set yrange [\(GnuplotText.number(bottom - span * 0.085)):\(GnuplotText.number(top))]
         set grid xtics ytics
         set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
 
@@ -94,10 +163,12 @@ public struct LatencyTimelineChart: GnuplotChart {
                 k += 1
             }
         }
-        var tables = [latency, hitch, drop]
+        var tables = [latency, hitch, drop, intervals]
         var parts: [String] = []
         var labels: [String] = []
-        for (i, s) in shaded.enumerated() {
+        // gaps over the other intervals: a lift-off inside an animation still shows
+        let layered = shaded.filter { $0.label != Self.gapLabel } + shaded.filter { $0.label == Self.gapLabel }
+        for (i, s) in layered.enumerated() {
             // a rectangle each, behind everything; one legend entry per label
             setup += "set object \(i + 1) rect from first \(GnuplotText.number(s.from)), graph 0 to first \(GnuplotText.number(s.to)), graph 1 back fc \(GnuplotText.rgb(s.color)) fs solid 0.55 noborder\n"
             if !labels.contains(s.label) {
@@ -105,13 +176,16 @@ public struct LatencyTimelineChart: GnuplotChart {
                 parts.append("NaN with boxes fc \(GnuplotText.rgb(s.color)) fs solid 0.55 noborder title \(GnuplotText.enhanced(s.label))")
             }
         }
-        let tick = GnuplotText.number(bottom - span * 0.04)
-        parts.insert("$latency using 1:2 with steps lw 1.6 lc \(GnuplotText.rgb(ChartStyle.color(0))) title \"touch-to-photon of each frame with new touch content\"", at: 0)
+        // hitches and drops in lanes of their own along the bottom, each a
+        // short upright tick: marks at the same vsync never cover each other
+        let lane = span * 0.035
+        let hitchLane = GnuplotText.number(bottom - span * 0.075), dropLane = GnuplotText.number(bottom - span * 0.035)
+        parts.insert("$latency using 1:2 with steps lw 1.6 lc \(GnuplotText.rgb(ChartStyle.color(0))) title \"touch-to-photon, each frame with new touch content\"", at: 0)
         if !hitches.isEmpty {
-            parts.append("$hitches using 1:(\(tick)) with points pt 7 ps 0.45 lc \(GnuplotText.rgb(0xC7372B)) title \"hitch (a frame repeated while newer content was owed)\"")
+            parts.append("$hitches using 1:(\(hitchLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(0xC7372B)) title \"hitch: a frame repeated while a newer one was owed (lower ticks)\"")
         }
         if !drops.isEmpty {
-            parts.append("$drops using 1:(\(tick)) with points pt 9 ps 0.8 lc \(GnuplotText.rgb(0x555555)) title \"frame dropped\"")
+            parts.append("$drops using 1:(\(dropLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(0x555555)) title \"frame dropped (upper ticks)\"")
         }
         if points.isEmpty { tables.removeAll(); parts = ["NaN notitle"] }
         let plot = "plot " + parts.joined(separator: ", \\\n     ")
@@ -133,7 +207,7 @@ public struct LatencyTimelineChart: GnuplotChart {
             let t = Double(f.vsync) / 1e9
             if let ttp = f.touchToPhoton {
                 if let last = lastNew, t - last > 3 * period / 1e3 {
-                    shaded.append(.init(from: last, to: t, label: "no new touch content", color: 0xE3E3E3))
+                    shaded.append(.init(from: last, to: t, label: Self.gapLabel, color: 0xE3E3E3))
                 }
                 lastNew = t
                 pts.append((t, Double(ttp) / 1e6))
@@ -141,12 +215,32 @@ public struct LatencyTimelineChart: GnuplotChart {
             if f.hitch { hitches.append(t) }
             if f.dropped > 0 { drops.append(t) }
         }
+        // what the log shows at each hitch's vsync (iOS: GPU jobs and prepares in flight)
+        var contexts: [HitchContext] = []
+        for f in log.frames where f.hitch {
+            guard c.platform == .ios else { contexts.append(.unknown); continue }
+            let v = f.vsync
+            func across<T>(_ xs: [T], _ start: (T) -> SimTime, _ end: (T) -> SimTime) -> Bool {
+                // jobs are logged in start order: look back from the first one starting at or after v
+                var lo = 0, hi = xs.count
+                while lo < hi { let mid = (lo + hi) / 2; if start(xs[mid]) < v { lo = mid + 1 } else { hi = mid } }
+                var i = lo - 1
+                while i >= 0, v - start(xs[i]) <= Nanos.perSecond {
+                    if end(xs[i]) > v { return true }
+                    i -= 1
+                }
+                return false
+            }
+            if across(log.gpuJobs, { $0.start }, { $0.end }) { contexts.append(.gpuRendering) }
+            else if across(log.prepares, { $0.start }, { $0.end }) { contexts.append(.preparing) }
+            else { contexts.append(.noFrameInFlight) }
+        }
         if c.platform == .ios {
             if case .intervals(let rs) = c.animations {
                 for r in rs { shaded.append(.init(from: Double(r.lowerBound) / 1e9, to: Double(r.upperBound) / 1e9,
-                                                  label: "animations (low latency off)", color: 0xF6D3A3)) }
+                                                  label: Self.animationLabel, color: 0xF6D3A3)) }
             } else if c.animations == .always, c.renderServer == .lowLatency {
-                shaded.append(.init(from: 0, to: r.simulatedSeconds, label: "animations (low latency off)", color: 0xF6D3A3))
+                shaded.append(.init(from: 0, to: r.simulatedSeconds, label: Self.animationLabel, color: 0xF6D3A3))
             }
             var tripleSince: Double?
             for b in log.bufferSamples {
@@ -162,5 +256,6 @@ public struct LatencyTimelineChart: GnuplotChart {
         self.init(points: pts, hitches: hitches, drops: drops, shaded: shaded,
                   title: "Touch-to-photon latency over time: \(scenario)",
                   subtitle: "every frame with new touch content, at the vsync that showed it")
+        hitchContexts = contexts
     }
 }

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The finger's true path against the path(s) an app drew, in screen points
 /// with equal scales on both axes and y growing downwards as on screen.
 ///
@@ -14,6 +16,10 @@ public struct MotionChart: GnuplotChart {
     public var truePath: [Point]
     /// Drawn paths, in legend order.
     public var drawn: [(name: String, path: [Point])]
+    /// How long each drawn path's end trails the finger's last position
+    /// (the finger at the photon time of the last frame shown, less the
+    /// time of the position that frame draws), ms; nil when not known.
+    public var lagMs: [Double?] = []
     /// The chart title.
     public var title: String
     /// A smaller line under the title.
@@ -58,6 +64,13 @@ public struct MotionChart: GnuplotChart {
             for p in d.path { table.append([.number(p.x), .number(p.y)]) }
             tables.append(table)
         }
+        var ends = ChartTable(name: "ends", columns: ["series", "x_pt", "y_pt", "lag_pt", "lag_ms"])
+        for (i, d) in drawn.enumerated() {
+            guard let end = d.path.last else { continue }
+            let ms = i < lagMs.count ? lagMs[i] : nil
+            ends.append([.number(Double(i)), .number(end.x), .number(end.y), .number(lag(d.path) ?? .nan), .number(ms ?? .nan)])
+        }
+        tables.append(ends)
         let all = truePath + drawn.flatMap(\.path)
         let xs = all.map(\.x), ys = all.map(\.y)
         var xmin = xs.min() ?? 0, xmax = xs.max() ?? 1, ymin = ys.min() ?? 0, ymax = ys.max() ?? 1
@@ -81,8 +94,8 @@ public struct MotionChart: GnuplotChart {
         set ylabel "y (points, downwards as on screen)"
         set xrange [\(GnuplotText.number(xmin)):\(GnuplotText.number(xmax))]
         set yrange [\(GnuplotText.number(ymax)):\(GnuplotText.number(ymin))]
-        set key at screen 0.5, screen 0.012 center bottom horizontal noopaque nobox spacing 1.2 width 2
-        set bmargin 7
+        set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 noopaque nobox spacing 1.2 width 2
+        set bmargin 8
         set border 3 lc \(GnuplotText.rgb(0x666666))
 
         """
@@ -92,7 +105,7 @@ public struct MotionChart: GnuplotChart {
         for (i, d) in drawn.enumerated() {
             let color = GnuplotText.rgb(ChartStyle.color(i))
             var name = d.name
-            if let lag = lag(d.path) { name += ": ends \(GnuplotText.number(lag.rounded())) pt behind" }
+            if let lag = lag(d.path) { name += ": drawn \(formatDecimal(lag, places: 1)) pt behind" }
             parts.append("$drawn\(i) using 1:2 with lines lw \(GnuplotText.number(widths[min(i, widths.count - 1)])) lc \(color) title \(GnuplotText.enhanced(name))")
             if d.path.last != nil {
                 parts.append("$drawn\(i) using 1:2 every ::\(d.path.count - 1)::\(d.path.count - 1) with points pt 7 ps 2.2 lc \(color) notitle")

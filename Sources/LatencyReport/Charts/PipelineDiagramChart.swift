@@ -112,7 +112,7 @@ public struct PipelineDiagramChart: GnuplotChart {
     /// The box table (`faint` or `solid`).
     func boxTable(_ name: String, highlighted: Bool) -> ChartTable {
         var table = ChartTable(name: name, columns: ["x_mid", "y_mid", "x_lo", "x_hi", "y_lo", "y_hi", "rgb",
-                                                     "color_key", "start_ns", "end_ns", "lane", "label", "label_y"])
+                                                     "color_key", "start_ns", "end_ns", "lane", "label", "label_y", "label_rgb"])
         for original in boxes where original.highlighted == highlighted {
             // Clip to the window; boxes wholly outside it are left out.
             var box = original
@@ -124,7 +124,8 @@ public struct PipelineDiagramChart: GnuplotChart {
                           .number(y - Self.halfHeight), .number(y + Self.halfHeight),
                           .number(Double(color(box.colorKey))), .number(Double(box.colorKey)),
                           .number(Double(box.startNs)), .number(Double(box.endNs)),
-                          .text(box.lane.title), .text(fittingLabel(box)), .number(y + Self.labelLift)])
+                          .text(box.lane.title), .text(fittingLabel(box)), .number(y + Self.labelLift),
+                          .number(Double(ChartStyle.labelInk(on: color(box.colorKey))))])
         }
         return table
     }
@@ -210,7 +211,8 @@ public struct PipelineDiagramChart: GnuplotChart {
         if !solid.rows.isEmpty {
             parts.append("$solid \(box) fs solid 1.0 noborder fc rgb variable notitle")
             parts.append("$solid \(box) fs empty lc \(GnuplotText.rgb(0x1A1A1A)) lw 2.5 notitle")
-            parts.append("$solid using 1:13:12 with labels noenhanced font \",11:Bold\" tc \(GnuplotText.rgb(0xFFFFFF)) notitle")
+            // white on the dark fills, dark ink on the light ones (orange): readable on every buffer's colour
+            parts.append("$solid using 1:13:12:14 with labels noenhanced font \",11:Bold\" tc rgb variable notitle")
         }
         let keys = Set(boxes.map(\.colorKey)).sorted()
         for key in keys {

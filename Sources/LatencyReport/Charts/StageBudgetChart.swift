@@ -131,7 +131,7 @@ public struct StageBudgetChart: GnuplotChart {
         for stage in order where !gains.contains(stage) {
             let c = GnuplotText.rgb(Self.color(stage))
             parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc \(c) lc rgb 'white' lw 0.5 fs solid 1.0 border title \(GnuplotText.enhanced(stage.phrase))")
-            let ink = Self.isDark(Self.color(stage)) ? "white" : "#222222"
+            let ink = ChartStyle.labelInk(on: Self.color(stage)) == 0xFFFFFF ? "white" : "#222222"
             parts.append("$\(stage.rawValue) using (($2+$3)/2):1:4 with labels tc rgb '\(ink)' font ',10' notitle")
         }
         for stage in gains {

@@ -27,6 +27,11 @@ public struct SweepChart: GnuplotChart {
         /// when the point is a mean over seeds: drawn as bands around the
         /// latency lines and error bars on the frame rate.
         public var p50HalfWidth: Double?, p99HalfWidth: Double?, fpsHalfWidth: Double?
+        /// The smallest and largest of the seeds' own values of `p50Ms` and
+        /// `p99Ms`, when known: a band is drawn only where the seeds' mean
+        /// can lie (Student's interval, symmetric about the mean, can reach
+        /// past every seed's value, and a p99 band below the p50 line).
+        public var p50SeedRange: ClosedRange<Double>?, p99SeedRange: ClosedRange<Double>?
 
         /// A point from its values.
         public init(x: Double, p50Ms: Double, p99Ms: Double, fps: Double? = nil,
@@ -42,6 +47,24 @@ public struct SweepChart: GnuplotChart {
 
         /// True when the point carries an interval.
         var hasInterval: Bool { p50HalfWidth != nil || p99HalfWidth != nil || fpsHalfWidth != nil }
+
+        /// The p50 band as drawn: the 95% interval within the seeds' range.
+        var p50Band: (low: Double, high: Double) {
+            Self.band(p50Ms, p50HalfWidth, p50SeedRange, floor: 0)
+        }
+
+        /// The p99 band as drawn: the 95% interval within the seeds' range,
+        /// never below the p50 line (no seed's p99 is below its p50).
+        var p99Band: (low: Double, high: Double) {
+            Self.band(p99Ms, p99HalfWidth, p99SeedRange, floor: p50Ms)
+        }
+
+        static func band(_ mean: Double, _ halfWidth: Double?, _ range: ClosedRange<Double>?, floor: Double) -> (low: Double, high: Double) {
+            guard let h = halfWidth else { return (.nan, .nan) }
+            var low = mean - h, high = mean + h
+            if let range { low = max(low, range.lowerBound); high = min(high, range.upperBound) }
+            return (max(low, min(floor, mean)), high)
+        }
     }
 
     /// One line family (same colour).
@@ -123,10 +146,14 @@ public struct SweepChart: GnuplotChart {
         let intervals = points.contains(where: \.hasInterval)
         var tables: [ChartTable] = []
         for (i, s) in series.enumerated() {
-            var table = ChartTable(name: "sweep\(i)", columns: ["x", "p50_ms", "p99_ms", "fps"] + (intervals ? ["p50_hw95", "p99_hw95", "fps_hw95"] : []))
+            var table = ChartTable(name: "sweep\(i)", columns: ["x", "p50_ms", "p99_ms", "fps"]
+                + (intervals ? ["p50_hw95", "p99_hw95", "fps_hw95", "p50_band_low", "p50_band_high", "p99_band_low", "p99_band_high"] : []))
             for p in s.points.sorted(by: { $0.x < $1.x }) {
                 var row: [ChartValue] = [.number(p.x), .number(p.p50Ms), .number(p.p99Ms), .number(p.fps ?? .nan)]
-                if intervals { row += [.number(p.p50HalfWidth ?? .nan), .number(p.p99HalfWidth ?? .nan), .number(p.fpsHalfWidth ?? .nan)] }
+                if intervals {
+                    row += [.number(p.p50HalfWidth ?? .nan), .number(p.p99HalfWidth ?? .nan), .number(p.fpsHalfWidth ?? .nan)]
+                    row += [.number(p.p50Band.low), .number(p.p50Band.high), .number(p.p99Band.low), .number(p.p99Band.high)]
+                }
                 table.append(row)
             }
             tables.append(table)
@@ -170,7 +197,7 @@ public struct SweepChart: GnuplotChart {
         var parts: [String] = []
         let ink = GnuplotText.rgb(0x333333)
         parts.append("keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc \(ink) title \"p50 latency\"")
-        parts.append("keyentry with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(ink) title \"p99 latency\"")
+        parts.append("keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc \(ink) title \"p99 latency\"")
         if hasFPS {
             parts.append("keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(ink) title \"fps (right axis)\"")
         }
@@ -185,12 +212,12 @@ public struct SweepChart: GnuplotChart {
             if named { parts.append("keyentry with lines lw 6 lc \(c) title \(GnuplotText.enhanced(s.name))") }
             if intervals {
                 // behind the lines: a band for each latency, bars on the frame rate
-                parts.append("$sweep\(i) using 1:($2-$5):($2+$5) with filledcurves fs transparent solid 0.22 noborder fc \(c) notitle")
-                parts.append("$sweep\(i) using 1:($3-$6):($3+$6) with filledcurves fs transparent solid 0.12 noborder fc \(c) notitle")
+                parts.append("$sweep\(i) using 1:8:9 with filledcurves fs transparent solid 0.22 noborder fc \(c) notitle")
+                parts.append("$sweep\(i) using 1:10:11 with filledcurves fs transparent solid 0.12 noborder fc \(c) notitle")
                 if hasFPS { parts.append("$sweep\(i) using 1:4:7 axes x1y2 with yerrorbars lw 1.2 pt 5 ps 0.6 lc \(c) notitle") }
             }
             parts.append("$sweep\(i) using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc \(c) notitle")
-            parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 9 ps 1.2 lc \(c) notitle")
+            parts.append("$sweep\(i) using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc \(c) notitle")
             if hasFPS {
                 parts.append("$sweep\(i) using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc \(c) notitle")
             }

@@ -38,10 +38,13 @@ public struct SweepHeatMapChart: GnuplotChart {
     public var title: String
     /// A smaller line under the title.
     public var subtitle: String?
+    /// Whether each axis is logarithmic (a rate such as 60/120/240 Hz, where
+    /// each doubling is the same step).
+    public var xLog = false, yLog = false
 
     /// A heat map of `cells`.
     public init(cells: [Cell], xLabel: String, yLabel: String, xTics: [(Double, String)]? = nil, yTics: [(Double, String)]? = nil,
-                title: String, subtitle: String? = nil) {
+                title: String, subtitle: String? = nil, xLog: Bool = false, yLog: Bool = false) {
         self.cells = cells
         self.xLabel = xLabel
         self.yLabel = yLabel
@@ -49,59 +52,114 @@ public struct SweepHeatMapChart: GnuplotChart {
         self.yTics = yTics
         self.title = title
         self.subtitle = subtitle
+        self.xLog = xLog && cells.allSatisfy { $0.x > 0 }
+        self.yLog = yLog && cells.allSatisfy { $0.y > 0 }
+    }
+
+    /// The edges of the cells along one axis: each value's cell reaches
+    /// half way (geometrically on a log axis) to its neighbours, the outer
+    /// ones as far out as inwards, so an uneven grid (60, 90, 120, 240 Hz)
+    /// draws each cell whole and none over another.
+    static func edges(_ values: [Double], log: Bool) -> [Double: (low: Double, high: Double)] {
+        let v = Array(Set(values)).sorted()
+        guard v.count > 1 else {
+            return Dictionary(uniqueKeysWithValues: v.map { ($0, log ? ($0 / 1.5, $0 * 1.5) : ($0 - 0.5, $0 + 0.5)) })
+        }
+        func mid(_ a: Double, _ b: Double) -> Double { log ? (a * b).squareRoot() : (a + b) / 2 }
+        func mirror(_ edge: Double, about x: Double) -> Double { log ? x * x / edge : 2 * x - edge }
+        var out: [Double: (low: Double, high: Double)] = [:]
+        for (i, x) in v.enumerated() {
+            let high = i + 1 < v.count ? mid(x, v[i + 1]) : mirror(mid(v[i - 1], x), about: x)
+            let low = i > 0 ? mid(v[i - 1], x) : mirror(mid(x, v[i + 1]), about: x)
+            out[x] = (low, high)
+        }
+        return out
+    }
+
+    /// The colours of the two panels, low to high value (viridis; the frame
+    /// rate's reversed, so that brighter is worse in both).
+    static let palette = ["#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725"]
+
+    /// The colour of a label on a cell at `fraction` (0...1) of the palette
+    /// from its dark end: white or dark ink, whichever contrasts more with
+    /// the cell (``ChartStyle/labelInk(on:)``): dark on green to yellow.
+    static func labelColor(_ fraction: Double) -> UInt32 {
+        // the palette's colour at `fraction`, interpolated as gnuplot does
+        let stops = palette.map { UInt32($0.dropFirst(), radix: 16) ?? 0 }
+        let f = Swift.min(Swift.max(fraction, 0), 1) * Double(stops.count - 1)
+        let i = Swift.min(Int(f), stops.count - 2), t = f - Double(i)
+        func mix(_ shift: UInt32) -> UInt32 {
+            let a = Double((stops[i] >> shift) & 0xFF), b = Double((stops[i + 1] >> shift) & 0xFF)
+            return UInt32((a + (b - a) * t).rounded()) << shift
+        }
+        return ChartStyle.labelInk(on: mix(16) | mix(8) | mix(0))
     }
 
     /// The gnuplot script.
     public var script: ChartScript {
-        var table = ChartTable(name: "grid", columns: ["x", "y", "p50_ms", "fps"])
-        // rows grouped by x with a blank line between groups: gnuplot's grid form
-        var body: [[ChartValue]] = []
-        let xs = Array(Set(cells.map(\.x))).sorted()
-        for (i, x) in xs.enumerated() {
-            for c in cells.filter({ $0.x == x }).sorted(by: { $0.y < $1.y }) {
-                body.append([.number(c.x), .number(c.y), .number(c.p50Ms ?? .nan), .number(c.fps)])
-            }
-            if i + 1 < xs.count { body.append([]) }
+        var table = ChartTable(name: "grid", columns: ["x", "y", "x_low", "x_high", "y_low", "y_high", "p50_ms", "fps",
+                                                       "p50_label_rgb", "fps_label_rgb"])
+        let xEdges = Self.edges(cells.map(\.x), log: xLog), yEdges = Self.edges(cells.map(\.y), log: yLog)
+        let latencies = cells.compactMap(\.p50Ms), rates = cells.map(\.fps)
+        let latencyRange = (latencies.min() ?? 0, latencies.max() ?? 1), rateRange = (rates.min() ?? 0, rates.max() ?? 1)
+        func fraction(_ v: Double, _ r: (Double, Double)) -> Double { r.1 > r.0 ? (v - r.0) / (r.1 - r.0) : 0.5 }
+        for c in cells.sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
+            let xe = xEdges[c.x] ?? (c.x, c.x), ye = yEdges[c.y] ?? (c.y, c.y)
+            // the latency palette runs dark (low) to bright (high); the frame rate's bright (low) to dark (high)
+            let p50Label = c.p50Ms.map { Self.labelColor(fraction($0, latencyRange)) } ?? 0x1A1A1A
+            let fpsLabel = Self.labelColor(1 - fraction(c.fps, rateRange))
+            table.append([.number(c.x), .number(c.y), .number(xe.low), .number(xe.high), .number(ye.low), .number(ye.high),
+                          .number(c.p50Ms ?? .nan), .number(c.fps), .number(Double(p50Label)), .number(Double(fpsLabel))])
         }
-        table.rows = body
         let readable = cells.count <= 120
+        let font = cells.count <= 60 ? 10 : 8
         var setup = ChartStyle.common(title: title, subtitle: subtitle)
         setup += """
         unset title
-        set view map
         set key off
         set grid front lc rgb "#00FFFFFF"
 
         """
-        func tics(_ t: [(Double, String)]?, _ axis: String) -> String {
-            guard let t else { return "" }
-            return "set \(axis)tics (" + t.map { "\(GnuplotText.plain($0.1)) \(GnuplotText.number($0.0))" }.joined(separator: ", ") + ") rotate by 30 right\n"
-        }
-        setup += tics(xTics, "x") + tics(yTics, "y")
-        setup += "set xlabel \(GnuplotText.enhanced(xLabel))\nset ylabel \(GnuplotText.enhanced(yLabel))\n"
-        // the cells fill the plot: the range ends half a step past the outer values
-        func range(_ values: [Double]) -> String {
+        func tics(_ t: [(Double, String)]?, _ axis: String, values: [Double], log: Bool) -> String {
+            if let t {
+                return "set \(axis)tics (" + t.map { "\(GnuplotText.plain($0.1)) \(GnuplotText.number($0.0))" }.joined(separator: ", ") + ") rotate by 30 right\n"
+            }
+            guard log else { return "" }
+            // a log axis is labelled at the swept values themselves
             let v = Array(Set(values)).sorted()
-            guard let lo = v.first, let hi = v.last else { return "[*:*]" }
-            let step = zip(v, v.dropFirst()).map { $1 - $0 }.min() ?? 1
-            return "[\(GnuplotText.number(lo - step / 2)):\(GnuplotText.number(hi + step / 2))]"
+            return "set logscale \(axis) 2\nset \(axis)tics (" + v.map { "\"\(GnuplotText.number($0))\" \(GnuplotText.number($0))" }.joined(separator: ", ") + ")\nset m\(axis)tics 1\n"
         }
-        setup += "set xrange \(range(cells.map(\.x)))\nset yrange \(range(cells.map(\.y)))\n"
+        setup += tics(xTics, "x", values: cells.map(\.x), log: xLog) + tics(yTics, "y", values: cells.map(\.y), log: yLog)
+        setup += "set xlabel \(GnuplotText.enhanced(xLabel))\nset ylabel \(GnuplotText.enhanced(yLabel))\n"
+        // the cells fill the plot: the range ends at the outer cells' edges
+        func range(_ edges: [Double: (low: Double, high: Double)]) -> String {
+            guard let lo = edges.values.map(\.low).min(), let hi = edges.values.map(\.high).max() else { return "[*:*]" }
+            return "[\(GnuplotText.number(lo)):\(GnuplotText.number(hi))]"
+        }
+        setup += "set xrange \(range(xEdges))\nset yrange \(range(yEdges))\n"
         setup += "set cbtics scale 0.5\nset colorbox user size 0.015,0.6\n"
-        let labels = readable ? ", $grid using 1:2:(sprintf(\"%.0f\",$3)) with labels font \",8\" tc \"#FFFFFF\" notitle" : ""
-        let fpsLabels = readable ? ", $grid using 1:2:(sprintf(\"%.0f\",$4)) with labels font \",8\" tc \"#FFFFFF\" notitle" : ""
+        let labels = readable ? ", $grid using 1:2:(sprintf(\"%.0f\",$7)):9 with labels font \",\(font)\" tc rgb variable notitle" : ""
+        let fpsLabels = readable ? ", $grid using 1:2:(sprintf(\"%.0f\",$8)):10 with labels font \",\(font)\" tc rgb variable notitle" : ""
+        func cb(_ r: (Double, Double)) -> String {
+            let (lo, hi) = r.1 > r.0 ? r : (r.0 - 0.5, r.0 + 0.5)
+            return "set cbrange [\(GnuplotText.number(lo)):\(GnuplotText.number(hi))]"
+        }
+        let colours = Self.palette.enumerated().map { "\(GnuplotText.number(Double($0.offset) / Double(Self.palette.count - 1))) '\($0.element)'" }
+        let reversed = Self.palette.reversed().enumerated().map { "\(GnuplotText.number(Double($0.offset) / Double(Self.palette.count - 1))) '\($0.element)'" }
         let heading = ChartStyle.heading(title: title, subtitle: subtitle)
         let plot = """
         set multiplot layout 1,2 title "\(heading)" margins 0.08,0.9,0.2,0.82 spacing 0.16,0
         set title "median touch-to-photon (ms)" offset 0,-0.5
         set colorbox user origin 0.465,0.2
-        set palette defined (0 '#440154', 0.25 '#3B528B', 0.5 '#21918C', 0.75 '#5EC962', 1 '#FDE725')
-        plot $grid using 1:2:3 with image notitle\(labels)
+        set palette defined (\(colours.joined(separator: ", ")))
+        \(cb(latencyRange))
+        plot $grid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc palette notitle\(labels)
         set title "frames per second" offset 0,-0.5
         unset ylabel
         set colorbox user origin 0.915,0.2
-        set palette defined (0 '#FDE725', 0.25 '#5EC962', 0.5 '#21918C', 0.75 '#3B528B', 1 '#440154')
-        plot $grid using 1:2:4 with image notitle\(fpsLabels)
+        set palette defined (\(reversed.joined(separator: ", ")))
+        \(cb(rateRange))
+        plot $grid using 1:2:3:4:5:6:8 with boxxyerror fs solid 1.0 noborder fc palette notitle\(fpsLabels)
         unset multiplot
         """
         return ChartScript(title: title, tables: [table], setup: setup, plot: plot)

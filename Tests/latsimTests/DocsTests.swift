@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// The documentation runs: every command of the README's examples and of
+/// each `--help`'s "Examples:" is extracted and run, on shipped files only,
+/// in a scratch folder that holds the repository's `Examples/` and a copy
+/// of `Reports/prediction-baseline.json`.
+@Suite(.serialized) struct DocsTests {
+    /// The subcommands whose help may carry examples.
+    static let subcommands = ["run", "compare", "sweep", "predict", "regress", "diagram", "devices", "validate", "table",
+                              "list", "keys", "report"]
+
+    /// Commands of a text: lines starting `latsim ` (or `$ latsim `), each
+    /// joined with the lines its trailing `\` continues, comments cut.
+    static func commands(in lines: [String]) -> [String] {
+        var out: [String] = []
+        var current: String?
+        for raw in lines {
+            var line = raw.trimmingCharacters(in: .whitespaces)
+            if current == nil {
+                if line.hasPrefix("$ ") { line.removeFirst(2) }
+                guard line.hasPrefix("latsim ") || line == "latsim" else { continue }
+            }
+            let continued = line.hasSuffix("\\")
+            if continued { line.removeLast() }
+            current = (current.map { $0 + " " } ?? "") + line.trimmingCharacters(in: .whitespaces)
+            if !continued, let c = current { out.append(Self.uncommented(c)); current = nil }
+        }
+        return out
+    }
+
+    /// A command without its trailing `# comment` (a `#` outside quotes after a space).
+    static func uncommented(_ command: String) -> String {
+        var quote: Character?
+        var previous: Character = " "
+        for (i, ch) in command.enumerated() {
+            if let q = quote { if ch == q { quote = nil } } else if ch == "'" || ch == "\"" { quote = ch } else if ch == "#", previous == " " {
+                return String(command.prefix(i)).trimmingCharacters(in: .whitespaces)
+            }
+            previous = ch
+        }
+        return command.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// True when every quote of `command` is closed.
+    static func balanced(_ command: String) -> Bool {
+        var quote: Character?
+        for ch in command { if let q = quote { if ch == q { quote = nil } } else if ch == "'" || ch == "\"" { quote = ch } }
+        return quote == nil
+    }
+
+    /// The README's commands (code blocks only).
+    static func readmeCommands() throws -> [String] {
+        let text = try String(contentsOf: Latsim.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var inBlock = false
+        var lines: [String] = []
+        for line in text.components(separatedBy: "\n") {
+            if line.hasPrefix("```") { inBlock.toggle(); continue }
+            if inBlock { lines.append(line) }
+        }
+        return commands(in: lines)
+    }
+
+    /// A help's example lines: the block after `Examples:`, to the first blank line.
+    static func helpExamples(_ subcommand: String) throws -> [String] {
+        let o = try Latsim.run([subcommand, "--help"])
+        let lines = o.stdout.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "Examples:" }) else { return [] }
+        return Array(lines[(start + 1)...].prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+    }
+
+    /// A scratch folder holding `Examples/` and the shipped baseline, as the
+    /// repository root does.
+    static func scratch() throws -> URL {
+        let dir = try Latsim.temporaryDirectory()
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("Examples"),
+                                                   withDestinationURL: Latsim.packageRoot.appendingPathComponent("Examples"))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Reports"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Latsim.packageRoot.appendingPathComponent("Reports/prediction-baseline.json"),
+                                         to: dir.appendingPathComponent("Reports/prediction-baseline.json"))
+        return dir
+    }
+
+    /// Runs `command` through the shell in `dir`, `latsim` being the built one.
+    static func run(_ command: String, in dir: URL) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", command]
+        p.currentDirectoryURL = dir
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = Latsim.binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The README's examples all name shipped files and run with exit 0.
+    @Test func everyReadmeCommandRuns() throws {
+        let commands = try Self.readmeCommands()
+        #expect(commands.count >= 25, "\(commands.count) commands found")
+        let dir = try Self.scratch()
+        for c in commands {
+            #expect(Self.balanced(c), "unbalanced quotes: \(c)")
+            #expect(!c.contains("../shared"), "a file that is not shipped: \(c)")
+            let r = try Self.run(c, in: dir)
+            #expect(r.status == 0, "\(c)\nexit \(r.status)\n\(r.output.suffix(1500))")
+        }
+    }
+
+    /// Each `--help` example is printed whole (no line wraps inside a
+    /// quoted argument), names shipped files, and runs with exit 0.
+    @Test func everyHelpExampleRuns() throws {
+        let dir = try Self.scratch()
+        var total = 0
+        for sub in Self.subcommands {
+            let lines = try Self.helpExamples(sub)
+            // every line is a command or the continuation of one ending in `\`
+            var continues = false
+            for line in lines {
+                let t = line.trimmingCharacters(in: .whitespaces)
+                #expect(continues || t.hasPrefix("latsim "), "\(sub) --help: a wrapped example line: \(line)")
+                continues = t.hasSuffix("\\")
+            }
+            for c in Self.commands(in: lines) {
+                total += 1
+                #expect(Self.balanced(c), "\(sub) --help: unbalanced quotes: \(c)")
+                let r = try Self.run(c, in: dir)
+                #expect(r.status == 0, "\(sub) --help: \(c)\nexit \(r.status)\n\(r.output.suffix(1500))")
+            }
+        }
+        #expect(total >= 20, "\(total) help examples")
+    }
+
+    /// A percentage takes its sign: `regress --tolerance 5%` is 5 percent;
+    /// a malformed one is bad input naming the flag.
+    @Test func aToleranceTakesAPercentSign() throws {
+        let dir = try Self.scratch()
+        let ok = try Self.run("latsim regress --baseline Reports/prediction-baseline.json --tolerance 5%", in: dir)
+        #expect(ok.status == 0, "\(ok.output.suffix(800))")
+        let bad = try Self.run("latsim regress --baseline Reports/prediction-baseline.json --tolerance 5%%", in: dir)
+        #expect(bad.status == 2 && bad.output.contains("--tolerance '5%%' is not a percentage"), "\(bad.output.suffix(800))")
+    }
+
+    /// The extraction itself: continuation lines join, comments go, quotes count.
+    @Test func commandsAreExtractedWhole() {
+        let c = Self.commands(in: ["text", "$ latsim run a \\", "    --set 'x=#1' # note", "latsim list"])
+        #expect(c == ["latsim run a --set 'x=#1'", "latsim list"])
+        #expect(!Self.balanced("latsim run --set 'x=lognormal(4ms,"))
+    }
+}
