@@ -28,18 +28,33 @@ public struct GateOutcome: Sendable {
     public var seconds: Double
     /// How the report says to accept a change (the command line names its flag).
     public var advice = RecordAdvice()
+    /// True for a pass that was asked to record the baseline (it did not
+    /// when ``recorded`` is false: its figures were unusable).
+    public var recording = false
+
+    /// Runs whose figures are unusable (not finite, or beyond
+    /// ``PredictionMetric/sensibleLimit``): the predictor's answers make no
+    /// sense. Each fails the gate; none is compared or recorded.
+    public var unusableRuns: [PredictionCorpus.CellResult] { GateOutcome.unusable(results) }
+
+    /// The runs of `results` whose figures are unusable.
+    static func unusable(_ results: [PredictionCorpus.CellResult]) -> [PredictionCorpus.CellResult] {
+        results.filter { $0.score.samples > 0 && PredictionMetric.unusableReason($0.score) != nil }
+    }
 
     /// The changes that make things worse.
     public var regressions: [MetricChange] { changes.filter(\.isRegression) }
     /// True when nothing regressed (always after a record).
-    public var passed: Bool { recorded || regressions.isEmpty }
+    public var passed: Bool { unusableRuns.isEmpty && (recorded || regressions.isEmpty) }
     /// 0 when the gate passed, 1 when something regressed.
     public var exitStatus: Int32 { passed ? 0 : 1 }
     /// Runs that scored nothing (never recorded).
     public var emptyRuns: [PredictionCorpus.CellResult] { results.filter { $0.score.samples == 0 } }
 
     /// The identity of an entry.
-    static func key(_ e: BaselineEntry) -> String { "\(e.item)\u{0}\(e.predictor)\u{0}\(e.horizonMs)" }
+    static func key(_ e: BaselineEntry) -> String { key(e.item, e.predictor, e.horizonMs) }
+    /// The identity of an entry from its parts.
+    static func key(_ item: String, _ predictor: String, _ horizonMs: Double) -> String { "\(item)\u{0}\(predictor)\u{0}\(horizonMs)" }
 
     /// `N items (a, b, ...) x predictors (p, q)` for a message.
     static func describe(_ entries: [BaselineEntry]) -> String {
@@ -73,13 +88,28 @@ public struct GateOutcome: Sendable {
     public var report: String {
         var lines: [String] = []
         let tolerance = formatDecimal(tolerancePercent, places: 3)
-        if recorded {
+        let unusable = unusableRuns
+        if !unusable.isEmpty {
+            lines.append("\(unusable.count) run\(unusable.count == 1 ? "" : "s") gave unusable figures (the predictor's answers are not finite or absurd; "
+                         + "such a predictor fails the gate\(recording ? " and is not recorded" : "")):")
+            for r in unusable.prefix(10) {
+                lines.append("  \(r.item) \(r.predictor) @ \(formatDecimal(r.horizonMs, places: 3)) ms: \(PredictionMetric.unusableReason(r.score) ?? "")")
+            }
+            if unusable.count > 10 { lines.append("  ... \(unusable.count - 10) more") }
+            lines.append("")
+        }
+        if recording && !recorded {
+            lines.append("FAILED: nothing written to \(baselineFile)")
+        } else if recorded {
             if !changes.isEmpty { lines += [GateOutcome.table(changes), ""] }
             lines.append("wrote \(current.entries.count) entries (\(shape)) to \(baselineFile)")
         } else {
             let count = compared == current.entries.count ? "\(compared)" : "\(compared) of \(current.entries.count)"
             lines.append("compared \(count) entries (\(shape)) with \(baselineFile), tolerance \(tolerance)%")
-            if changes.isEmpty {
+            if !unusable.isEmpty {
+                if !changes.isEmpty { lines += ["", GateOutcome.table(changes), ""] }
+                lines.append("FAILED: \(unusable.count) run\(unusable.count == 1 ? "" : "s") with unusable figures")
+            } else if changes.isEmpty {
                 lines.append("no metric moved beyond the tolerance")
             } else {
                 lines += ["", GateOutcome.table(changes), ""]
@@ -135,6 +165,12 @@ public struct GateOutcome: Sendable {
                            pct, flagged.contains(m.rawValue) ? "REGRESSION" : ""])
         }
         return t.render()
+    }
+
+    /// Why one entry's figures are unusable; nil when they are usable.
+    func unusableReason(item: String, predictor: String, horizonMs: Double) -> String? {
+        unusableRuns.first { $0.item == item && $0.predictor == predictor && $0.horizonMs == horizonMs }
+            .flatMap { PredictionMetric.unusableReason($0.score) }
     }
 
     /// The regressions of one entry, one phrase each: `photonRms 5.1 -> 6.2 (+21.57%)`.

@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import TouchModel
 
 extension GateOutcome {
     /// The outcome as JUnit XML (the Ant JUnit schema every CI reads): a
@@ -34,7 +35,14 @@ extension GateOutcome {
                 let name = "\(c.predictor) @ \(formatDecimal(c.horizonMs, places: 3)) ms"
                 let open = "    <testcase name=\"\(Self.xml(name))\" classname=\"\(Self.xml(item))\" time=\"\(time(perCase))\""
                 let summary = regressionSummary(item: c.item, predictor: c.predictor, horizonMs: c.horizonMs)
-                if !summary.isEmpty {
+                if let reason = unusableReason(item: c.item, predictor: c.predictor, horizonMs: c.horizonMs) {
+                    failures += 1
+                    body.append(open + ">")
+                    body.append("      <failure type=\"UnusablePrediction\" message=\"\(Self.xml("unusable figures: " + reason))\">"
+                                + Self.xml("The predictor's answers make these figures not finite or absurd (beyond \(Int(PredictionMetric.sensibleLimit)) points): \(reason)")
+                                + "</failure>")
+                    body.append("    </testcase>")
+                } else if !summary.isEmpty {
                     failures += 1
                     let table = metricTable(item: c.item, predictor: c.predictor, horizonMs: c.horizonMs)
                     body.append(open + ">")
@@ -95,6 +103,11 @@ extension GateOutcome {
     public func githubAnnotations() -> [String] {
         var out: [String] = []
         for c in testCases() {
+            if let reason = unusableReason(item: c.item, predictor: c.predictor, horizonMs: c.horizonMs) {
+                let title = "unusable prediction: \(c.item) \(c.predictor) @ \(formatDecimal(c.horizonMs, places: 3)) ms"
+                out.append("::error title=\(Self.githubProperty(title))::\(Self.githubData("the predictor's answers make figures not finite or absurd: " + reason))")
+                continue
+            }
             let summary = regressionSummary(item: c.item, predictor: c.predictor, horizonMs: c.horizonMs)
             guard !summary.isEmpty else { continue }
             let title = "prediction regression: \(c.item) \(c.predictor) @ \(formatDecimal(c.horizonMs, places: 3)) ms"
@@ -105,7 +118,8 @@ extension GateOutcome {
         if !empty.isEmpty {
             out.append("::warning title=\(Self.githubProperty("prediction gate"))::\(Self.githubData("\(empty.count) runs scored nothing and are not recorded"))")
         }
-        let verdict = recorded ? "wrote \(current.entries.count) entries to \(baselineFile)"
+        let verdict = !unusableRuns.isEmpty ? "\(unusableRuns.count) runs with unusable figures: the gate fails"
+            : recorded ? "wrote \(current.entries.count) entries to \(baselineFile)"
             : passed ? "\(compared) entries compared with \(baselineFile): no regression"
             : "\(regressions.count) regressions in \(compared) entries compared with \(baselineFile)"
         out.append("::notice title=\(Self.githubProperty("prediction gate"))::\(Self.githubData(verdict))")

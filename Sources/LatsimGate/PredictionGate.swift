@@ -80,15 +80,18 @@ public struct PredictionGate: Sendable {
         }
         let start = Monotonic.seconds()
         let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
-        let current = PredictionCorpus.baseline(results)
+        let current = PredictionCorpus.baseline(results.filter { PredictionMetric.unusableReason($0.score) == nil })
+        let unusable = Set(GateOutcome.unusable(results).map { GateOutcome.key($0.item, $0.predictor, $0.horizonMs) })
         let storedKeys = Set(stored.entries.map(GateOutcome.key))
         let compared = current.entries.filter { storedKeys.contains(GateOutcome.key($0)) }.count
-        if compared == 0 {
+        if compared == 0 && unusable.isEmpty {
             throw LatsimError(file: baseline, problem: "the baseline compares nothing with this run: none of its \(stored.entries.count) entries "
                               + "(\(GateOutcome.describe(stored.entries))) was scored now (\(GateOutcome.describe(current.entries)))",
                               expected: remedy)
         }
+        // an entry whose figures are unusable is reported as such, not as missing
         let changes = compareBaselines(baseline: stored, current: current, tolerancePercent: tolerancePercent)
+            .filter { !unusable.contains(GateOutcome.key($0.item, $0.predictor, $0.horizonMs)) }
         return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results, stored: stored,
                            current: current, changes: changes, compared: compared, recorded: false,
                            seconds: Monotonic.seconds() - start, advice: advice)
@@ -115,6 +118,12 @@ public struct PredictionGate: Sendable {
         let start = Monotonic.seconds()
         let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
         let current = PredictionCorpus.baseline(results)
+        if !GateOutcome.unusable(results).isEmpty {
+            // a predictor whose figures are unusable is never recorded: the outcome fails
+            return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results,
+                               stored: old ?? PredictionBaseline(entries: []), current: current, changes: [],
+                               compared: 0, recorded: false, seconds: Monotonic.seconds() - start, advice: advice, recording: true)
+        }
         if current.entries.isEmpty {
             throw LatsimError(file: baseline, problem: "no run scored anything: there is nothing to record",
                               expected: "a predictor that answers, on motions long enough to predict")
@@ -129,7 +138,7 @@ public struct PredictionGate: Sendable {
         let changes = old.map { compareBaselines(baseline: $0, current: current, tolerancePercent: tolerancePercent) } ?? []
         return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results,
                            stored: old ?? PredictionBaseline(entries: []), current: current, changes: changes,
-                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start, advice: advice)
+                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start, advice: advice, recording: true)
     }
 
     /// The stored baseline; bad input when it is missing, unreadable, not a
