@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
-        .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
+        .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel", "Yams"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),
         .testTarget(name: "LatsimGateTests", dependencies: ["LatsimGate", "Experiments", "TouchModel", "SimKernel"]),
     ]
