@@ -28,7 +28,7 @@ import SimKernel
 /// first value passes unchanged.
 public struct ChromiumOneEuroFilter: Sendable, Hashable {
     /// Which Chromium filter.
-    public enum Version: String, Sendable, Hashable, CaseIterable {
+    public enum Version: String, Sendable, Hashable, CaseIterable, Codable {
         /// Chromium since 2023 (commit b36a8725): mincutoff 4.7 Hz, β 0.01,
         /// the speed from the previous filtered value.
         case current

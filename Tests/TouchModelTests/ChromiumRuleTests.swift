@@ -194,5 +194,15 @@ struct ChromiumRuleTests {
         _ = f.filter(TouchPoint(x: 100, y: 0), at: milliseconds(8))
         #expect(s == f.filter(r, at: milliseconds(24)))
         #expect(s.x > 100 && s.x < 124)
+        // +1e2019 runs the 2019 filter on the same answers
+        var old = try platform("chromium.linearFirst+1e2019")
+        old.observe(Self.sample(0, 100))
+        #expect(old.predict(horizon: milliseconds(8)) == nil)
+        for t in [8.0, 16] { old.observe(Self.sample(t, 100 + t)) }
+        let oldPredicted = old.predict(horizon: milliseconds(8))
+        let oldAnswer = try #require(oldPredicted)
+        var g = ChromiumOneEuroFilter(.v2019)
+        _ = g.filter(TouchPoint(x: 100, y: 0), at: milliseconds(8))
+        #expect(oldAnswer == g.filter(r, at: milliseconds(24)) && oldAnswer != s)
     }
 }
