@@ -59,7 +59,7 @@ let package = Package(
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
         // The prediction regression gate as a library call (`latsim regress`).
-        .target(name: "LatsimGate", dependencies: ["Experiments", "LatencyReport", "PredictorProcess", "SimKernel", "TouchModel"]),
+        .target(name: "LatsimGate", dependencies: ["Experiments", "LatencyReport", "PredictorProcess", "Scenarios", "FramePipeline", "SimKernel", "TouchModel", "Yams"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
         .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
-        .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
+        .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel", "Yams"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),
         .testTarget(name: "LatsimGateTests", dependencies: ["LatsimGate", "Experiments", "TouchModel", "SimKernel"]),
     ]

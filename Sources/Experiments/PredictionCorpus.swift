@@ -58,6 +58,14 @@ public struct PredictionCorpus: Sendable {
     public var displayHz: Rational
     /// Smoothing of the predicted positions (`app.prediction.smoothing`).
     public var smoothing: PredictionSmoothing
+    /// The scenario every run starts from: a built-in scenario's name or a
+    /// scenario file's path (``scenarioName`` unless set).
+    public var scenario: String = PredictionCorpus.scenarioName
+    /// A device preset the scenario runs on (`latsim devices`), if any.
+    public var device: String?
+    /// What touches the glass (`input.tool`); with a pencil the digitizer
+    /// scans at ``scanHz`` too (`device.pencilScanHz`).
+    public var tool: InputTool = .finger
 
     /// A corpus from its parts; by default a 120 Hz digitizer, a 60 Hz
     /// display and no smoothing.
@@ -67,6 +75,13 @@ public struct PredictionCorpus: Sendable {
         self.scanHz = scanHz
         self.displayHz = displayHz
         self.smoothing = smoothing
+    }
+
+    /// The scenario the runs start from, on ``device`` when one is set.
+    public func baseScenario() throws(LatsimError) -> Scenario {
+        let s = try Scenario.named(scenario)
+        guard let device else { return s }
+        return try s.applying(device: DevicePreset.named(device))
     }
 
     /// The fixed synthetic corpus of the regression gate: minimum-jerk

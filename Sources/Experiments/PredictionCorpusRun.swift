@@ -64,11 +64,13 @@ extension PredictionCorpus {
     /// `none`: the predictor is installed when the run is made).
     public func configuration(for cell: Cell, seed: UInt64? = nil) throws(LatsimError) -> PipelineConfiguration {
         let item = items[cell.item]
-        var c = try Scenario.named(PredictionCorpus.scenarioName).configuration()
+        var c = try baseScenario().configuration()
         if case .spec(let spec) = cell.predictor { c.predictor = spec } else { c.predictor = PredictorSpec(.none) }
         c.smoothing = smoothing
         c.scanHz = scanHz
         c.displayHz = displayHz
+        c.tool = tool
+        if tool == .pencil { c.pencilScanHz = scanHz }
         c.horizon = try cell.horizon.nanoseconds(framePeriod: c.framePeriod)
         switch item.motion {
         case .synthetic(let kind, let s):
@@ -102,7 +104,8 @@ extension PredictionCorpus {
     public func run(_ cells: [Cell], seed: UInt64? = nil, parallel: Bool = true,
                     predictor: PredictorFactory? = nil, own: OwnPredictor? = nil,
                     scorecards: PredictionScorecards = [],
-                    maxEvents: Double = WorkEstimate.defaultEventLimit) throws(LatsimError) -> [CellResult] {
+                    maxEvents: Double = WorkEstimate.defaultEventLimit,
+                    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(LatsimError) -> [CellResult] {
         var jobs: [(Cell, PipelineConfiguration, Trajectory)] = []
         var built: [Int: Trajectory] = [:]
         for cell in cells {
@@ -131,6 +134,7 @@ extension PredictionCorpus {
         let resolved = jobs
         let names = items.map(\.name)
         let stopped = Locked(false)
+        let done = Locked(0)
         let results = Parallel.map(resolved.count, jobs: parallel ? ProcessInfo.processInfo.activeProcessorCount : 1) { i -> Result<CellResult, LatsimError>? in
             if stopped.current { return nil }
             let (cell, c, t) = resolved[i]
@@ -139,6 +143,10 @@ extension PredictionCorpus {
                                             factory: predictor, own: own, scorecards: scorecards)
             }
             if case .failure = r { stopped.withLock { $0 = true } }
+            if let progress {
+                let n = done.withLock { (d: inout Int) -> Int in d += 1; return d }
+                progress(n, resolved.count)
+            }
             return r
         }
         var out: [CellResult] = []

@@ -26,21 +26,31 @@ import TouchModel
 public struct PredictionGate: Sendable {
     /// The baseline file.
     public var baseline: String
-    /// How much worse a metric may get, percent of its baseline value.
-    public var tolerancePercent: Double
-    /// The motions scored: ``PredictionCorpus/synthetic`` plus the dataset's
-    /// folders, one item each.
+    /// What is scored and how it is judged.
+    public var spec: GateSpec
+    /// Where ``spec`` was read from; nil for a spec made in code (the
+    /// command line's implicit one among them).
+    public var specFile: String?
+    /// The motions scored, with the device settings (made from ``spec``).
     public var corpus: PredictionCorpus
-    /// The horizons scored.
-    public var horizons: [Horizon] = PredictionCorpus.standardHorizons
+    /// The horizons scored (``GateSpec/horizons``).
+    public var horizons: [Horizon] {
+        get { spec.horizons }
+        set { spec.horizons = newValue }
+    }
+    /// The metrics gated and their tolerances (``GateSpec/rules``).
+    public var rules: [MetricRule] { spec.rules }
     /// Dataset files left out as malformed (with `skipBad`).
     public private(set) var skipped: [LatsimError] = []
     /// What to write, in an error about the baseline, that makes one.
     public var remedy = "a baseline recorded from this corpus by PredictionGate.record"
     /// How reports say to accept a change.
     public var advice = RecordAdvice()
+    /// Called as runs finish (from any thread): runs done, runs in all.
+    public var progress: (@Sendable (Int, Int) -> Void)?
 
-    /// A gate on `baseline`; with `dataset`, a directory of recorded traces
+    /// A gate on `baseline` with the default spec, every metric at
+    /// `tolerancePercent`; with `dataset`, a directory of recorded traces
     /// (`.xml` $1 gesture logs, `.csv`), one corpus item per folder, only
     /// files below a folder named in `include` (every file when empty).
     /// Malformed files stop it unless `skipBad` (then ``skipped`` lists them).
@@ -49,15 +59,25 @@ public struct PredictionGate: Sendable {
         guard tolerancePercent.isFinite, tolerancePercent >= 0 else {
             throw LatsimError(value: String(tolerancePercent), problem: "not a tolerance", expected: "a number of percent of 0 or more")
         }
-        self.baseline = baseline
-        self.tolerancePercent = tolerancePercent
-        corpus = .synthetic
-        if let dataset {
-            let loaded = try PredictionCorpus.datasetItems(directory: dataset, include: include, skipBad: skipBad)
-            corpus.items += loaded.items
-            skipped = loaded.skipped
-        }
+        var spec = GateSpec()
+        spec.rules = MetricRule.all(percent: tolerancePercent)
+        if let dataset { spec.corpus.append(.dataset(path: dataset, include: include)) }
+        try self.init(spec: spec, baseline: baseline, skipBad: skipBad)
     }
+
+    /// A gate on `baseline` under `spec` (read from `specFile`, when it
+    /// was). Malformed dataset files stop it unless `skipBad`.
+    public init(spec: GateSpec, baseline: String, specFile: String? = nil, skipBad: Bool = false) throws(LatsimError) {
+        self.baseline = baseline
+        self.spec = spec
+        self.specFile = specFile
+        let made = try spec.makeCorpus(skipBad: skipBad)
+        corpus = made.corpus
+        skipped = made.skipped
+    }
+
+    /// The settings recorded in the baseline (``GateSpec/settings(of:)``).
+    public var settings: [String: String] { spec.settings(of: corpus) }
 
     /// Scores latsim's or the platforms' `predictors` and compares them
     /// with the baseline.
@@ -72,26 +92,39 @@ public struct PredictionGate: Sendable {
     }
 
     /// Scores `predictors` (``StudyPredictor/own`` cells run `own`) and
-    /// compares them with the baseline.
+    /// compares them with the baseline. A baseline recorded under other
+    /// settings (another rate, tool, corpus, ...) is bad input naming them.
     public func check(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
         let stored = try readBaseline()
         if stored.entries.isEmpty {
             throw LatsimError(file: baseline, problem: "the baseline has no entries: it would pass anything", expected: remedy)
         }
+        let now = settings
+        if let recorded = stored.spec {
+            let differ = GateSpec.differences(baseline: recorded, now: now)
+            if !differ.isEmpty {
+                throw LatsimError(file: baseline, problem: "the baseline was recorded under another gate spec; "
+                                  + "\(differ.count == 1 ? "this key differs" : "these keys differ"): " + differ.joined(separator: "; "),
+                                  expected: "the spec it was recorded with, or " + remedy)
+            }
+        }
         let start = Monotonic.seconds()
-        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
-        let current = PredictionCorpus.baseline(results)
+        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own, progress: progress)
+        let current = PredictionCorpus.baseline(results.filter { PredictionMetric.unusableReason($0.score) == nil })
+        let unusable = Set(GateOutcome.unusable(results).map { GateOutcome.key($0.item, $0.predictor, $0.horizonMs) })
         let storedKeys = Set(stored.entries.map(GateOutcome.key))
         let compared = current.entries.filter { storedKeys.contains(GateOutcome.key($0)) }.count
-        if compared == 0 {
+        if compared == 0 && unusable.isEmpty {
             throw LatsimError(file: baseline, problem: "the baseline compares nothing with this run: none of its \(stored.entries.count) entries "
                               + "(\(GateOutcome.describe(stored.entries))) was scored now (\(GateOutcome.describe(current.entries)))",
                               expected: remedy)
         }
-        let changes = compareBaselines(baseline: stored, current: current, tolerancePercent: tolerancePercent)
-        return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results, stored: stored,
+        // an entry whose figures are unusable is reported as such, not as missing
+        let changes = compareBaselines(baseline: stored, current: current, rules: rules)
+            .filter { !unusable.contains(GateOutcome.key($0.item, $0.predictor, $0.horizonMs)) }
+        return GateOutcome(baselineFile: baseline, rules: rules, results: results, stored: stored,
                            current: current, changes: changes, compared: compared, recorded: false,
-                           seconds: Monotonic.seconds() - start, advice: advice)
+                           seconds: Monotonic.seconds() - start, advice: advice, settings: now, specFile: specFile)
     }
 
     /// Scores latsim's or the platforms' `predictors` and writes them as
@@ -107,14 +140,24 @@ public struct PredictionGate: Sendable {
         try record(predictors: [.own], own: OwnPredictor(name: name, make: make))
     }
 
-    /// Scores `predictors` and writes them as the baseline. The changes
-    /// from the old baseline, when it could be read, are in the outcome.
+    /// Scores `predictors` and writes them as the baseline, with the
+    /// settings they were scored under. The changes from the old baseline,
+    /// when it could be read, are in the outcome. A pass with unusable
+    /// figures writes nothing and fails.
     @discardableResult
     public func record(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
         let old = try? readBaseline()
         let start = Monotonic.seconds()
-        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
-        let current = PredictionCorpus.baseline(results)
+        let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own, progress: progress)
+        var current = PredictionCorpus.baseline(results)
+        current.spec = settings
+        if !GateOutcome.unusable(results).isEmpty {
+            // a predictor whose figures are unusable is never recorded: the outcome fails
+            return GateOutcome(baselineFile: baseline, rules: rules, results: results,
+                               stored: old ?? PredictionBaseline(entries: []), current: current, changes: [],
+                               compared: 0, recorded: false, seconds: Monotonic.seconds() - start, advice: advice,
+                               recording: true, settings: current.spec ?? [:], specFile: specFile)
+        }
         if current.entries.isEmpty {
             throw LatsimError(file: baseline, problem: "no run scored anything: there is nothing to record",
                               expected: "a predictor that answers, on motions long enough to predict")
@@ -126,10 +169,11 @@ public struct PredictionGate: Sendable {
         do { try OutputDestination.write(data, to: baseline) } catch let e as LatsimError { throw e } catch {
             throw LatsimError(.environment, file: baseline, problem: "cannot write the baseline: \(error)")
         }
-        let changes = old.map { compareBaselines(baseline: $0, current: current, tolerancePercent: tolerancePercent) } ?? []
-        return GateOutcome(baselineFile: baseline, tolerancePercent: tolerancePercent, results: results,
+        let changes = old.map { compareBaselines(baseline: $0, current: current, rules: rules) } ?? []
+        return GateOutcome(baselineFile: baseline, rules: rules, results: results,
                            stored: old ?? PredictionBaseline(entries: []), current: current, changes: changes,
-                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start, advice: advice)
+                           compared: 0, recorded: true, seconds: Monotonic.seconds() - start, advice: advice,
+                           recording: true, settings: current.spec ?? [:], specFile: specFile)
     }
 
     /// The stored baseline; bad input when it is missing, unreadable, not a

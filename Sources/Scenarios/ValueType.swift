@@ -294,7 +294,8 @@ extension ValueType where Value == PredictorSpec {
         + "Chromium's chromium.empty, chromium.linearFirst, chromium.linearSecond, chromium.leastSquares, "
         + "chromium.kalman[(heuristics,directionCutOff)] or chromium.linearResampling[(time[=ms] | frames[=ratio] | "
         + "experiment | fixedMs[=ms] | fractional=ratio)]; androidx.kalman[(balanced|safe|aggressive, finger|stylus, offset=ms)]. "
-        + "A +1e suffix adds the family's 1€ filter (latsim's after latsim's predictors, Chromium's after chromium.*; "
+        + "A +1e suffix adds the family's 1€ filter (latsim's after latsim's predictors, Chromium's current one after chromium.*, "
+        + "+1e2019 Chromium's 2019 one; "
         + "androidx.kalman has none); app.prediction.smoothing: oneEuro adds the same filter to the predictor named here, "
         + "so kalman+1e and kalman with smoothing oneEuro are one predictor"
 

@@ -47,9 +47,13 @@ struct AndroidxKalmanFilter: Sendable {
 
 /// androidx.input.motionprediction's Kalman predictor for one pointer
 /// (kalman/SinglePointerPredictor.java), with its horizon rule
-/// (common/PredictionEstimator.java). Times enter the arithmetic in
-/// milliseconds, as androidx's `MotionEvent` times do; here they keep their
-/// nanosecond fractions instead of being truncated to whole milliseconds.
+/// (common/PredictionEstimator.java), as of androidx commit
+/// 62575c42a6eac6d15f9b43652b4aca8a63d5e110 (the version with the
+/// strategies and the never-retract loop). Times enter the arithmetic as
+/// androidx sees them: `MotionEvent` times, whole milliseconds (the sample
+/// time truncated), so at a 120 Hz scan the report interval is the mean of
+/// gaps of 8 and 9 ms (about 8.3 ms, not 8.333), and the predicted sample's
+/// time is whole milliseconds too.
 ///
 /// - Update: a sample at the same position as the newest accepted one and
 ///   at most 20 ms after it is ignored (`EVENT_TIME_IGNORED_THRESHOLD_MS`).
@@ -94,7 +98,8 @@ struct AndroidxKalmanState: Sendable {
     mutating func reset() { self = AndroidxKalmanState() }
 
     mutating func update(_ sample: TouchSample) {
-        let t = Double(sample.time) / 1e6
+        // androidx sees `MotionEvent` times: whole milliseconds (a long)
+        let t = Double(sample.time / Nanos.perMillisecond)
         if seen && sample.position == lastPosition && t <= lastSeen + AndroidxKalmanState.ignoredWithin { return }
         x.update(sample.position.x, first: iterations == 0)
         y.update(sample.position.y, first: iterations == 0)
@@ -168,7 +173,8 @@ struct AndroidxKalmanState: Sendable {
             i += 1
         }
         lastPredicted = predictedTime
-        return (p, roundHalfUp(predictedTime * 1e6))
+        // the predicted event's time is `(long) nextPredictedEventTime`: whole milliseconds
+        return (p, SimTime(predictedTime.rounded(.towardZero)) * Nanos.perMillisecond)
     }
 
     /// The report interval, ns; 0 before two accepted samples.

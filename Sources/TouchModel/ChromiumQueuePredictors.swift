@@ -116,12 +116,21 @@ struct ChromiumQueueState: Sendable {
     /// `LeastSquaresPredictor`'s fit of one axis: values `y0, y1, y2` at
     /// times `0, t1, t2` ms, evaluated at `u` ms.
     ///
-    /// Three equal values (within `DBL_EPSILON`) give the newest value; a
-    /// singular normal matrix `XᵀX` (determinant below `FLT_EPSILON`, the
-    /// test of Chromium's single-precision `Matrix3F::Inverse`) gives nil.
-    /// Otherwise the least-squares quadratic through three points is the
-    /// interpolating one; it is evaluated in Lagrange form, equal to
-    /// Chromium's `(XᵀX)⁻¹Xᵀy` in exact arithmetic and better conditioned.
+    /// Three equal values (within `DBL_EPSILON`) give the newest value, as
+    /// in Chromium. Otherwise the least-squares quadratic through three
+    /// points is the interpolating one; it is evaluated in double, in
+    /// Lagrange form, equal to Chromium's `(XᵀX)⁻¹Xᵀy` in exact arithmetic
+    /// and better conditioned. Chromium (least_squares_predictor.cc) builds
+    /// `X` and `XᵀX` in single precision (`gfx::Matrix3F`) and gives up only
+    /// when `Matrix3F::Inverse` finds `|det(XᵀX)|` below `FLT_EPSILON`.
+    ///
+    /// Deliberate difference: here a repeated timestamp (`t1 = 0` or
+    /// `t1 = t2`, where the exact determinant is 0) gives nil. Chromium in
+    /// float usually does *not* give up there: rounding leaves a determinant
+    /// far from 0 (about −0.087 for `t1 = t2 = 8.333` ms, reenacting its
+    /// float products), so it returns the ill-conditioned fit; only times
+    /// exact in float (`t1 = t2 = 5` ms) give it an exact 0 and no prediction.
+    /// The same test on the exact determinant rejects nearly repeated times.
     static func quadratic(_ y0: Double, _ y1: Double, _ y2: Double, _ t1: Double, _ t2: Double, _ u: Double) -> Double? {
         if Swift.abs(y0 - y1) < Double.ulpOfOne && Swift.abs(y1 - y2) < Double.ulpOfOne { return y2 }
         // det(XᵀX) = det(X)², X the Vandermonde matrix of (0, t1, t2)

@@ -64,7 +64,7 @@ public struct PlatformPredictor: TouchPredictor {
     public init(_ configuration: PlatformPredictorConfiguration, frameInterval: SimTime = PlatformPredictor.defaultFrameInterval) {
         self.configuration = configuration
         self.frameInterval = frameInterval
-        if case .chromium(let c) = configuration, c.oneEuro { smoother = ChromiumOneEuroFilter() }
+        if case .chromium(let c) = configuration, c.oneEuro { smoother = ChromiumOneEuroFilter(c.oneEuroVersion ?? .current) }
     }
 
     /// Forget history (a new stroke begins).

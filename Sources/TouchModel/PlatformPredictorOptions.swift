@@ -90,17 +90,32 @@ public enum ChromiumPredictorKind: Sendable, Hashable, Codable {
 /// Chromium's scroll predictor (third_party/blink/renderer/platform/widget/
 /// input/scroll_predictor.cc) may run any of its predictors followed by a
 /// filter (`FilteringScrollPrediction`, off by default; filter
-/// `one_euro_filter`, Chromium's defaults mincutoff 1, beta 0.001).
+/// `one_euro_filter`; since 2023 Chromium's defaults are mincutoff 4.7,
+/// beta 0.01, see ``ChromiumOneEuroFilter``).
 public struct ChromiumPredictorConfiguration: Sendable, Hashable, Codable {
     /// The predictor.
     public var kind: ChromiumPredictorKind
     /// Whether Chromium's 1€ filter smooths the predicted positions.
     public var oneEuro: Bool
+    /// Which Chromium 1€ filter (`+1e`: the current one; `+1e2019`: the
+    /// 2019–2023 one); nil means the current one.
+    public var oneEuroVersion: ChromiumOneEuroFilter.Version?
 
     /// A configuration; unsmoothed by default.
-    public init(_ kind: ChromiumPredictorKind, oneEuro: Bool = false) {
+    public init(_ kind: ChromiumPredictorConfiguration.Kind, oneEuro: Bool = false,
+                oneEuroVersion: ChromiumOneEuroFilter.Version? = nil) {
         self.kind = kind
         self.oneEuro = oneEuro
+        self.oneEuroVersion = oneEuroVersion == .current ? nil : oneEuroVersion
+    }
+
+    /// The predictor kinds.
+    public typealias Kind = ChromiumPredictorKind
+
+    /// The suffix of its name: `+1e`, `+1e2019`, or nothing.
+    public var oneEuroSuffix: String {
+        guard oneEuro else { return "" }
+        return oneEuroVersion == .v2019 ? "+1e2019" : "+1e"
     }
 }
 

@@ -99,11 +99,16 @@ public struct PredictionBaseline: Sendable, Codable, Hashable {
     public var version: Int
     /// The scored runs.
     public var entries: [BaselineEntry]
+    /// The settings the entries were scored under (the gate spec's, one
+    /// text per key: scenario, rates, tool, horizons, corpus, smoothing);
+    /// nil in a baseline written before they were recorded.
+    public var spec: [String: String]?
 
     /// A baseline of these entries, in the current format.
-    public init(version: Int = PredictionBaseline.currentVersion, entries: [BaselineEntry]) {
+    public init(version: Int = PredictionBaseline.currentVersion, entries: [BaselineEntry], spec: [String: String]? = nil) {
         self.version = version
         self.entries = entries
+        self.spec = spec
     }
 
     /// Deterministic JSON: entries sorted by item, predictor and horizon,
@@ -173,6 +178,80 @@ public struct MetricChange: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// How one metric is gated: how far it may move, and which moves fail.
+public struct MetricRule: Sendable, Hashable, CustomStringConvertible {
+    /// How far a metric may move before the move counts.
+    public enum Tolerance: Sendable, Hashable, CustomStringConvertible {
+        /// A percentage of the baseline value (never less than the rule's floor).
+        case percent(Double)
+        /// A number of points.
+        case points(Double)
+
+        /// `5%` or `0.5pt`.
+        public var description: String {
+            switch self {
+            case .percent(let p): return formatDecimal(p, places: 6) + "%"
+            case .points(let d): return formatDecimal(d, places: 6) + "pt"
+            }
+        }
+    }
+
+    /// Which moves beyond the tolerance fail.
+    public enum Fails: String, Sendable, Hashable, CaseIterable {
+        /// Moves the wrong way (``PredictionMetric/better``).
+        case worse
+        /// Any move: the metric must stay where it is.
+        case both
+    }
+
+    /// The metric.
+    public var metric: PredictionMetric
+    /// How far it may move.
+    public var tolerance: Tolerance
+    /// The least a percentage tolerance allows, points: it keeps metrics
+    /// near zero from flapping.
+    public var floor: Double
+    /// Which moves fail.
+    public var fails: Fails
+
+    /// A rule from its parts; by default moves for the worse fail, and a
+    /// percentage allows at least 0.01 points.
+    public init(_ metric: PredictionMetric, tolerance: Tolerance, floor: Double = MetricRule.defaultFloor, fails: Fails = .worse) {
+        self.metric = metric
+        self.tolerance = tolerance
+        self.floor = floor
+        self.fails = fails
+    }
+
+    /// The floor of a percentage tolerance unless set, points.
+    public static let defaultFloor = 0.01
+
+    /// Every metric at `percent`, moves for the worse failing: the gate's
+    /// rules when no spec chooses them.
+    public static func all(percent: Double, floor: Double = defaultFloor) -> [MetricRule] {
+        PredictionMetric.allCases.map { MetricRule($0, tolerance: .percent(percent), floor: floor) }
+    }
+
+    /// How far the metric may move from `old`, points.
+    public func threshold(old: Double) -> Double {
+        switch tolerance {
+        case .percent(let p): return Swift.max(Swift.abs(old) * p / 100, floor)
+        case .points(let d): return d
+        }
+    }
+
+    /// `photonRms: 5% (at least 0.01pt), smaller is better` or `jitter: 0.05pt, any move fails`.
+    public var description: String {
+        var text = "\(metric.rawValue): \(tolerance)"
+        if case .percent = tolerance { text += " (at least \(formatDecimal(floor, places: 6))pt)" }
+        switch fails {
+        case .worse: text += metric.better == .smaller ? ", smaller is better" : ", closer to 0 is better"
+        case .both: text += ", any move fails"
+        }
+        return text
+    }
+}
+
 /// Compares a current run with a baseline, metric by metric.
 ///
 /// A metric changed when `|new − old|` exceeds
@@ -189,6 +268,19 @@ public struct MetricChange: Sendable, Hashable, CustomStringConvertible {
 public func compareBaselines(baseline: PredictionBaseline, current: PredictionBaseline,
                              tolerancePercent: Double, absoluteFloor: Double = 0.01,
                              includeUnchanged: Bool = false) -> [MetricChange] {
+    compareBaselines(baseline: baseline, current: current, rules: MetricRule.all(percent: tolerancePercent, floor: absoluteFloor),
+                     includeUnchanged: includeUnchanged)
+}
+
+/// Compares a current run with a baseline on the metrics of `rules` only,
+/// each by its own rule: a metric changed when `|new − old|` exceeds the
+/// rule's threshold, and regressed when the change fails the rule (for
+/// ``MetricRule/Fails/worse``, when its cost, ``PredictionMetric/cost(_:)``,
+/// grew by more than the threshold). Entries on one side only are treated as
+/// ``compareBaselines(baseline:current:tolerancePercent:absoluteFloor:includeUnchanged:)``
+/// treats them.
+public func compareBaselines(baseline: PredictionBaseline, current: PredictionBaseline, rules: [MetricRule],
+                             includeUnchanged: Bool = false) -> [MetricChange] {
     var old: [EntryKey: BaselineMetrics] = [:]
     for e in baseline.entries { old[e.key] = e.metrics }
     var new: [EntryKey: BaselineMetrics] = [:]
@@ -197,11 +289,12 @@ public func compareBaselines(baseline: PredictionBaseline, current: PredictionBa
     for key in Set(old.keys).union(new.keys).sorted() {
         switch (old[key], new[key]) {
         case let (o?, n?):
-            for metric in PredictionMetric.allCases {
+            for rule in rules {
+                let metric = rule.metric
                 let a = o[metric], b = n[metric]
-                let threshold = Swift.max(Swift.abs(a) * tolerancePercent / 100, absoluteFloor)
+                let threshold = rule.threshold(old: a)
                 let changed = Swift.abs(b - a) > threshold
-                let worse = metric.cost(b) - metric.cost(a) > threshold
+                let worse = rule.fails == .both ? changed : metric.cost(b) - metric.cost(a) > threshold
                 guard changed || includeUnchanged else { continue }
                 changes.append(MetricChange(item: key.item, predictor: key.predictor, horizonMs: key.horizonMs,
                                             metric: metric.rawValue, old: a, new: b,

@@ -92,7 +92,7 @@ public enum PredictorSpec: Sendable, Hashable, Codable, CustomStringConvertible,
                 case .fractional(let r): options.append("fractional=" + PredictorSpec.format(r))
                 }
             }
-            return "chromium." + name.rawValue + PredictorSpec.parenthesized(options) + (c.oneEuro ? "+1e" : "")
+            return "chromium." + name.rawValue + PredictorSpec.parenthesized(options) + c.oneEuroSuffix
         case .platform(.androidx(let c)):
             var options: [String] = []
             if c.strategy != .balanced { options.append(c.strategy.rawValue) }

@@ -37,8 +37,12 @@ struct SpecParser {
 
     func parse() throws(LatsimError) -> PredictorSpec {
         var body = Substring(text)
-        var smoothed = false
-        if SpecParser.fold(body).hasSuffix("+1e") {
+        var smoothed = false, filter2019 = false
+        if SpecParser.fold(body).hasSuffix("+1e2019") {
+            smoothed = true
+            filter2019 = true
+            body = SpecParser.trim(body).dropLast(7)
+        } else if SpecParser.fold(body).hasSuffix("+1e") {
             smoothed = true
             body = SpecParser.trim(body).dropLast(3)
         }
@@ -59,12 +63,13 @@ struct SpecParser {
             if let first = options.first {
                 throw fail("\(kind.rawValue) has no option '\(first.word)'", expected: "\(kind.rawValue) alone, or \(kind.rawValue)+1e")
             }
+            if filter2019 { throw fail("+1e2019 is Chromium's 2019 1€ filter, for chromium.* predictors", expected: "\(kind.rawValue)+1e (latsim's filter)") }
             return .latsim(PredictorConfiguration(kind: kind, oneEuro: smoothed ? OneEuroParameters() : nil))
         }
         if name.hasPrefix("chromium."),
            let chromium = ChromiumName.allCases.first(where: { "chromium." + SpecParser.fold(Substring($0.rawValue)) == name }) {
             let kind = try chromiumKind(chromium, options)
-            return .platform(.chromium(ChromiumPredictorConfiguration(kind, oneEuro: smoothed)))
+            return .platform(.chromium(ChromiumPredictorConfiguration(kind, oneEuro: smoothed, oneEuroVersion: filter2019 ? .v2019 : nil)))
         }
         if name == "androidx.kalman" {
             if smoothed { throw fail("androidx.kalman has no 1€ filter", expected: "androidx.kalman without +1e") }

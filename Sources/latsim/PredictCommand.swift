@@ -238,6 +238,12 @@ struct PredictRunCommand: ParsableCommand {
                               problem: "no touch sample was scored: the run ends before a predicted touch reaches the screen",
                               expected: "a --duration of a few frames or more (e.g. 1s)")
         }
+        // a predictor whose answers make no sense is said to be so, whatever is printed
+        for r in results {
+            guard r.score.samples > 0, let reason = PredictionMetric.unusableReason(r.score) else { continue }
+            CLI.warn("latsim: warning: \(r.predictor) @ \(formatDecimal(r.horizonMs, places: 3)) ms on \(r.item): unusable figures, "
+                     + "the predictor's answers are not finite or absurd (\(reason)); `latsim regress` fails such a predictor")
+        }
         if let json {
             let doc = ResultHeader.document("predict", command: command, [("rows", PredictionTable.json(rows, latsim: cards.contains(.latsim)))])
             try CLI.write(doc.text() + "\n", to: json)

@@ -6,45 +6,69 @@ import LatsimGate
 import SimKernel
 import TouchModel
 
+/// `latsim regress`: the prediction gate (the default) or `init`, which
+/// writes a commented gate spec.
 struct RegressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "regress",
         abstract: "Check prediction accuracy against a stored baseline (for CI).",
+        discussion: "`latsim regress [OPTIONS]` runs the gate (see `latsim regress check --help`); `latsim regress init [FILE]` writes a commented gate spec to edit.",
+        subcommands: [RegressCheckCommand.self, RegressInitCommand.self],
+        defaultSubcommand: RegressCheckCommand.self
+    )
+}
+
+struct RegressCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check prediction accuracy against a stored baseline (for CI).",
         discussion: """
-        Scores a fixed corpus with latsim's five predictors (or the --predictor specs \
-        named, or your own --predictor-command) at 0.5, 1 and 1.5 display frames \
-        ahead: synthetic motion with fixed seeds (strokes-seed1, strokes-seed2, \
-        circle-seed1, flick-seed1, random-seed1; 20 s each, 120 Hz scan, 60 Hz \
-        display, the ios9-prediction scenario), plus, with --dataset, one item per \
-        folder of recorded traces (named dataset/ and the folder's path below DIR). \
-        Each figure (error rms/p95/max, along-track mean, cross-track rms, jitter, \
-        photon-time error rms/p95) is compared with the baseline file.
+        Scores a corpus with latsim's five predictors (or the --predictor specs named, \
+        or your own --predictor-command) and compares the figures with the baseline \
+        file. What is scored and how it is judged is a gate spec (--spec FILE, YAML; \
+        `latsim regress init` writes a commented one): the scenario or device preset, \
+        scan and display rates, finger or stylus, the horizons (frames or ms), the \
+        motions (synthetic ones with their seeds, folders of recorded traces with \
+        include filters), the smoothing, and the metrics gated, each with its \
+        tolerance (5% or 0.5pt) and the moves that fail it.
 
-        A metric regresses when it gets worse by more than the tolerance (and by more \
-        than 0.01 points): larger for magnitudes, further from 0 for the along-track \
-        mean (overshoot or lateness). An entry of the baseline that is no longer \
-        scored regresses too. Every change beyond the tolerance is listed, with \
-        REGRESSION on those that are worse. A baseline with no entries, or none that \
-        this run scores, is bad input. --update never records a run that scored \
-        nothing.
+        Without --spec the spec is the default one: the ios9-prediction scenario, \
+        120 Hz scan, 60 Hz display, a finger, 0.5, 1 and 1.5 display frames ahead, \
+        five synthetic motions with fixed seeds (strokes-seed1, strokes-seed2, \
+        circle-seed1, flick-seed1, random-seed1; 20 s each), plus with --dataset one \
+        item per folder of recorded traces, and all eight metrics (error \
+        rms/p95/max, along-track mean, cross-track rms, jitter, photon-time error \
+        rms/p95) at --tolerance percent (and at least 0.01 points).
 
-        --junit FILE also writes the result as JUnit XML (one test case per item x \
-        predictor x horizon, a regression as a failure with the metric table); \
-        --format github adds GitHub Actions annotations (::error per regressed entry).
+        The baseline records the settings it was scored under; a check under other \
+        settings is bad input naming the keys that differ. A metric regresses when it \
+        moves for the worse beyond its tolerance (larger for magnitudes, further from 0 \
+        for the along-track mean). A baseline entry that is no longer scored is \
+        reported as missing and fails the gate; a run whose figures are not finite or \
+        absurd (a predictor answering 1e308) fails it as unusable and is never \
+        recorded. A baseline with no entries, or none that this run scores, is bad \
+        input. --update never records a run that scored nothing.
 
-        Exit status: 0 when nothing regressed (or with --update), 1 when something \
-        did, 2 on bad input (a missing or unreadable baseline among it, or a \
+        Progress goes to stderr. --junit FILE writes JUnit XML (one test case per item \
+        x predictor x horizon; a regression is a failure with the metric table; on bad \
+        input one error case); --format github adds GitHub Actions annotations (at most \
+        10 ::error lines plus one summary, on the baseline file); --summary FILE writes \
+        a Markdown summary, and so does $GITHUB_STEP_SUMMARY when it is set.
+
+        Exit status: 0 when the gate passed (or --update wrote the baseline), 1 when \
+        something regressed, went missing or gave unusable figures, 2 on bad input (a \
+        missing or unreadable baseline or spec, a baseline of another spec, a \
         --predictor-command that fails the protocol), 3 when the environment fails \
         (a predictor command that cannot be started).
 
         Examples:
           latsim regress --baseline Reports/prediction-baseline.json
           latsim regress --baseline Reports/prediction-baseline.json --update
-          latsim regress --baseline mine.json --update --dataset Examples/strokes \\
+          latsim regress init gate.yaml
+          latsim regress --spec Examples/ci/gate.yaml --baseline gate-baseline.json --update \\
               --predictor-command 'python3 Examples/predictors/linear.py'
-          latsim regress --baseline mine.json --dataset Examples/strokes \\
-              --predictor-command 'python3 Examples/predictors/linear.py' \\
-              --junit gate.xml --format github
+          latsim regress --spec Examples/ci/gate.yaml --baseline gate-baseline.json \\
+              --predictor-command 'python3 Examples/predictors/linear.py' --junit gate.xml --format github
         """
     )
 
@@ -55,46 +79,68 @@ struct RegressCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The baseline JSON file.", valueName: "FILE"))
     var baseline: String
+    @Option(help: ArgumentHelp("The gate spec (YAML; `latsim regress init` writes one). Default: latsim's own setting.", valueName: "FILE"))
+    var spec: String?
     @Flag(help: "Write the current scores to the baseline file (replacing it atomically) and exit 0.")
     var update = false
-    @Option(name: .customLong("tolerance"), parsing: .unconditional, help: ArgumentHelp("How much worse a metric may get, in percent of its baseline value (e.g. 2, 0.5 or 5%).", valueName: "PCT"))
-    var toleranceText: String = "2"
-    /// The tolerance, read as a plain decimal: `0x10`, `1e400` and `nan`
-    /// are typing slips, not percentages.
-    var tolerance: Double {
-        guard let p = NumberSyntax.percent(toleranceText), p >= 0 else { return .nan }
-        return p
-    }
+    @Option(name: .customLong("tolerance"), parsing: .unconditional, help: ArgumentHelp("Without --spec: how much worse any metric may get, in percent of its baseline value (e.g. 2, 0.5 or 5%; default 2).", valueName: "PCT"))
+    var toleranceText: String?
     @Option(help: ArgumentHelp("A predictor spec to gate (as `latsim predict --predictor`). Comma-separated and repeatable (default: latsim's five).", valueName: "P"))
     var predictor: [String] = []
     @OptionGroup var own: PredictorCommandOptions
     @OptionGroup var data: DatasetOptions
-    @Option(help: ArgumentHelp("Also write the result as JUnit XML to FILE.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also write the result as JUnit XML to FILE (an error case when the gate cannot run).", valueName: "FILE"))
     var junit: String?
+    @Option(help: ArgumentHelp("Also write the result as Markdown to FILE (as to $GITHUB_STEP_SUMMARY, when set).", valueName: "FILE"))
+    var summary: String?
     @Option(help: ArgumentHelp("text, or github: the text plus GitHub Actions annotations.", valueName: "F"))
     var format: Format = .text
 
-    func validate() throws {
-        if !tolerance.isFinite || tolerance > 1_000_000 {
-            throw ValidationError("--tolerance '\(toleranceText)' is not a percentage: expected a decimal number from 0 to 1000000, with or without %, e.g. 2, 0.5 or 5%")
+    /// The tolerance, read as a plain decimal with or without `%`: `0x10`,
+    /// `1e400` and `nan` are typing slips, not percentages.
+    func tolerance() throws -> Double {
+        guard let toleranceText else { return 2 }
+        guard let t = NumberSyntax.percent(toleranceText), t >= 0, t <= 1_000_000 else {
+            throw CLI.badFlag("--tolerance", toleranceText, "is not a percentage", expected: "a decimal number from 0 to 1000000, with or without %, e.g. 2, 0.5 or 5%")
         }
+        return t
     }
 
     func run() throws {
         do {
             let outcome = try gate()
             if format == .github { for line in outcome.githubAnnotations() { CLI.say(line) } }
+            try writeSummary(outcome.markdownSummary)
             if outcome.exitStatus != 0 { throw ExitCode(ExitStatus.checkFailed) }
         } catch let e as LatsimError {
             if format == .github { CLI.say(GateOutcome.githubAnnotation(e)) }
+            // a CI step that publishes the report shows the error, never "no results"
+            if let junit, e.file != junit { try? CLI.write(GateOutcome.junitXML(error: e, baselineFile: baseline), to: junit) }
+            try? writeSummary(GateOutcome.markdownSummary(error: e))
             throw e
+        }
+    }
+
+    /// Writes the Markdown summary to --summary and appends it to
+    /// $GITHUB_STEP_SUMMARY (a job's summary file, which steps add to).
+    func writeSummary(_ markdown: String) throws {
+        if let summary { try CLI.write(markdown, to: summary) }
+        if let step = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !step.isEmpty,
+           let handle = FileHandle(forWritingAtPath: step) {
+            handle.seekToEndOfFile()
+            handle.write(Data((markdown + "\n").utf8))
+            handle.closeFile()
         }
     }
 
     /// Runs the gate and prints its report; the outcome.
     func gate() throws -> GateOutcome {
         try data.check()
-        try CLI.preflight(files: update ? [baseline, junit] : [junit])
+        try CLI.preflight(files: (update ? [baseline] : []) + [junit, summary])
+        if spec != nil {
+            if toleranceText != nil { throw CLI.badFlag("--tolerance", toleranceText, "is given with --spec", expected: "each metric's tolerance in the spec's metrics") }
+            if data.dataset != nil { throw CLI.badFlag("--dataset", data.dataset, "is given with --spec", expected: "the dataset as an item of the spec's corpus") }
+        }
         let command = try own.command()
         var predictors = try PredictRunCommand.predictors(predictor, defaultAll: command == nil)
         if !predictor.isEmpty || command != nil {
@@ -102,10 +148,17 @@ struct RegressCommand: ParsableCommand {
             predictors.removeAll { $0 == .latsim(.none) && !predictor.contains { PredictorSpec.splitList($0).contains("none") } }
         }
         if command != nil { predictors.append(.own) }
-        var gate = try PredictionGate(baseline: baseline, tolerancePercent: tolerance, dataset: data.dataset,
+        var gate: PredictionGate
+        if let spec {
+            gate = try PredictionGate(spec: GateSpec.load(file: spec), baseline: baseline, specFile: spec, skipBad: data.skipBad)
+        } else {
+            gate = try PredictionGate(baseline: baseline, tolerancePercent: tolerance(), dataset: data.dataset,
                                       include: data.includedFolders, skipBad: data.skipBad)
-        gate.remedy = "a baseline made by `latsim regress --baseline \(baseline) --update` (with the same predictors and --dataset)"
+        }
+        let specPart = spec.map { " --spec \($0)" } ?? ""
+        gate.remedy = "a baseline made by `latsim regress\(specPart) --baseline \(baseline) --update` (with the same predictors\(spec == nil ? " and --dataset" : ""))"
         gate.advice = RecordAdvice(afterRegression: "rerun with --update and commit the baseline", afterImprovement: "--update records them")
+        gate.progress = Self.progressReporter()
         DatasetOptions.reportSkipped(gate.skipped)
         let ownPredictor = command.map(OwnPredictor.init(command:))
         let outcome = update ? try gate.record(predictors: predictors, own: ownPredictor)
@@ -113,5 +166,50 @@ struct RegressCommand: ParsableCommand {
         CLI.say(outcome.report)
         if let junit { try CLI.write(outcome.junitXML(), to: junit) }
         return outcome
+    }
+
+    /// Progress on stderr: a line at every tenth of the runs (and the last).
+    static func progressReporter() -> @Sendable (Int, Int) -> Void {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let lastTenth = Locked(-1)
+        return { done, total in
+            let tenth = total == 0 ? 10 : done * 10 / total
+            let report = lastTenth.withLock { (t: inout Int) -> Bool in
+                guard tenth > t else { return false }
+                t = tenth
+                return true
+            }
+            guard report else { return }
+            let s = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            CLI.warn("latsim regress: \(done) of \(total) run\(total == 1 ? "" : "s") done (\(formatDecimal(s, places: 1, fixed: true)) s)")
+        }
+    }
+}
+
+/// `latsim regress init`: a commented gate spec holding the default one.
+struct RegressInitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write a commented gate spec to edit (for `latsim regress --spec`).",
+        discussion: """
+        Writes the default gate spec, every key commented, to FILE (default \
+        latsim-gate.yaml; '-' for stdout). An existing file is kept unless --force.
+
+        Example: latsim regress init ci/gate.yaml
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Where to write the spec.", valueName: "FILE"))
+    var file: String = "latsim-gate.yaml"
+    @Flag(help: "Replace FILE when it exists.")
+    var force = false
+
+    func run() throws {
+        if file != "-" && !force && FileManager.default.fileExists(atPath: file) {
+            throw LatsimError(file: file, problem: "exists already: latsim regress init keeps it", expected: "another path, or --force to replace it")
+        }
+        try CLI.preflight(files: [file])
+        try CLI.write(GateSpec.template, to: file)
+        if file != "-" { CLI.warn("wrote \(file): edit it, then `latsim regress --spec \(file) --baseline BASELINE.json --update`") }
     }
 }

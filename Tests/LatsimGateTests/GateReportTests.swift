@@ -81,13 +81,14 @@ import TouchModel
     @Test func githubAnnotations() throws {
         let outcome = try Self.failing.get()
         let lines = outcome.githubAnnotations()
-        let errors = lines.filter { $0.hasPrefix("::error title=") }
-        #expect(errors.count == Set(outcome.regressions.map { "\($0.item)|\($0.horizonMs)" }).count)
-        #expect(lines.last?.hasPrefix("::notice title=prediction gate::") == true)
+        let file = "file=" + GateOutcome.githubProperty(outcome.baselineFile) + ","
+        let errors = lines.dropLast().filter { $0.hasPrefix("::error \(file)title=prediction regression") }
+        #expect(errors.count == min(GateOutcome.annotationLimit, outcome.regressedEntries.count) && errors.count == lines.count - 1)
+        #expect(lines.last?.hasPrefix("::error \(file)title=prediction gate::FAILED: ") == true, "\(lines.last ?? "")")
         for line in lines {
             #expect(!line.contains("\n") && !line.contains("\r"))
-            let title = line.split(separator: "::")[1]
-            #expect(!title.dropFirst("error title=".count).contains(":"), "\(title)")
+            let properties = line.split(separator: "::")[0]
+            #expect(properties.split(separator: ",").count == 2 && !properties.dropFirst("error ".count).contains(":"), "\(line)")
         }
         #expect(errors.contains { $0.contains("strokes-seed1 team @ 16.667 ms") && $0.contains("alongTrackMean") && $0.contains("%0A") })
         #expect(GateOutcome.githubData("50% a\nb") == "50%25 a%0Ab")

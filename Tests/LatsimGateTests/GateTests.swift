@@ -59,7 +59,7 @@ enum GateFixtures {
         #expect(!over.passed && over.exitStatus == 1)
         // aiming 30% too far puts the prediction ahead of the finger: along-track error grows
         #expect(over.regressions.contains { $0.metric == "alongTrackMean" && $0.predictor == "team" && $0.item == "strokes-seed1" })
-        #expect(over.report.contains("REGRESSION") && over.report.contains("regressions"))
+        #expect(over.report.contains("REGRESSION") && over.report.contains("FAILED: \(over.regressedEntries.count) of 15 entries regressed (\(over.regressedMetrics.count) metric"), "\(over.report)")
         // latsim's linearFirst is the same predictor under another name, which the team's baseline does not hold
         #expect(throws: LatsimError.self) { try gate.check(predictors: [.latsim(.linearFirst)]) }
     }

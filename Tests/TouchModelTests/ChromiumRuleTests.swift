@@ -150,11 +150,26 @@ struct ChromiumRuleTests {
         }
     }
 
-    // Hand-worked: values 0, 1, 3 at 0, 10, 30 ms with Chromium's defaults.
-    // The frequency becomes 100 Hz, then 50 Hz; the speed comes from the raw
-    // previous value (1, not the filtered one).
+    // Hand-worked: values 0, 1, 3 at 0, 10, 30 ms with current Chromium's
+    // defaults (mincutoff 4.7, β 0.01). The frequency becomes 100 Hz, then
+    // 50 Hz; the speed comes from the previous *filtered* value (x1, not 1).
     @Test func oneEuroFollowsChromiumsFormulas() {
         var f = ChromiumOneEuroFilter()
+        #expect(f.minCutoff == 4.7 && f.beta == 0.01 && f.version == .current)
+        func alpha(_ cutoff: Double, _ hz: Double) -> Double { 1 / (1 + (1 / (2 * Double.pi * cutoff)) * hz) }
+        #expect(f.filter(TouchPoint(x: 0, y: 0), at: 0).x == 0)
+        let d1 = alpha(1, 100) * (1 - 0) * 100
+        let x1 = alpha(4.7 + 0.01 * d1, 100) * 1
+        #expect(Swift.abs(f.filter(TouchPoint(x: 1, y: 0), at: milliseconds(10)).x - x1) < 1e-12)
+        let d2 = alpha(1, 50) * (3 - x1) * 50 + (1 - alpha(1, 50)) * d1
+        let x2 = alpha(4.7 + 0.01 * d2, 50) * 3 + (1 - alpha(4.7 + 0.01 * d2, 50)) * x1
+        #expect(Swift.abs(f.filter(TouchPoint(x: 3, y: 0), at: milliseconds(30)).x - x2) < 1e-12)
+    }
+
+    // The same with the 2019-2023 filter (mincutoff 1, β 0.001): the speed
+    // comes from the raw previous value (1, not the filtered one).
+    @Test func oneEuro2019FollowsItsFormulas() {
+        var f = ChromiumOneEuroFilter(.v2019)
         func alpha(_ cutoff: Double, _ hz: Double) -> Double { 1 / (1 + (1 / (2 * Double.pi * cutoff)) * hz) }
         #expect(f.filter(TouchPoint(x: 0, y: 0), at: 0).x == 0)
         let d1 = alpha(1, 100) * (1 - 0) * 100
@@ -179,5 +194,15 @@ struct ChromiumRuleTests {
         _ = f.filter(TouchPoint(x: 100, y: 0), at: milliseconds(8))
         #expect(s == f.filter(r, at: milliseconds(24)))
         #expect(s.x > 100 && s.x < 124)
+        // +1e2019 runs the 2019 filter on the same answers
+        var old = try platform("chromium.linearFirst+1e2019")
+        old.observe(Self.sample(0, 100))
+        #expect(old.predict(horizon: milliseconds(8)) == nil)
+        for t in [8.0, 16] { old.observe(Self.sample(t, 100 + t)) }
+        let oldPredicted = old.predict(horizon: milliseconds(8))
+        let oldAnswer = try #require(oldPredicted)
+        var g = ChromiumOneEuroFilter(.v2019)
+        _ = g.filter(TouchPoint(x: 100, y: 0), at: milliseconds(8))
+        #expect(oldAnswer == g.filter(r, at: milliseconds(24)) && oldAnswer != s)
     }
 }

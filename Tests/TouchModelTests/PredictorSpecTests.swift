@@ -36,6 +36,7 @@ struct PredictorSpecTests {
         ("androidx.kalman(balanced,finger)", "androidx.kalman"),
         ("Androidx.Kalman(aggressive)", "androidx.kalman(aggressive)"),
         ("kalman +1e", "kalman+1e"),
+        ("chromium.linearFirst +1E2019", "chromium.linearFirst+1e2019"),
     ])
     func canonicalSpelling(text: String, printed: String) throws {
         let spec = try PredictorSpec(parsing: text)
@@ -48,6 +49,8 @@ struct PredictorSpecTests {
             == .platform(.chromium(.init(.kalman(.directionCutOff)))))
         #expect(try PredictorSpec(parsing: "chromium.linearResampling(fractional=0.25)+1e")
             == .platform(.chromium(.init(.linearResampling(.fractional(0.25)), oneEuro: true))))
+        #expect(try PredictorSpec(parsing: "chromium.empty+1e2019")
+            == .platform(.chromium(.init(.empty, oneEuro: true, oneEuroVersion: .v2019))))
         #expect(try PredictorSpec(parsing: "androidx.kalman(stylus,offset=3)")
             == .platform(.androidx(.init(strategy: .balanced, tool: .stylus, offsetMilliseconds: 3))))
     }
@@ -68,6 +71,8 @@ struct PredictorSpecTests {
         ("chromium.linearResampling(time=inf)", "time= needs a number, not 'inf'", "time=<number>"),
         ("chromium.linearResampling(fractional)", "fractional needs a ratio", "fractional=<ratio"),
         ("androidx.kalman+1e", "androidx.kalman has no 1€ filter", "without +1e"),
+        ("androidx.kalman+1e2019", "androidx.kalman has no 1€ filter", "without +1e"),
+        ("kalman+1e2019", "+1e2019 is Chromium's 2019 1€ filter, for chromium.* predictors", "kalman+1e"),
         ("androidx.kalman(safe,aggressive)", "two strategies, safe and aggressive", "balanced, safe, aggressive"),
         ("androidx.kalman(finger,stylus)", "two tools, finger and stylus", "finger, stylus"),
         ("androidx.kalman(offset=1.5)", "offset needs a whole number of milliseconds", "offset=<ms>"),

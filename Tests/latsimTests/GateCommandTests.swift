@@ -13,6 +13,7 @@ import Glibc
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
     static let hasPython = found("python3")
+    static let committedBaseline = Latsim.packageRoot.appendingPathComponent("Reports/prediction-baseline.json").path
 
     /// The C example, built with `cc` as its header says; the Python one
     /// when there is no compiler.
@@ -39,16 +40,54 @@ import Glibc
 
         let pass = try Latsim.run(["regress", "--baseline", baseline, "--predictor-command", Self.fastExample, "--junit", junit])
         #expect(pass.status == 0, "\(pass.stdout)\(pass.stderr)")
-        #expect(pass.stdout.contains("compared 15 entries") && pass.stdout.contains("no metric moved"), "\(pass.stdout)")
+        #expect(pass.stdout.contains("compared 15 entries") && pass.stdout.contains("passed: 15 entries compared, no gated metric beyond its tolerance"), "\(pass.stdout)")
         #expect(try String(contentsOfFile: junit, encoding: .utf8).components(separatedBy: "<testcase ").count - 1 == 15)
 
         let fail = try Latsim.run(["regress", "--baseline", baseline, "--predictor-command", Self.fastExample + " --overshoot 1.3",
                                    "--junit", junit, "--format", "github"])
         #expect(fail.status == 1, "\(fail.stdout)\(fail.stderr)")
         #expect(fail.stdout.contains("example-linear") && fail.stdout.contains("alongTrackMean") && fail.stdout.contains("REGRESSION"))
-        #expect(fail.stdout.contains("::error title=prediction regression%3A strokes-seed1 example-linear @ 16.667 ms::"), "\(fail.stdout)")
+        #expect(fail.stdout.contains("::error file=\(GateOutcomeText.property(baseline)),title=prediction regression%3A strokes-seed1 example-linear @ 16.667 ms::"), "\(fail.stdout)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("<failure type=\"PredictionRegression\" message=\"regression: ") && xml.contains("alongTrackMean"))
+    }
+
+    /// A predictor speaking the protocol in /bin/sh that answers every
+    /// request with (1e308, 1e308): every error it makes is out of range.
+    static func hugePredictor(in dir: URL) throws -> String {
+        let script = dir.appendingPathComponent("huge.sh")
+        try #"""
+        while IFS= read -r line; do
+          case "$line" in
+            *'"type":"hello"'*) echo '{"type":"hello","protocol":"latsim-predictor","version":1,"name":"huge"}' ;;
+            *'"type":"predict"'*) id=${line#*'"id":'}; id=${id%%,*}; echo "{\"type\":\"prediction\",\"id\":$id,\"x\":1e308,\"y\":1e308}" ;;
+          esac
+        done
+        """#.write(to: script, atomically: true, encoding: .utf8)
+        return "sh '\(script.path)'"
+    }
+
+    /// A predictor answering 1e308 fails the gate (never "better"), is not
+    /// recorded, and `predict` says its figures are unusable.
+    @Test func aPredictorAnswering1e308FailsTheGate() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let huge = try Self.hugePredictor(in: dir)
+        let junit = dir.appendingPathComponent("gate.xml").path
+        let check = try Latsim.run(["regress", "--baseline", Self.committedBaseline, "--predictor-command", huge,
+                                    "--junit", junit, "--format", "github"])
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("unusable figures") && check.stdout.contains("huge") && check.stdout.contains("not finite"), "\(check.stdout)")
+        #expect(!check.stdout.contains("better"), "\(check.stdout)")
+        #expect(check.stdout.contains("title=unusable prediction%3A strokes-seed1 huge @ 8.333 ms::"), "\(check.stdout)")
+        #expect(check.stdout.components(separatedBy: "::error ").count - 1 == 11, "ten annotations and the summary: \(check.stdout)")
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("type=\"UnusablePrediction\""))
+        let baseline = dir.appendingPathComponent("b.json").path
+        let record = try Latsim.run(["regress", "--baseline", baseline, "--update", "--predictor-command", huge])
+        #expect(record.status == 1 && record.stdout.contains("nothing written"), "\(record.stdout)\(record.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: baseline))
+        let predict = try Latsim.run(["predict", "--duration", "2s", "--horizon", "1", "--predictor-command", huge])
+        #expect(predict.status == 0 && predict.stderr.contains("huge @ 16.667 ms on strokes: unusable figures"), "\(predict.stderr)")
     }
 
     /// A gate that cannot fail is bad input, and says so to GitHub too.
@@ -59,7 +98,7 @@ import Glibc
         try #"{"version": 1, "entries": []}"#.write(to: file, atomically: true, encoding: .utf8)
         let empty = try Latsim.run(["regress", "--baseline", file.path, "--format", "github"])
         #expect(empty.status == 2 && empty.stderr.contains("no entries") && empty.stderr.contains("--update"), "\(empty.stderr)")
-        #expect(empty.stdout.hasPrefix("::error title=latsim regress::"), "\(empty.stdout)")
+        #expect(empty.stdout.hasPrefix("::error file=\(GateOutcomeText.property(file.path)),title=latsim regress::"), "\(empty.stdout)")
         let metrics = #"{"alongTrackMean": 0, "crossTrackRms": 0, "errorMax": 1, "errorP95": 1, "errorRms": 1, "jitter": 0, "photonP95": 1, "photonRms": 1}"#
         try #"{"version": 1, "entries": [{"item": "elsewhere", "predictor": "kalman", "horizonMs": 16.666667, "metrics": \#(metrics)}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
@@ -177,5 +216,13 @@ extension Latsim {
         try p.run()
         p.waitUntilExit()
         return p.terminationStatus
+    }
+}
+
+/// How a GitHub workflow command escapes a property (`:` and `,`), as the
+/// gate writes it.
+enum GateOutcomeText {
+    static func property(_ s: String) -> String {
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }
