@@ -138,7 +138,7 @@ public struct PredictionGate: Sendable {
         guard FileManager.default.fileExists(atPath: baseline) else {
             throw LatsimError(file: baseline, problem: "no such baseline file", expected: remedy)
         }
-        guard let bytes = FileManager.default.contents(atPath: baseline) else {
+        guard let bytes = InputFiles.contents(baseline) else {
             throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: remedy)
         }
         let b: PredictionBaseline

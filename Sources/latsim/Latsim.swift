@@ -43,6 +43,10 @@ struct Latsim: ParsableCommand {
             status = CLI.report(e)
         } catch let e as ExitCode {
             status = e.rawValue
+        } catch let error where latsimError(inside: error) != nil {
+            // a LatsimError thrown by a validate() arrives wrapped by the
+            // parser: it is the same error, with its own exit status
+            status = CLI.report(latsimError(inside: error)!)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -58,5 +62,19 @@ struct Latsim: ParsableCommand {
             }
         }
         Foundation.exit(status)
+    }
+
+    /// The ``LatsimError`` an argument parser's error wraps (a few levels
+    /// deep at most), if any.
+    static func latsimError(inside error: any Error) -> LatsimError? {
+        func search(_ value: Any, depth: Int) -> LatsimError? {
+            if let e = value as? LatsimError { return e }
+            guard depth > 0 else { return nil }
+            for child in Mirror(reflecting: value).children {
+                if let found = search(child.value, depth: depth - 1) { return found }
+            }
+            return nil
+        }
+        return search(error, depth: 4)
     }
 }
