@@ -112,6 +112,7 @@ public struct PredictionGate: Sendable {
     @discardableResult
     public func record(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
         let old = try? readBaseline()
+        InputFiles.forget(baseline) // read to be replaced, not as an input
         let start = Monotonic.seconds()
         let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own)
         let current = PredictionCorpus.baseline(results)

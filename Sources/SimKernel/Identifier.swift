@@ -12,10 +12,12 @@ public enum Identifier {
     public static let characters = "letters A-Z and a-z, digits, '.', '_' and '-' (not first: '.' or '-'), at most 64 characters"
 
     /// What is wrong with `text` as an identifier, or nil when it is one.
-    public static func problem(_ text: String) -> String? {
+    /// `limit` replaces ``maximumLength`` for names made of identifiers
+    /// (a chart's `diagram-NAME`).
+    public static func problem(_ text: String, maximumLength limit: Int = maximumLength) -> String? {
         let bytes = Array(text.utf8)
         if bytes.isEmpty { return "an empty name" }
-        if bytes.count > maximumLength { return "a name of \(text.count) characters" }
+        if bytes.count > limit { return "a name of \(text.count) characters" }
         if bytes[0] == UInt8(ascii: ".") || bytes[0] == UInt8(ascii: "-") {
             return "a name may not start with '\(Character(UnicodeScalar(bytes[0])))'"
         }

@@ -51,6 +51,16 @@ public enum InputFiles {
         return entries.withLock { list in list.first { $0.device == device && $0.inode == inode } }
     }
 
+    /// Forgets `path` as an input: a command that reads the old version of
+    /// the file it replaces (a baseline being recorded again) read no input.
+    public static func forget(_ path: String) {
+        var s = stat()
+        let identity = stat(path, &s) == 0 ? (UInt64(s.st_dev), UInt64(s.st_ino)) : nil
+        entries.withLock { list in
+            list.removeAll { $0.path == path || (identity != nil && $0.device == identity!.0 && $0.inode == identity!.1) }
+        }
+    }
+
     /// Forgets every input (tests that run several commands in one process).
     public static func reset() {
         entries.withLock { $0.removeAll() }

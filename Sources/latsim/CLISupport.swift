@@ -72,12 +72,12 @@ enum CLI {
 
     /// A line on stdout.
     static func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Console.out(text)
     }
 
     /// A line on stderr.
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Console.err(text)
     }
 
     /// Says where a chart went, or how to render it without gnuplot.

@@ -288,14 +288,14 @@ final class ProgressBar: Sendable {
                 + "\(p.completed)/\(p.total) runs, \(formatDecimal(p.elapsedSeconds, places: 1, fixed: true)) s"
             let padded = text + String(repeating: " ", count: max(0, st.width - text.count))
             st.width = max(st.width, text.count)
-            FileHandle.standardError.write(Data(("\r" + padded).utf8))
+            Console.errRaw("\r" + padded)
         }
     }
 
     func clear() {
         state.withLock { st in
             guard st.width > 0 else { return }
-            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: st.width) + "\r").utf8))
+            Console.errRaw("\r" + String(repeating: " ", count: st.width) + "\r")
             st.width = 0
         }
     }

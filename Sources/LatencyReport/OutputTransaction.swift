@@ -1,0 +1,172 @@
+import Foundation
+import SimKernel
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The outputs of one command committed together: while a transaction is
+/// open, every file ``AtomicFile`` writes (and every image ``Gnuplot``
+/// renders) is written in full to its temporary file beside its
+/// destination, flushed, and left there; ``commit()`` renames them all into
+/// place in one critical section of ``CleanupRegistry``, which the signal
+/// cleanup cannot interrupt. An interrupt before the commit removes the
+/// temporary files (every destination keeps its old file); one after it
+/// waits for the renames (every destination has its new file). A command
+/// that fails discards the transaction: nothing it wrote appears.
+///
+/// Files written inside a ``StagedDirectory``'s staging folder are not
+/// held (the staging folder is itself committed whole), nor are writes to
+/// devices, FIFOs, sockets and standard output, which happen at once.
+public final class OutputTransaction: @unchecked Sendable {
+    private struct Pending {
+        var temporary: String
+        var target: String
+        var file: String
+        var token: CleanupRegistry.Token
+        var createdFolders: [String]
+    }
+
+    private static let open = Locked<OutputTransaction?>(nil)
+    private let registry: CleanupRegistry
+    private let pending = Locked([Pending]())
+
+    private init(registry: CleanupRegistry) { self.registry = registry }
+
+    /// Opens the process's transaction (one at a time).
+    @discardableResult
+    public static func begin(registry: CleanupRegistry = .shared) -> OutputTransaction {
+        let t = OutputTransaction(registry: registry)
+        open.withLock { $0 = t }
+        return t
+    }
+
+    /// The open transaction, if any.
+    public static var current: OutputTransaction? { open.current }
+
+    /// The destinations held so far, in the order written.
+    public var destinations: [String] { pending.withLock { $0.map(\.file) } }
+
+    /// Takes a finished temporary file (registered with the registry by
+    /// `token`) to be renamed over `target` at the commit. A second file for
+    /// the same target replaces the first.
+    func hold(temporary: String, target: String, file: String, token: CleanupRegistry.Token, createdFolders: [String]) {
+        let replaced: Pending? = pending.withLock { list in
+            var old: Pending?
+            if let i = list.firstIndex(where: { $0.target == target }) { old = list.remove(at: i) }
+            list.append(Pending(temporary: temporary, target: target, file: file, token: token, createdFolders: createdFolders))
+            return old
+        }
+        if let replaced {
+            unlink(replaced.temporary)
+            registry.unregister(replaced.token)
+        }
+    }
+
+    /// True when a write to `target` is held by this transaction: a file
+    /// outside every staging folder.
+    func holds(_ target: String) -> Bool {
+        !StagedDirectory.isInsideStaging(target)
+    }
+
+    /// Renames every held file into place, all in one critical section, and
+    /// closes the transaction.
+    ///
+    /// - Throws: ``LatsimError`` when a rename fails; the files not yet
+    ///   renamed are then removed.
+    public func commit() throws {
+        Self.open.withLock { if $0 === self { $0 = nil } }
+        let items = pending.withLock { list -> [Pending] in defer { list.removeAll() }; return list }
+        try registry.critical {
+            var failure: LatsimError?
+            for item in items {
+                if failure == nil {
+                    let code = FileSystem.move(item.temporary, to: item.target)
+                    if code != 0 { failure = FileSystem.error(code, file: item.file) }
+                }
+                if failure != nil {
+                    unlink(item.temporary)
+                    FileSystem.removeDirectories(item.createdFolders)
+                }
+                registry.unregister(item.token)
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Removes every held file (and the folders made for them) and closes
+    /// the transaction: every destination keeps what it had.
+    public func discard() {
+        Self.open.withLock { if $0 === self { $0 = nil } }
+        let items = pending.withLock { list -> [Pending] in defer { list.removeAll() }; return list }
+        registry.critical {
+            for item in items.reversed() {
+                unlink(item.temporary)
+                FileSystem.removeDirectories(item.createdFolders)
+                registry.unregister(item.token)
+            }
+        }
+    }
+}
+
+/// The hidden names of latsim's temporary files and staging folders carry
+/// the id of the process that made them (`.NAME.latsim-PID-RANDOM.tmp`,
+/// `.NAME.latsim-staging-PID-RANDOM`), so that a later run can tell the
+/// leftovers of a process killed outright (SIGKILL, a power cut: no
+/// cleanup ran) from those of a process still running, and remove them.
+public enum LeftoverFiles {
+    /// The part of a temporary name after the destination's name:
+    /// `latsim-PID-RANDOM` (with `kind-` before the id for staging and old
+    /// folders).
+    static func tag(_ kind: String? = nil) -> String {
+        "latsim-" + (kind.map { $0 + "-" } ?? "") + "\(getpid())-" + FileSystem.randomSuffix()
+    }
+
+    /// The process id in a name latsim gave a temporary file or folder, or
+    /// nil for any other name.
+    public static func owner(of name: String) -> Int32? {
+        guard name.hasPrefix("."), let range = name.range(of: ".latsim-", options: .backwards) ?? (name.hasPrefix(".latsim-") ? name.range(of: ".latsim-") : nil) else {
+            return nil
+        }
+        var rest = name[range.upperBound...]
+        for kind in ["staging-", "old-"] where rest.hasPrefix(kind) { rest = rest.dropFirst(kind.count) }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 10, let pid = Int32(digits) else { return nil }
+        rest = rest.dropFirst(digits.count)
+        guard rest.hasPrefix("-") else { return nil }
+        rest = rest.dropFirst()
+        let random = rest.prefix { ($0.isASCII && $0.isNumber) || ("a"..."z").contains($0) }
+        guard !random.isEmpty else { return nil }
+        rest = rest.dropFirst(random.count)
+        if rest.isEmpty { return pid }
+        guard rest.hasPrefix(".tmp") else { return nil }
+        rest = rest.dropFirst(4)
+        if rest.isEmpty { return pid }
+        guard rest.hasPrefix("."), rest.dropFirst().allSatisfy({ ("a"..."z").contains($0) }), rest.count > 1 else { return nil }
+        return pid
+    }
+
+    private static let cleaned = Locked(Set<String>())
+
+    /// Removes, once per folder and process, the temporary files and
+    /// staging folders in `folder` whose process no longer exists. Returns
+    /// the names removed.
+    @discardableResult
+    public static func clean(_ folder: String) -> [String] {
+        let key = FileSystem.canonical(folder)
+        guard cleaned.withLock({ $0.insert(key).inserted }) else { return [] }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var removed: [String] = []
+        for name in names {
+            guard let pid = owner(of: name), pid > 0, pid != getpid() else { continue }
+            // a live process (or one we may not signal) keeps its files
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            if (try? FileManager.default.removeItem(atPath: FileSystem.join(folder, name))) != nil { removed.append(name) }
+        }
+        return removed
+    }
+}
