@@ -12,13 +12,13 @@ import Darwin
 /// Standard output and standard error for the command line, written so that
 /// a write that fails (`>/dev/full`, a full disk, a closed pipe) ends the
 /// command cleanly instead of trapping: the registered temporary files and
-/// staging folders are removed, the open ``OutputTransaction`` is discarded
-/// (no output of the command appears), a one-line message goes to standard
+/// staging folders are removed (with them the files an open
+/// ``OutputTransaction`` holds: no output of the command appears), a one-line message goes to standard
 /// error if it still works, and the process exits with status 3.
 public enum Console {
     /// What happens after a failed write; the command line exits.
     nonisolated(unsafe) public static var onFailure: (LatsimError) -> Never = { e in
-        OutputTransaction.current?.discard()
+        // the transaction's files are registered: removing them discards it
         CleanupRegistry.shared.removeAll()
         _ = FileSystem.writeAll(2, Data(("latsim: error: " + e.description + "\n").utf8))
         exit(3)

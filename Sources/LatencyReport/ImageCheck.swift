@@ -18,10 +18,12 @@ public enum ImageCheck {
         let bytes = [UInt8](data)
         switch format {
         case .png:
-            guard bytes.count >= pngSignature.count + pngEnd.count, Array(bytes.prefix(8)) == pngSignature else {
+            guard Array(bytes.prefix(8)) == Array(pngSignature.prefix(bytes.count)) else {
                 return "not a PNG image (no PNG signature)"
             }
-            guard Array(bytes.suffix(pngEnd.count)) == pngEnd else { return "a PNG image cut short (\(bytes.count) bytes, no IEND chunk)" }
+            guard bytes.count >= pngSignature.count + pngEnd.count, Array(bytes.suffix(pngEnd.count)) == pngEnd else {
+                return "a PNG image cut short (\(bytes.count) bytes, no IEND chunk)"
+            }
             return nil
         case .svg:
             let head = String(decoding: bytes.prefix(4096), as: UTF8.self)

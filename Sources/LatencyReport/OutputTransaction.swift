@@ -19,8 +19,10 @@ import Darwin
 /// waits for the renames (every destination has its new file). A command
 /// that fails discards the transaction: nothing it wrote appears.
 ///
-/// Files written inside a ``StagedDirectory``'s staging folder are not
-/// held (the staging folder is itself committed whole), nor are writes to
+/// A transaction belongs to the thread that began it (the command line's
+/// main thread): writes from other threads, and from code that runs
+/// without a transaction (libraries, tests), happen at once. Files written
+/// inside a ``StagedDirectory``'s staging folder are not held (the staging folder is itself committed whole), nor are writes to
 /// devices, FIFOs, sockets and standard output, which happen at once.
 public final class OutputTransaction: @unchecked Sendable {
     private struct Pending {
@@ -31,7 +33,7 @@ public final class OutputTransaction: @unchecked Sendable {
         var createdFolders: [String]
     }
 
-    private static let open = Locked<OutputTransaction?>(nil)
+    private static let key = "latsim.OutputTransaction"
     private let registry: CleanupRegistry
     private let pending = Locked([Pending]())
 
@@ -41,12 +43,17 @@ public final class OutputTransaction: @unchecked Sendable {
     @discardableResult
     public static func begin(registry: CleanupRegistry = .shared) -> OutputTransaction {
         let t = OutputTransaction(registry: registry)
-        open.withLock { $0 = t }
+        Thread.current.threadDictionary[key] = t
         return t
     }
 
-    /// The open transaction, if any.
-    public static var current: OutputTransaction? { open.current }
+    /// This thread's open transaction, if any.
+    public static var current: OutputTransaction? { Thread.current.threadDictionary[key] as? OutputTransaction }
+
+    /// Closes the transaction on this thread.
+    private func close() {
+        if Self.current === self { Thread.current.threadDictionary.removeObject(forKey: Self.key) }
+    }
 
     /// The destinations held so far, in the order written.
     public var destinations: [String] { pending.withLock { $0.map(\.file) } }
@@ -79,7 +86,7 @@ public final class OutputTransaction: @unchecked Sendable {
     /// - Throws: ``LatsimError`` when a rename fails; the files not yet
     ///   renamed are then removed.
     public func commit() throws {
-        Self.open.withLock { if $0 === self { $0 = nil } }
+        close()
         let items = pending.withLock { list -> [Pending] in defer { list.removeAll() }; return list }
         try registry.critical {
             var failure: LatsimError?
@@ -101,7 +108,7 @@ public final class OutputTransaction: @unchecked Sendable {
     /// Removes every held file (and the folders made for them) and closes
     /// the transaction: every destination keeps what it had.
     public func discard() {
-        Self.open.withLock { if $0 === self { $0 = nil } }
+        close()
         let items = pending.withLock { list -> [Pending] in defer { list.removeAll() }; return list }
         registry.critical {
             for item in items.reversed() {

@@ -46,9 +46,9 @@ public enum DurationSyntax {
 /// style (`.` as decimal point, no grouping). With `fixed`, exactly
 /// `places` decimals are written (trailing zeros kept), as tables align them.
 ///
-/// Every finite number gives its digits, however large: the rounding to
-/// `places` decimals is skipped for numbers of 2^52 and above (they are
-/// whole numbers already), so no step overflows to infinity. `places` is
+/// Every finite number gives its digits, however large: where `x * 10^places`
+/// would pass 2^53 (no longer exact, and past about 1.8e302 infinite),
+/// printf rounds the number itself, so no step overflows. `places` is
 /// taken from 0 to 17 (a double holds 17 significant digits). A non-finite
 /// number gives `nan`, `inf` or `-inf`, which JSON writers never call this
 /// for (``finiteDecimal(_:places:)``).
@@ -57,20 +57,18 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
     if x.isInfinite { return x > 0 ? "inf" : "-inf" }
     let places = Swift.min(Swift.max(places, 0), 17)
     var s: String
-    if Swift.abs(x) >= 4_503_599_627_370_496 { // 2^52: no fraction to round
-        s = Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.0f", x)
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    if Swift.abs(x) * scale >= 9_007_199_254_740_992 { // 2^53: x * scale would not be exact
+        // printf rounds the exact binary value to `places` decimals itself
+        s = Swift.abs(x) >= 4_503_599_627_370_496 && Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.\(places)f", x)
     } else {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        // x * scale stays below 2^52 * 1e17, far from overflowing
         let r = (x * scale).rounded() / scale
-        if r == r.rounded() && Swift.abs(r) < 1e15 {
-            s = String(Int64(r))
-        } else {
-            s = String(format: "%.\(places)f", r)
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.removeLast() }
-        }
+        s = r == r.rounded() && Swift.abs(r) < 1e15 ? String(Int64(r)) : String(format: "%.\(places)f", r)
+    }
+    if s.contains(".") {
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
     }
     if s == "-0" { s = "0" }
     if fixed && places > 0 {

@@ -15,7 +15,9 @@ import Darwin
 /// is bad input, not a lost input file.
 ///
 /// A file is known by its device and inode (so a hard link or another
-/// spelling of the path is the same file) and by its absolute path.
+/// spelling of the path is the same file), together with its status-change
+/// time when read: an inode freed and reused by a new file later is not
+/// taken for the input.
 public enum InputFiles {
     /// One input, as recorded.
     public struct Entry: Sendable, Hashable {
@@ -23,6 +25,17 @@ public enum InputFiles {
         public var path: String
         /// Device and inode, when the file could be looked at.
         public var device: UInt64?, inode: UInt64?
+        /// The status-change time when it was read, nanoseconds.
+        public var changed: Int64?
+    }
+
+    private static func identity(_ s: stat) -> (UInt64, UInt64, Int64) {
+        #if canImport(Darwin)
+        let c = s.st_ctimespec
+        #else
+        let c = s.st_ctim
+        #endif
+        return (UInt64(s.st_dev), UInt64(s.st_ino), Int64(c.tv_sec) &* 1_000_000_000 &+ Int64(c.tv_nsec))
     }
 
     private static let entries = Locked([Entry]())
@@ -30,8 +43,8 @@ public enum InputFiles {
     /// Records `path` as an input (call it when reading the file).
     public static func record(_ path: String) {
         var s = stat()
-        let entry = stat(path, &s) == 0 ? Entry(path: path, device: UInt64(s.st_dev), inode: UInt64(s.st_ino))
-                                        : Entry(path: path, device: nil, inode: nil)
+        var entry = Entry(path: path, device: nil, inode: nil, changed: nil)
+        if stat(path, &s) == 0 { (entry.device, entry.inode, entry.changed) = identity(s) }
         entries.withLock { list in
             if !list.contains(entry) { list.append(entry) }
         }
@@ -47,8 +60,8 @@ public enum InputFiles {
     public static func input(sameAs path: String) -> Entry? {
         var s = stat()
         guard stat(path, &s) == 0 else { return nil }
-        let device = UInt64(s.st_dev), inode = UInt64(s.st_ino)
-        return entries.withLock { list in list.first { $0.device == device && $0.inode == inode } }
+        let (device, inode, changed) = identity(s)
+        return entries.withLock { list in list.first { $0.device == device && $0.inode == inode && $0.changed == changed } }
     }
 
     /// Forgets `path` as an input: a command that reads the old version of
