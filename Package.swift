@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
-        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel"]),
+        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "LatencyReport", "PredictorProcess"]),
         // A predictor in another process, any language, speaking the
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),

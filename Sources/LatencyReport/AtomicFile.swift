@@ -49,6 +49,7 @@ public enum AtomicFile {
         let directory = FileSystem.directory(of: target)
         try refuseInput(target, file: file)
         let created = try FileSystem.makeDirectories(directory, file: file)
+        do { try refuseInput(target, file: file) } catch { FileSystem.removeDirectories(created); throw error } // `new/../x` names x once new exists
         LeftoverFiles.clean(directory)
         var temporary: String?
         var token: CleanupRegistry.Token?
@@ -112,7 +113,10 @@ public enum AtomicFile {
     /// Refuses to replace a file this process read as input
     /// (``InputFiles``): bad input naming both paths.
     static func refuseInput(_ target: String, file: String) throws {
-        if let input = InputFiles.input(sameAs: target) {
+        // by identity, and by spelling for a path whose folders do not exist
+        // yet (`missing/../input.yaml` is the input once `missing` is made)
+        let spelled = InputFiles.all.isEmpty ? nil : FileSystem.canonical(target)
+        if let input = InputFiles.input(sameAs: target) ?? InputFiles.all.first(where: { FileSystem.canonical($0.path) == spelled }) {
             throw LatsimError(file: file, problem: input.path == file ? "is also an input of this command" : "is the same file as the input \(input.path)",
                               expected: "an output path that is none of the command's inputs")
         }

@@ -261,3 +261,10 @@ enum FileSystem {
         String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 }
+
+/// Paths as the output layer compares them.
+public enum PathSpelling {
+    /// The absolute, link-free spelling of `path` (its missing tail
+    /// normalized by `.` and `..`).
+    public static func canonical(_ path: String) -> String { FileSystem.canonical(path) }
+}

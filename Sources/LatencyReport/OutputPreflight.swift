@@ -101,6 +101,7 @@ extension OutputDestination {
                 try checkWritableFolder(FileSystem.directory(of: target), file: path)
                 return ["path " + FileSystem.canonical(target)] + (identity(target).map { [$0] } ?? [])
             }
+            try AtomicFile.refuseInput(target, file: path)
             try checkCreatable(FileSystem.directory(of: target), file: path)
             return ["path " + FileSystem.canonical(target)]
         }

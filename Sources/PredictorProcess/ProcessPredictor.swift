@@ -174,3 +174,17 @@ public struct ProcessPredictor: TouchPredictor {
         }
     }
 }
+
+/// How latsim reads one answer line of a predictor, for tools that check
+/// it (the fuzz target): the point, or the bad input it is.
+public enum PredictorAnswer {
+    /// The answer `bytes` (one line, without its newline) to request `id`.
+    public static func read(_ bytes: [UInt8], id: Int) -> Result<TouchPoint?, LatsimError> {
+        switch ProcessPredictor.point(ArraySlice(bytes), id: id) {
+        case .success(let p): return .success(p)
+        case .failure(let problem):
+            return .failure(LatsimError(.badInput, file: "predictor", value: String(decoding: bytes, as: UTF8.self),
+                                        problem: problem.problem, expected: problem.expected))
+        }
+    }
+}

@@ -64,6 +64,9 @@ public enum InputFiles {
         return entries.withLock { list in list.first { $0.device == device && $0.inode == inode && $0.changed == changed } }
     }
 
+    /// Every input recorded so far.
+    public static var all: [Entry] { entries.current }
+
     /// Forgets `path` as an input: a command that reads the old version of
     /// the file it replaces (a baseline being recorded again) read no input.
     public static func forget(_ path: String) {
