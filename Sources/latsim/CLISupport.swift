@@ -53,7 +53,10 @@ enum CLI {
     }
 
     /// Checks every output path before any work runs (nothing is created).
-    static func preflight(files: [String?], directories: [String?] = []) throws {
+    /// `inputs` are files the command will read (recorded now, so that an
+    /// output naming one is refused before the work, not after it).
+    static func preflight(files: [String?], directories: [String?] = [], inputs: [String] = []) throws {
+        for input in inputs where FileManager.default.fileExists(atPath: input) { InputFiles.record(input) }
         try OutputDestination.preflight(files: files, directories: directories)
     }
 

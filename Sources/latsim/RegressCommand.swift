@@ -91,7 +91,7 @@ struct RegressCommand: ParsableCommand {
     /// Runs the gate and prints its report; the outcome.
     func gate() throws -> GateOutcome {
         try data.check()
-        try CLI.preflight(files: update ? [baseline, junit] : [junit])
+        try CLI.preflight(files: update ? [baseline, junit] : [junit], inputs: update ? [] : [baseline])
         let command = try own.command()
         var predictors = try PredictRunCommand.predictors(predictor, defaultAll: command == nil)
         if !predictor.isEmpty || command != nil {

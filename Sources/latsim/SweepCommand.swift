@@ -188,7 +188,7 @@ struct SweepMergeCommand: ParsableCommand {
     var plot: String?
 
     func run() throws {
-        try CLI.preflight(files: [csv, json], directories: [plot])
+        try CLI.preflight(files: [csv, json], directories: [plot], inputs: parts)
         let read = try parts.map { path throws(LatsimError) in (path, try SweepPart.read(path)) }
         let result = try SweepPart.merge(read)
         try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
