@@ -112,7 +112,7 @@ public enum AtomicFile {
 
     /// Refuses to replace a file this process read as input
     /// (``InputFiles``): bad input naming both paths.
-    static func refuseInput(_ target: String, file: String) throws {
+    package static func refuseInput(_ target: String, file: String) throws {
         // by identity, and by spelling for a path whose folders do not exist
         // yet (`missing/../input.yaml` is the input once `missing` is made)
         let spelled = InputFiles.all.isEmpty ? nil : FileSystem.canonical(target)

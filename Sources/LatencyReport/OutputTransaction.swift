@@ -61,7 +61,7 @@ public final class OutputTransaction: @unchecked Sendable {
     /// Takes a finished temporary file (registered with the registry by
     /// `token`) to be renamed over `target` at the commit. A second file for
     /// the same target replaces the first.
-    func hold(temporary: String, target: String, file: String, token: CleanupRegistry.Token, createdFolders: [String]) {
+    package func hold(temporary: String, target: String, file: String, token: CleanupRegistry.Token, createdFolders: [String]) {
         let replaced: Pending? = pending.withLock { list in
             var old: Pending?
             if let i = list.firstIndex(where: { $0.target == target }) { old = list.remove(at: i) }
@@ -76,7 +76,7 @@ public final class OutputTransaction: @unchecked Sendable {
 
     /// True when a write to `target` is held by this transaction: a file
     /// outside every staging folder.
-    func holds(_ target: String) -> Bool {
+    package func holds(_ target: String) -> Bool {
         !StagedDirectory.isInsideStaging(target)
     }
 
@@ -129,7 +129,7 @@ public enum LeftoverFiles {
     /// The part of a temporary name after the destination's name:
     /// `latsim-PID-RANDOM` (with `kind-` before the id for staging and old
     /// folders).
-    static func tag(_ kind: String? = nil) -> String {
+    package static func tag(_ kind: String? = nil) -> String {
         "latsim-" + (kind.map { $0 + "-" } ?? "") + "\(getpid())-" + FileSystem.randomSuffix()
     }
 
