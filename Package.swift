@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "LatsimFuzz", targets: ["LatsimFuzz"]),
+        .library(name: "LatsimOutput", targets: ["LatsimOutput"]),
         .library(name: "LatencyReport", targets: ["LatencyReport"]),
         .library(name: "PredictorProcess", targets: ["PredictorProcess"]),
         .library(name: "LatsimGate", targets: ["LatsimGate"]),
@@ -45,7 +46,10 @@ let package = Package(
         // What is run on top of the model: sweeps, the parallel runner, the
         // prediction corpus, the talk's table.
         .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
-        .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline"]),
+        // Writing outputs without destroying anything (atomic files, staging,
+        // destinations, signal cleanup) and the text and JSON helpers.
+        .target(name: "LatsimOutput", dependencies: ["SimKernel"]),
+        .target(name: "LatencyReport", dependencies: ["LatsimOutput", "Experiments", "Scenarios", "FramePipeline"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
         .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "LatencyReport", "PredictorProcess"]),
@@ -64,7 +68,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
-        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport"]),
+        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "LatsimOutput"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LatencyReport
+@testable import LatsimOutput
 
 #if canImport(Glibc)
 import Glibc
