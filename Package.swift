@@ -57,7 +57,7 @@ let package = Package(
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
         // The prediction regression gate as a library call (`latsim regress`).
-        .target(name: "LatsimGate", dependencies: ["Experiments", "LatencyReport", "PredictorProcess", "SimKernel", "TouchModel"]),
+        .target(name: "LatsimGate", dependencies: ["Experiments", "LatsimOutput", "PredictorProcess", "SimKernel", "TouchModel"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
