@@ -121,47 +121,64 @@ public final class OutputTransaction: @unchecked Sendable {
 }
 
 /// The hidden names of latsim's temporary files and staging folders carry
-/// the id of the process that made them (`.NAME.latsim-PID-RANDOM.tmp`,
-/// `.NAME.latsim-staging-PID-RANDOM`), so that a later run can tell the
-/// leftovers of a process killed outright (SIGKILL, a power cut: no
-/// cleanup ran) from those of a process still running, and remove them.
+/// the id of the process that made them and a token of its machine
+/// (`.NAME.latsim-PID-HOST-RANDOM.tmp`, `.NAME.latsim-staging-PID-HOST-RANDOM`),
+/// so that a later run on the same machine can tell the leftovers of a
+/// process killed outright (SIGKILL, a power cut: no cleanup ran) from those
+/// of a process still running, and remove them. Leftovers of another
+/// machine (a folder shared over the network, as a cluster's part files
+/// are) are never touched: its process ids mean nothing here.
 public enum LeftoverFiles {
+    /// This machine's token: a hash of its host name and machine id, in
+    /// base 36.
+    public static let host: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let machine = (try? String(contentsOfFile: "/etc/machine-id", encoding: .utf8)) ?? ""
+        var hash: UInt32 = 2_166_136_261 // FNV-1a
+        for byte in Array(String(cString: name).utf8) + [0] + Array(machine.utf8) {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+        }
+        return String(hash, radix: 36)
+    }()
+
     /// The part of a temporary name after the destination's name:
-    /// `latsim-PID-RANDOM` (with `kind-` before the id for staging and old
-    /// folders).
+    /// `latsim-PID-HOST-RANDOM` (with `kind-` before the id for staging and
+    /// old folders).
     package static func tag(_ kind: String? = nil) -> String {
-        "latsim-" + (kind.map { $0 + "-" } ?? "") + "\(getpid())-" + FileSystem.randomSuffix()
+        "latsim-" + (kind.map { $0 + "-" } ?? "") + "\(getpid())-\(host)-" + FileSystem.randomSuffix()
     }
 
-    /// The process id in a name latsim gave a temporary file or folder, or
-    /// nil for any other name.
-    public static func owner(of name: String) -> Int32? {
-        guard name.hasPrefix("."), let range = name.range(of: ".latsim-", options: .backwards) ?? (name.hasPrefix(".latsim-") ? name.range(of: ".latsim-") : nil) else {
-            return nil
-        }
+    /// The process id and machine token in a name latsim gave a temporary
+    /// file or folder, or nil for any other name.
+    public static func owner(of name: String) -> (pid: Int32, host: String)? {
+        guard name.hasPrefix("."), let range = name.range(of: ".latsim-", options: .backwards) else { return nil }
         var rest = name[range.upperBound...]
         for kind in ["staging-", "old-"] where rest.hasPrefix(kind) { rest = rest.dropFirst(kind.count) }
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 10, let pid = Int32(digits) else { return nil }
-        rest = rest.dropFirst(digits.count)
-        guard rest.hasPrefix("-") else { return nil }
+        func token(digitsOnly: Bool) -> Substring? {
+            let t = rest.prefix { $0.isASCII && ($0.isNumber || (!digitsOnly && ("a"..."z").contains($0))) }
+            guard !t.isEmpty, t.count <= 16 else { return nil }
+            rest = rest.dropFirst(t.count)
+            return t
+        }
+        guard let digits = token(digitsOnly: true), let pid = Int32(digits), rest.hasPrefix("-") else { return nil }
         rest = rest.dropFirst()
-        let random = rest.prefix { ($0.isASCII && $0.isNumber) || ("a"..."z").contains($0) }
-        guard !random.isEmpty else { return nil }
-        rest = rest.dropFirst(random.count)
-        if rest.isEmpty { return pid }
+        guard let host = token(digitsOnly: false), rest.hasPrefix("-") else { return nil }
+        rest = rest.dropFirst()
+        guard token(digitsOnly: false) != nil else { return nil }
+        if rest.isEmpty { return (pid, String(host)) }
         guard rest.hasPrefix(".tmp") else { return nil }
         rest = rest.dropFirst(4)
-        if rest.isEmpty { return pid }
-        guard rest.hasPrefix("."), rest.dropFirst().allSatisfy({ ("a"..."z").contains($0) }), rest.count > 1 else { return nil }
-        return pid
+        if rest.isEmpty { return (pid, String(host)) }
+        guard rest.hasPrefix("."), rest.count > 1, rest.dropFirst().allSatisfy({ ("a"..."z").contains($0) }) else { return nil }
+        return (pid, String(host))
     }
 
     private static let cleaned = Locked(Set<String>())
 
     /// Removes, once per folder and process, the temporary files and
-    /// staging folders in `folder` whose process no longer exists. Returns
-    /// the names removed.
+    /// staging folders in `folder` made on this machine by a process that
+    /// no longer exists. Returns the names removed.
     @discardableResult
     public static func clean(_ folder: String) -> [String] {
         let key = FileSystem.canonical(folder)
@@ -169,7 +186,7 @@ public enum LeftoverFiles {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var removed: [String] = []
         for name in names {
-            guard let pid = owner(of: name), pid > 0, pid != getpid() else { continue }
+            guard let (pid, made) = owner(of: name), made == host, pid > 0, pid != getpid() else { continue }
             // a live process (or one we may not signal) keeps its files
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             if (try? FileManager.default.removeItem(atPath: FileSystem.join(folder, name))) != nil { removed.append(name) }

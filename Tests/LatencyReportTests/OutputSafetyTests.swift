@@ -126,14 +126,18 @@ struct OutputSafetyTests {
         p.executableURL = URL(fileURLWithPath: "/bin/true")
         try p.run()
         p.waitUntilExit()
-        let dead = p.processIdentifier, alive = getpid()
-        let names = [".out.json.latsim-\(dead)-abc123.tmp", ".Reports.latsim-staging-\(dead)-k9", ".chart.latsim-\(dead)-z.tmp.png",
-                     ".out.json.latsim-\(alive)-abc.tmp", ".notes.latsim-12x-abc.tmp", "mine.latsim-\(dead)-a.tmp", ".plain.tmp"]
+        let dead = p.processIdentifier, alive = getpid(), host = LeftoverFiles.host
+        let names = [".out.json.latsim-\(dead)-\(host)-abc123.tmp", ".Reports.latsim-staging-\(dead)-\(host)-k9", ".chart.latsim-\(dead)-\(host)-z.tmp.png",
+                     ".out.json.latsim-\(alive)-\(host)-abc.tmp", ".notes.latsim-12x-\(host)-abc.tmp", "mine.latsim-\(dead)-\(host)-a.tmp", ".plain.tmp",
+                     ".part-0.json.latsim-\(dead)-otherhost1-abc.tmp"]
         for name in names where !name.contains("staging") { try "x".write(to: root.appendingPathComponent(name), atomically: false, encoding: .utf8) }
         try FileManager.default.createDirectory(at: root.appendingPathComponent(names[1] + "/inner"), withIntermediateDirectories: true)
-        #expect(LeftoverFiles.owner(of: names[0]) == dead && LeftoverFiles.owner(of: names[1]) == dead && LeftoverFiles.owner(of: names[2]) == dead)
-        #expect(LeftoverFiles.owner(of: names[4]) == nil && LeftoverFiles.owner(of: names[5]) == nil && LeftoverFiles.owner(of: names[6]) == nil)
+        for name in names[0...2] { #expect(LeftoverFiles.owner(of: name)?.pid == dead && LeftoverFiles.owner(of: name)?.host == host, "\(name)") }
+        for name in names[4...6] { #expect(LeftoverFiles.owner(of: name) == nil, "\(name)") }
+        #expect(LeftoverFiles.owner(of: names[7])?.host == "otherhost1")
         try AtomicFile.write("new", to: root.appendingPathComponent("out.json"))
-        #expect(try entries(root) == [".notes.latsim-12x-abc.tmp", ".out.json.latsim-\(alive)-abc.tmp", ".plain.tmp", "mine.latsim-\(dead)-a.tmp", "out.json"])
+        // kept: a live process's, names not of the form, and another machine's (a shared folder)
+        #expect(try entries(root) == [".notes.latsim-12x-\(host)-abc.tmp", ".out.json.latsim-\(alive)-\(host)-abc.tmp",
+                                      ".part-0.json.latsim-\(dead)-otherhost1-abc.tmp", ".plain.tmp", "mine.latsim-\(dead)-\(host)-a.tmp", "out.json"])
     }
 }
