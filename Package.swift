@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "LatsimFuzz", targets: ["LatsimFuzz"]),
+        .library(name: "LatsimOutput", targets: ["LatsimOutput"]),
         .library(name: "LatencyReport", targets: ["LatencyReport"]),
         .library(name: "PredictorProcess", targets: ["PredictorProcess"]),
         .library(name: "LatsimGate", targets: ["LatsimGate"]),
@@ -48,18 +49,21 @@ let package = Package(
         // What is run on top of the model: sweeps, the parallel runner, the
         // prediction corpus, the talk's table.
         .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
+        // Writing outputs without destroying anything (atomic files, staging,
+        // destinations, signal cleanup) and the text and JSON helpers.
+        .target(name: "LatsimOutput", dependencies: ["SimKernel"]),
         // The messages of Perfetto's trace format that latsim writes and
         // reads, generated once from Protos/perfetto_trimmed.proto.
         .target(name: "PerfettoProtos", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
-        .target(name: "LatencyReport", dependencies: ["Experiments", "Scenarios", "FramePipeline", "PerfettoProtos"]),
+        .target(name: "LatencyReport", dependencies: ["LatsimOutput", "Experiments", "Scenarios", "FramePipeline", "PerfettoProtos"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
-        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel"]),
+        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "LatencyReport", "PredictorProcess"]),
         // A predictor in another process, any language, speaking the
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
         // The prediction regression gate as a library call (`latsim regress`).
-        .target(name: "LatsimGate", dependencies: ["Experiments", "LatencyReport", "PredictorProcess", "Scenarios", "FramePipeline", "SimKernel", "TouchModel", "Yams"]),
+        .target(name: "LatsimGate", dependencies: ["Experiments", "LatsimOutput", "PredictorProcess", "Scenarios", "FramePipeline", "SimKernel", "TouchModel", "Yams"]),
         .executableTarget(
             name: "latsim",
             dependencies: [
@@ -70,7 +74,7 @@ let package = Package(
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
         .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
-        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline"]),
+        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "LatsimOutput", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline"]),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel", "Yams"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),

@@ -7,8 +7,9 @@
 #
 # Each array task runs `latsim sweep SWEEP-ARGUMENTS --shard auto --part
 # OUTDIR/part-ID.json` (latsim takes its shard from SLURM_ARRAY_TASK_ID,
-# _MIN and _COUNT); sbatch waits for the whole array, then the parts are
-# merged into OUTDIR/sweep.csv, byte for byte what one machine gives, and
+# _MIN, _MAX and _COUNT of the array 0-(N-1); to re-run shard I alone:
+# LATSIM_SHARD_COUNT=N sbatch --array=I OUTDIR/shard.sh); sbatch waits for
+# the whole array, then the parts are merged into OUTDIR/sweep.csv, byte for byte what one machine gives, and
 # the sweep's table is printed. OUTDIR must be on a file system every node
 # sees. LATSIM names the latsim binary (default: latsim on PATH);
 # SBATCH_ARGS adds sbatch options (a partition, a time limit).

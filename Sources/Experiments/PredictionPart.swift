@@ -44,6 +44,21 @@ public struct PredictionPart: ShardPart {
         self.wallSeconds = wallSeconds
     }
 
+    /// The most cells a study has (a study is predictors x horizons, a few
+    /// hundred cells).
+    public static let maximumCells = 1_000_000
+
+    /// The number of cells and of results must fit the shard.
+    public func problem() -> String? {
+        guard (0...Self.maximumCells).contains(cells) else {
+            return "cells is \(cells); a study has 0 to \(Self.maximumCells) cells"
+        }
+        guard results.count == shard.points(of: cells).count else {
+            return "\(results.count) results, but shard \(shard) of \(cells) cells holds \(shard.points(of: cells).count)"
+        }
+        return nil
+    }
+
     public static let kind = "prediction part"
     public static let writer = "`latsim predict` with a shard"
 

@@ -18,9 +18,15 @@ public protocol ShardPart: Codable, Sendable {
     /// True when `other` is a part of the same job (every setting equal,
     /// the number of shards included).
     func isSameJob(as other: Self) -> Bool
+    /// What is wrong with a decoded part's own fields (beyond its shard,
+    /// which decoding checks), or nil.
+    func problem() -> String?
 }
 
 extension ShardPart {
+    /// No more to check by default.
+    public func problem() -> String? { nil }
+
     /// The part as JSON (doubles written so that they read back exactly).
     public func encoded() throws(LatsimError) -> Data {
         let encoder = JSONEncoder()
@@ -36,16 +42,28 @@ extension ShardPart {
 
     /// Reads a part file.
     public static func read(_ path: String) throws(LatsimError) -> Self {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = InputFiles.contents(path) else {
             throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
                               expected: "a part written by \(writer)")
         }
+        return try decode(data, file: path)
+    }
+
+    /// Decodes a part file's bytes, checking what it holds: the shard (an
+    /// index below a count of 1 to ``Shard/maximumCount``), the version and
+    /// ``problem()``. `file` names it in errors.
+    public static func decode(_ data: Data, file path: String) throws(LatsimError) -> Self {
         let part: Self
-        do { part = try JSONDecoder().decode(Self.self, from: data) } catch {
+        do { part = try JSONDecoder().decode(Self.self, from: data) } catch let e as LatsimError {
+            throw LatsimError(file: path, value: e.value, problem: "shard: " + e.problem, expected: e.expected)
+        } catch {
             throw LatsimError(file: path, problem: "not a \(kind)", expected: "a part written by \(writer)")
         }
         guard part.version == currentVersion else {
             throw LatsimError(file: path, problem: "part format version \(part.version)", expected: "version \(currentVersion)")
+        }
+        if let problem = part.problem() {
+            throw LatsimError(file: path, problem: problem, expected: "a part written by \(writer)")
         }
         return part
     }
@@ -70,7 +88,10 @@ extension ShardPart {
         }
         let missing = (0..<count).filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
-            throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing",
+            // named up to ten, then counted: a message stays one short paragraph
+            var listed = missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ")
+            if missing.count > 10 { listed += " and \(missing.count - 10) more" }
+            throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(listed) missing",
                               expected: "the parts of all \(count) shards")
         }
         return (0..<count).map { byIndex[$0]! }

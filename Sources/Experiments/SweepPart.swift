@@ -12,14 +12,29 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How many shards the sweep is split into.
     public let count: Int
 
-    /// A shard; `index` must be below `count`.
+    /// The most shards a job is split into: more than the largest sweep
+    /// grid has points, and few enough that the part files of every shard
+    /// can be listed and merged.
+    public static let maximumCount = 100_000
+
+    /// A shard; `index` must be below `count`, `count` at most
+    /// ``maximumCount``.
     public init(index: Int, count: Int) throws(LatsimError) {
-        guard count >= 1, index >= 0, index < count else {
+        guard count >= 1, count <= Self.maximumCount, index >= 0, index < count else {
             throw LatsimError(value: "\(index)/\(count)", problem: "not a shard",
-                              expected: "I/N with N at least 1 and I from 0 to N-1, e.g. 0/4")
+                              expected: "I/N with N from 1 to \(Self.maximumCount) and I from 0 to N-1, e.g. 0/4")
         }
         self.index = index
         self.count = count
+    }
+
+    private enum CodingKeys: String, CodingKey { case index, count }
+
+    /// Decodes a shard as the initializer checks it: a part file's `shard`
+    /// is refused, not trusted.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(index: try c.decode(Int.self, forKey: .index), count: try c.decode(Int.self, forKey: .count))
     }
 
     /// Parses `I/N`.
@@ -32,8 +47,14 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The grid points this shard runs, of `total`.
+    /// (The products are taken at double width: `index * total` cannot
+    /// overflow.)
     public func points(of total: Int) -> Range<Int> {
-        (index * total / count)..<((index + 1) * total / count)
+        let total = Swift.max(total, 0)
+        func bound(_ i: Int) -> Int {
+            count.dividingFullWidth(i.multipliedFullWidth(by: total)).quotient
+        }
+        return bound(index)..<bound(index + 1)
     }
 
     /// `I/N`.

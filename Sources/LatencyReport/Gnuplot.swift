@@ -73,7 +73,12 @@ public struct Gnuplot: Sendable {
         basename: String,
         formats: [ChartFormat] = [.png, .svg]
     ) throws -> ChartOutput {
-        precondition(!basename.isEmpty && !basename.contains("/"), "basename is a plain file name")
+        // the chart's files stay in `directory`: a name that could lead out
+        // of it (a scenario name once could) is refused, never trusted
+        if let problem = Identifier.problem(basename, maximumLength: 200) {
+            throw LatsimError(file: directory.appendingPathComponent(basename).path, value: basename,
+                              problem: "not a chart name: \(problem)", expected: "a chart name of " + Identifier.characters)
+        }
         var seen = Set<ChartFormat>()
         let formats = formats.filter { seen.insert($0).inserted }
         let scriptURL = directory.appendingPathComponent(basename + ".gp")
@@ -86,29 +91,45 @@ public struct Gnuplot: Sendable {
                                hint: Self.notFoundHint(basename: basename, directory: directory), warnings: "")
         }
 
-        // gnuplot writes `<temporary>.png` etc.; they are moved into place on
-        // success, and removed on failure or on SIGINT/SIGTERM
-        let temporaryBase = ".\(basename).\(UUID().uuidString).tmp"
+        // gnuplot reads its own copy of the script and writes
+        // `<temporary>.png` etc.; they are checked and moved into place (with
+        // the command's other outputs when an OutputTransaction is open), and
+        // removed on failure or on SIGINT/SIGTERM
+        let temporaryBase = ".\(basename).\(LeftoverFiles.tag()).tmp"
+        let temporaryScript = directory.appendingPathComponent("\(temporaryBase).gp")
         let temporaries = formats.map { directory.appendingPathComponent("\(temporaryBase).\($0.fileExtension)") }
         let finals = formats.map { directory.appendingPathComponent("\(basename).\($0.fileExtension)") }
-        let tokens = temporaries.map { CleanupRegistry.shared.register($0) }
+        var tokens = temporaries.map { CleanupRegistry.shared.register($0) }
+        tokens.append(CleanupRegistry.shared.register(temporaryScript))
+        var adopted = Set<URL>()
         defer {
-            for url in temporaries { unlink(url.path) }
+            for url in temporaries + [temporaryScript] where !adopted.contains(url) { unlink(url.path) }
             for token in tokens { CleanupRegistry.shared.unregister(token) }
+        }
+        let scriptText = GnuplotScriptWriter.script(for: chart, basename: basename, formats: formats)
+        guard FileManager.default.createFile(atPath: temporaryScript.path, contents: Data(scriptText.utf8)) else {
+            throw FileSystem.error(errno == 0 ? EIO : errno, file: scriptURL.path)
         }
 
         let result = try GnuplotProcess.run(
             executable: executable,
-            arguments: ["-e", "outbase=\(GnuplotText.plain(temporaryBase))", scriptURL.lastPathComponent],
+            arguments: ["-e", "outbase=\(GnuplotText.plain(temporaryBase))", temporaryScript.lastPathComponent],
             directory: directory)
         guard result.status == 0 else {
             throw LatsimError.gnuplotFailed(script: scriptURL, status: result.status, stderr: result.stderr)
         }
-        for (temporary, final) in zip(temporaries, finals) {
+        // gnuplot's exit status is not trusted: on a full disk it exits 0
+        // after writing part of an image, so every image is checked whole
+        for (temporary, (final, format)) in zip(temporaries, zip(finals, formats)) {
             guard let info = FileSystem.status(temporary.path), info.isRegular, info.size > 0 else {
                 throw LatsimError.gnuplotMissingImage(script: scriptURL, image: final, stderr: result.stderr)
             }
-            try Self.place(temporary, at: final)
+            if let problem = ImageCheck.problem(path: temporary.path, format: format) {
+                throw LatsimError.gnuplotBrokenImage(script: scriptURL, image: final, problem: problem, stderr: result.stderr)
+            }
+        }
+        for (temporary, final) in zip(temporaries, finals) {
+            if try Self.place(temporary, at: final) { adopted.insert(temporary) }
         }
         return ChartOutput(script: scriptURL, data: dataURL, images: finals, rendered: true, hint: nil,
                            warnings: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -117,15 +138,25 @@ public struct Gnuplot: Sendable {
     /// Moves a rendered image into place: renamed over a regular file (or
     /// into a free name), written through anything else (a link, a device)
     /// as ``OutputDestination`` does.
-    static func place(_ temporary: URL, at final: URL) throws {
+    /// Returns true when an open ``OutputTransaction`` took the temporary
+    /// file (it is renamed at the commit, and must not be removed).
+    @discardableResult
+    static func place(_ temporary: URL, at final: URL) throws -> Bool {
         let destination = try OutputDestination(final.path)
         if destination.kind == .file && destination.target == final.path {
+            try AtomicFile.refuseInput(final.path, file: final.path)
+            if let transaction = OutputTransaction.current, transaction.holds(final.path) {
+                let token = CleanupRegistry.shared.register(temporary)
+                transaction.hold(temporary: temporary.path, target: final.path, file: final.path, token: token, createdFolders: [])
+                return true
+            }
             let code = FileSystem.move(temporary.path, to: final.path)
             if code != 0 { throw FileSystem.error(code, file: final.path) }
         } else {
             guard let image = try? Data(contentsOf: temporary) else { throw FileSystem.error(EIO, file: final.path) }
             try destination.write(image)
         }
+        return false
     }
 
     /// Renders a chart value; see ``render(_:directory:basename:formats:)``.

@@ -25,6 +25,16 @@ extension LatsimError {
         return LatsimError(.environment, file: script.path, problem: problem)
     }
 
+    /// gnuplot exited successfully but an image is not a whole image (a full
+    /// disk cuts it short while gnuplot still exits 0).
+    static func gnuplotBrokenImage(script: URL, image: URL, problem: String, stderr: String) -> LatsimError {
+        var text = "gnuplot exited successfully but \(image.lastPathComponent) is \(problem)"
+        let said = quoted(stderr)
+        if !said.isEmpty { text += ": " + said }
+        return LatsimError(.environment, file: script.path, problem: text,
+                           expected: "room on the disk for the image (is the file system full?)")
+    }
+
     /// gnuplot's standard error on one line, at most a few hundred characters.
     static func quoted(_ stderr: String) -> String {
         let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -76,6 +76,7 @@ public struct ReportWriter {
         // the page follows the declared order whatever order they are asked in
         for section in ReportSection.allCases where sections.contains(section) { page = try section.write(self, page) }
         try AtomicFile.write(page.text, to: staged.url.appendingPathComponent("README.md"))
+        try AtomicFile.write(Self.manifest(of: staged.url), to: staged.url.appendingPathComponent(Self.manifestName))
         try staged.commit()
         if unrendered.count > 0 {
             progress("gnuplot not found: \(unrendered.count) charts were written as .gp and .dat only; install gnuplot (apt-get install gnuplot-nox, or brew install gnuplot) and run `for f in *.gp; do gnuplot \"$f\"; done` in \(directory.path) to render them")
@@ -90,20 +91,40 @@ public struct ReportWriter {
         return out
     }
 
-    /// The files of the report in `directory`, if its README.md is one:
-    /// README.md and each chart it shows with its `.png`, `.svg`, `.gp` and
-    /// `.dat`. A new report drops them (it writes its own), keeping
-    /// everything else.
+    /// The report's list of the files it wrote, kept in its folder.
+    public static let manifestName = ".latsim-report-manifest"
+    static let manifestHeading = "# latsim report manifest 1: the files this report wrote, and their sizes; a new report replaces only these"
+
+    /// The manifest of the files in `folder` (the staging folder, before
+    /// the commit): one `NAME<TAB>BYTES` line per regular file.
+    static func manifest(of folder: URL) throws -> String {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var lines = [manifestHeading]
+        for name in names.sorted() where name != manifestName && !name.contains("\t") && !name.contains("\n") {
+            guard let info = FileSystem.linkStatus(folder.appendingPathComponent(name).path), info.isRegular else { continue }
+            lines.append("\(name)\t\(info.size)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The files of the previous report in `directory` that a new report
+    /// may drop: only those its manifest lists, and only while each is a
+    /// regular file of the size the manifest gives (a file a user put in
+    /// its place is kept). Without a manifest nothing is dropped; what a
+    /// README links to is never taken as proof of anything.
     public static func previousReportFiles(in directory: URL) -> Set<String> {
-        guard let page = try? String(contentsOf: directory.appendingPathComponent("README.md"), encoding: .utf8),
-              page.hasPrefix("# latsim report") else { return [] }
-        var names: Set<String> = ["README.md"]
-        for piece in page.components(separatedBy: "](").dropFirst() {
-            guard let end = piece.firstIndex(of: ")") else { continue }
-            let target = String(piece[..<end])
-            guard target.hasSuffix(".png"), !target.contains("/"), !target.hasPrefix(".") else { continue }
-            let base = String(target.dropLast(4))
-            for ext in ["png", "svg", "gp", "dat"] { names.insert("\(base).\(ext)") }
+        let path = directory.appendingPathComponent(manifestName).path
+        guard let info = FileSystem.linkStatus(path), info.isRegular, info.size < 1 << 20,
+              let text = try? String(contentsOfFile: path, encoding: .utf8),
+              text.hasPrefix(manifestHeading + "\n") else { return [] }
+        var names: Set<String> = [manifestName]
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 2, let size = Int64(fields[1]) else { continue }
+            let name = String(fields[0])
+            guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { continue }
+            guard let file = FileSystem.linkStatus(directory.appendingPathComponent(name).path), file.isRegular, file.size == size else { continue }
+            names.insert(name)
         }
         return names
     }

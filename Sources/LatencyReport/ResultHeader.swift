@@ -31,7 +31,7 @@ public enum ResultHeader {
     /// thread count or the shard.
     public static let outputOptions: Set<String> = [
         "--json", "--csv", "--plot", "--jobs", "--shard", "--part", "--trace", "--frames",
-        "--max-events", "--max-log-events", "--junit", "--format", "--out", "--predictor-timeout",
+        "--max-events", "--max-log-events", "--junit", "--format", "--out", "--predictor-timeout", "--predictor-timeout-total",
     ]
     /// The same, for flags (no value).
     public static let outputFlags: Set<String> = ["--stable", "--budget"]

@@ -1,6 +1,8 @@
 import Experiments
 import FramePipeline
 import Foundation
+import LatencyReport
+import PredictorProcess
 import Scenarios
 import SimKernel
 import TouchModel
@@ -17,6 +19,15 @@ public enum FuzzKind: String, CaseIterable, Sendable {
     case xml
     /// A prediction baseline (JSON).
     case json
+    /// A part file of a sharded sweep or prediction study (JSON).
+    case part
+    /// A measured-durations CSV, read through `empirical(@FILE:handler_ms)`.
+    case durations
+    /// Output paths, one per line, written inside a scratch folder that
+    /// holds one of the command's inputs; the last line is also a chart name.
+    case outpath
+    /// Lines a predictor answers with, to requests 1, 2, 3...
+    case answer
 
     /// The kind of a corpus file, by its extension.
     public init?(fileExtension ext: String) { self.init(rawValue: ext.lowercased()) }
@@ -101,6 +112,95 @@ public enum FuzzTarget {
             guard changes.allSatisfy({ !$0.isRegression }) else {
                 throw FuzzViolation(description: "a baseline regressed against itself")
             }
+        case .part:
+            try part(Data(bytes))
+        case .durations:
+            let file = scratch.appendingPathComponent("durations-\(UUID().uuidString).csv")
+            try Data(bytes).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let c = try Scenario.named("ios9-low-latency").configuration([
+                Assignment(path: "app.handler", value: "empirical(@\(file.path):handler_ms)", source: SettingSource(file: "--set")),
+                Assignment(path: "duration", value: "1s", source: SettingSource(file: "--duration")),
+            ])
+            try simulate(c)
+        case .outpath:
+            try outputPaths(text, scratch: scratch)
+        case .answer:
+            for (i, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(64).enumerated() {
+                switch PredictorAnswer.read(Array(line), id: i + 1) {
+                case .success(let p?):
+                    guard p.x.isFinite, p.y.isFinite else { throw FuzzViolation(description: "a non-finite point was accepted") }
+                case .success(nil): break
+                case .failure(let e): throw e
+                }
+            }
+        }
+    }
+
+    /// A part file: refused, or merged into a result whose JSON is valid
+    /// (every number finite, however large).
+    static func part(_ data: Data) throws {
+        if let sweep = try? SweepPart.decode(data, file: "fuzz.part") {
+            let result = try SweepPart.merge([("fuzz.part", sweep)])
+            let json = SweepOutput.json(result).text()
+            guard (try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil else {
+                throw FuzzViolation(description: "a merged sweep's JSON is not valid JSON: \(json.prefix(200))")
+            }
+            _ = SweepOutput.csv(result)
+            return
+        }
+        let prediction = try PredictionPart.decode(data, file: "fuzz.part")
+        _ = try PredictionPart.merge([("fuzz.part", prediction)])
+    }
+
+    /// Output paths inside `scratch`, which holds the input `input.yaml`:
+    /// each is refused, or written leaving exactly its file; the input is
+    /// never replaced; nothing is written outside the scratch folder; a
+    /// chart name never leads out of its folder.
+    static func outputPaths(_ text: String, scratch: URL) throws {
+        let root = scratch.appendingPathComponent("out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("input.yaml")
+        try Data("name: input\n".utf8).write(to: input)
+        _ = InputFiles.contents(input.path)
+        defer { InputFiles.forget(input.path) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).map(String.init)
+        let rootPath = PathSpelling.canonical(root.path)
+        for line in lines {
+            guard !line.contains("\0"), line.utf8.count < 1_024 else { continue }
+            let path = line.hasPrefix("/") ? line : root.path + "/" + line
+            // only paths that stay inside the scratch folder are written
+            let canonical = PathSpelling.canonical(path)
+            guard canonical.hasPrefix(rootPath + "/") || canonical == rootPath, !line.contains("/dev"), !line.contains("/proc") else {
+                _ = try? OutputDestination.preflight(files: [path])
+                continue
+            }
+            do {
+                try OutputDestination.preflight(files: [path])
+                try AtomicFile.write("fuzz\n", to: URL(fileURLWithPath: path))
+            } catch let e as LatsimError {
+                guard e.description.count < 1_000 else { throw FuzzViolation(description: "a message of \(e.description.count) characters") }
+            }
+            guard (try? Data(contentsOf: input)) == Data("name: input\n".utf8) else {
+                throw FuzzViolation(description: "the input was replaced through the output path '\(line)'")
+            }
+        }
+        // a chart name: refused unless it is a plain name in its folder
+        let name = lines.last ?? ""
+        if Identifier.problem(name, maximumLength: 200) == nil, name.contains("/") || name.hasPrefix(".") {
+            throw FuzzViolation(description: "the chart name '\(name)' leaves its folder but is accepted")
+        }
+        if Identifier.problem(name, maximumLength: 200) != nil {
+            let charts = root.appendingPathComponent("charts")
+            do {
+                _ = try Gnuplot(executable: nil).render(ChartScript(title: "t", tables: [], setup: "", plot: "plot 1"), directory: charts, basename: name)
+                throw FuzzViolation(description: "the chart name '\(name)' was not refused")
+            } catch let e as LatsimError where e.kind == .badInput {}
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        if let stray = left.first(where: { $0.contains(".latsim-") }) {
+            throw FuzzViolation(description: "a temporary file was left: \(stray)")
         }
     }
 

@@ -1,6 +1,6 @@
 import Experiments
 import Foundation
-import LatencyReport
+import LatsimOutput
 import SimKernel
 import TouchModel
 

@@ -1,6 +1,6 @@
 import Experiments
 import Foundation
-import LatencyReport
+import LatsimOutput
 import SimKernel
 import TouchModel
 
@@ -147,6 +147,7 @@ public struct PredictionGate: Sendable {
     @discardableResult
     public func record(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
         let old = try? readBaseline()
+        InputFiles.forget(baseline) // read to be replaced, not as an input
         let start = Monotonic.seconds()
         let results = try corpus.run(corpus.cells(predictors: predictors, horizons: horizons), own: own, progress: progress)
         var current = PredictionCorpus.baseline(results)
@@ -182,7 +183,7 @@ public struct PredictionGate: Sendable {
         guard FileManager.default.fileExists(atPath: baseline) else {
             throw LatsimError(file: baseline, problem: "no such baseline file", expected: remedy)
         }
-        guard let bytes = FileManager.default.contents(atPath: baseline) else {
+        guard let bytes = InputFiles.contents(baseline) else {
             throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: remedy)
         }
         let b: PredictionBaseline

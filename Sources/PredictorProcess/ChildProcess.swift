@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import SimKernel
 
 /// A child process started with `/bin/sh -c COMMAND`, its stdin and stdout
@@ -77,8 +78,20 @@ final class ChildProcess: @unchecked Sendable {
 
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for a in argv { free(a) } }
+        // our environment plus the tag every process it starts inherits,
+        // so that a process that left its group and session is found too
+        let tag = ChildProcess.newTag()
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var e = environ
+        while let entry = e.pointee {
+            if !String(cString: entry).hasPrefix(ChildProcess.tagVariable + "=") { environment.append(strdup(entry)) }
+            e += 1
+        }
+        environment.append(strdup(ChildProcess.tagVariable + "=" + tag))
+        environment.append(nil)
+        defer { for a in environment { free(a) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
+        let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environment)
         close(theirs)
         guard status == 0 else {
             close(mine)
@@ -86,6 +99,42 @@ final class ChildProcess: @unchecked Sendable {
         }
         pid = child
         fd = mine
+        self.tag = tag
+    }
+
+    /// The environment variable that marks the predictor's processes.
+    static let tagVariable = "LATSIM_PREDICTOR_TAG"
+    /// This predictor's value of ``tagVariable``: unique in this machine
+    /// while latsim runs (its process id, a count, a random number).
+    let tag: String
+    private static let counter = Locked(0)
+    static func newTag() -> String {
+        let n = counter.withLock { c -> Int in c += 1; return c }
+        return "\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// The processes (other than `except`) whose environment carries
+    /// `tag`: everything the predictor started, whatever group or session
+    /// it moved to, unless it cleared its environment. Linux only (read
+    /// from /proc); elsewhere none.
+    static func processes(tagged tag: String, except: pid_t) -> [pid_t] {
+        #if os(Linux)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        let needleData = Data([UInt8(0)] + Array((tagVariable + "=" + tag).utf8) + [0])
+        var found: [pid_t] = []
+        for name in names {
+            guard let p = pid_t(name), p != except, p != getpid() else { continue }
+            guard let env = FileManager.default.contents(atPath: "/proc/\(name)/environ"), env.count >= needleData.count - 2 else { continue }
+            // entries are NUL-separated: look for NUL, the entry, NUL
+            var haystack = Data([0])
+            haystack.append(env)
+            haystack.append(0)
+            if haystack.range(of: needleData) != nil { found.append(p) }
+        }
+        return found
+        #else
+        return []
+        #endif
     }
 
     deinit {
@@ -148,8 +197,15 @@ final class ChildProcess: @unchecked Sendable {
     func stop() {
         guard reaped == nil else { return }
         // the group is killed before the leader is reaped, so that its id
-        // cannot have been reused by then
+        // cannot have been reused by then; then every process carrying the
+        // predictor's tag (one that moved to a session of its own with
+        // setsid, or was orphaned), twice in case one forked meanwhile
         kill(-pid, SIGKILL)
+        for _ in 0..<2 {
+            let strays = ChildProcess.processes(tagged: tag, except: pid)
+            if strays.isEmpty { break }
+            for p in strays { kill(p, SIGKILL) }
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = status

@@ -12,6 +12,9 @@ import SimKernel
 final class PredictorConnection: @unchecked Sendable {
     let command: String
     let timeout: Double
+    /// The bound on the whole run, seconds, and when it ends (monotonic).
+    let totalTimeout: Double
+    let runDeadline: Double
     let child: ChildProcess
     let watcher: (any PredictorProcessWatcher)?
     /// Lines written so far (the number of the last one).
@@ -25,9 +28,12 @@ final class PredictorConnection: @unchecked Sendable {
     private(set) var failure: LatsimError?
     private var finished = false
 
-    init(command: String, timeout: Double, watcher: (any PredictorProcessWatcher)?) throws(LatsimError) {
+    init(command: String, timeout: Double, totalTimeout: Double = PredictorProtocol.defaultTotalTimeout,
+         watcher: (any PredictorProcessWatcher)?) throws(LatsimError) {
         self.command = command
         self.timeout = timeout
+        self.totalTimeout = totalTimeout
+        self.runDeadline = Monotonic.now() + totalTimeout
         self.watcher = watcher
         var made: Result<ChildProcess, LatsimError> = .failure(LatsimError(.internal, problem: "the predictor was not started"))
         let start = {
@@ -70,7 +76,7 @@ final class PredictorConnection: @unchecked Sendable {
         guard failure == nil else { return nil }
         queue(request)
         lastRequest = request
-        let deadline = Monotonic.now() + timeout
+        let deadline = min(Monotonic.now() + timeout, runDeadline)
         if let e = writePending(deadline: deadline) {
             // it stopped reading: what it wrote before that says more
             if case .success(let line) = readLine(deadline: min(deadline, Monotonic.now() + 0.2)) { return line }
@@ -191,6 +197,11 @@ final class PredictorConnection: @unchecked Sendable {
     }
 
     private func timedOut(writing: Bool) -> LatsimError {
+        if Monotonic.now() >= runDeadline {
+            let total = formatDecimal(totalTimeout, places: 3)
+            return fault("did not finish its run within the total time allowed a predictor, \(total) s (\(linesRead) answers read)\(lastRequestText)",
+                         expected: "a predictor fast enough for the run, or a larger total time")
+        }
         let seconds = formatDecimal(timeout, places: 3)
         let what = writing ? "did not read its input" : "did not answer line \(linesWritten) of its input"
         return fault("\(what) within the predictor timeout of \(seconds) s\(lastRequestText)",

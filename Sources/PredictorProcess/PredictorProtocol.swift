@@ -48,6 +48,13 @@ public enum PredictorProtocol {
     /// How long latsim waits for each answer (the handshake included) unless
     /// told otherwise, seconds.
     public static let defaultTimeout = 10.0
+    /// How long one predictor process may take for its whole run (from its
+    /// start to its last answer) unless told otherwise, seconds: the
+    /// per-answer timeout alone lets a slow predictor stretch a run without
+    /// bound (200 answers of 9 s each fit a 10 s timeout).
+    public static let defaultTotalTimeout = 600.0
+    /// The largest total timeout, seconds (a day).
+    public static let maximumTotalTimeout = 86_400.0
     /// How long a predictor has to exit once its stdin is closed, seconds.
     public static let exitGrace = 1.0
     /// The longest answer line, bytes.

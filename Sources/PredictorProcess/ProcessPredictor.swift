@@ -8,6 +8,9 @@ public struct PredictorCommand: Sendable {
     public var command: String
     /// How long to wait for each answer, the handshake included, seconds.
     public var timeout: Double
+    /// How long one process may take for its whole run, seconds
+    /// (``PredictorProtocol/defaultTotalTimeout``).
+    public var totalTimeout: Double = PredictorProtocol.defaultTotalTimeout
     /// Told when a process starts and ends (a command line stops the
     /// process groups it was told of when it is interrupted).
     public var watcher: (any PredictorProcessWatcher)?
@@ -27,12 +30,23 @@ public struct PredictorCommand: Sendable {
         self.watcher = watcher
     }
 
+    /// The same command with a bound on each process's whole run; bad input
+    /// unless it is a number of seconds above 0, at most a day.
+    public func bounded(total seconds: Double) throws(LatsimError) -> PredictorCommand {
+        guard seconds.isFinite, seconds > 0, seconds <= PredictorProtocol.maximumTotalTimeout else {
+            throw LatsimError(value: String(seconds), problem: "not a total timeout", expected: "a number of seconds above 0, at most 86400")
+        }
+        var c = self
+        c.totalTimeout = seconds
+        return c
+    }
+
     /// Starts the process and shakes hands: a predictor for one run, for
     /// display frames `frameInterval` ns apart. Throws an environment error
     /// when the process cannot be started, bad input when it answers the
     /// handshake wrongly (or not at all).
     public func start(frameInterval: SimTime) throws(LatsimError) -> ProcessPredictor {
-        let c = try PredictorConnection(command: command, timeout: timeout, watcher: watcher)
+        let c = try PredictorConnection(command: command, timeout: timeout, totalTimeout: totalTimeout, watcher: watcher)
         guard let (line, bytes) = c.exchange(PredictorProtocol.hello) else { throw c.failure! }
         let text = String(decoding: bytes, as: UTF8.self)
         let expected = "{\"type\":\"hello\",\"protocol\":\"\(PredictorProtocol.name)\",\"version\":\(PredictorProtocol.version),\"name\":\"...\"}"
@@ -157,6 +171,20 @@ public struct ProcessPredictor: TouchPredictor {
         case (.success(let x?), .success(let y?)): return .success(TouchPoint(x: x, y: y))
         case (.success(nil), .success(nil)): return .success(nil)
         default: return .failure(Problem(problem: "only one of \"x\" and \"y\"", expected: expected))
+        }
+    }
+}
+
+/// How latsim reads one answer line of a predictor, for tools that check
+/// it (the fuzz target): the point, or the bad input it is.
+public enum PredictorAnswer {
+    /// The answer `bytes` (one line, without its newline) to request `id`.
+    public static func read(_ bytes: [UInt8], id: Int) -> Result<TouchPoint?, LatsimError> {
+        switch ProcessPredictor.point(ArraySlice(bytes), id: id) {
+        case .success(let p): return .success(p)
+        case .failure(let problem):
+            return .failure(LatsimError(.badInput, file: "predictor", value: String(decoding: bytes, as: UTF8.self),
+                                        problem: problem.problem, expected: problem.expected))
         }
     }
 }

@@ -87,7 +87,7 @@ extension DevicePreset {
         if nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/") {
             var path = nameOrPath
             if let folder, !nameOrPath.hasPrefix("/") { path = (folder as NSString).appendingPathComponent(nameOrPath) }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = InputFiles.contents(path) else {
                 throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
                                   expected: "a device preset YAML file, or a built-in device name")
             }
@@ -197,7 +197,14 @@ extension DevicePreset {
         var notes: [String] = []
         for (k, v) in root {
             switch try PresetYAML.key(k, file: file) {
-            case "name": name = try PresetYAML.string(v, file: file, key: "name")
+            case "name":
+                let text = try PresetYAML.string(v, file: file, key: "name")
+                // a device's name goes into tables and file names: an identifier
+                if let problem = Identifier.problem(text) {
+                    throw LatsimError(file: file, line: v.mark?.line, column: v.mark?.column, key: "name", value: text,
+                                      problem: problem, expected: "a device name of " + Identifier.characters)
+                }
+                name = text
             case "description": description = try PresetYAML.string(v, file: file, key: "description")
             case "platform":
                 let text = try PresetYAML.string(v, file: file, key: "platform")
@@ -250,12 +257,7 @@ extension DevicePreset {
 /// The small YAML reading a preset needs, with its errors placed.
 enum PresetYAML {
     static func root(_ text: String, file: String) throws(LatsimError) -> Node.Mapping {
-        let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch let e as YamlError {
-            throw Scenario.describe(e, file: file)
-        } catch {
-            throw LatsimError(file: file, problem: "not valid YAML: \(error)")
-        }
+        let node = try YAMLDocument.compose(text, file: file)
         guard let node, case .mapping(let m) = node else {
             throw LatsimError(file: file, line: node?.mark?.line, column: node?.mark?.column, problem: "is not a YAML mapping",
                               expected: "fields such as name:, platform: and parameters:")

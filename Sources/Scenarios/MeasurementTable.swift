@@ -77,7 +77,7 @@ public struct MeasurementTable: Sendable {
 
     /// A table from a file.
     public static func load(file path: String) throws(LatsimError) -> MeasurementTable {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = InputFiles.contents(path) else {
             throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
                               expected: "a YAML table of measurements (Docs/Devices.md, \"Validation\")")
         }

@@ -46,23 +46,30 @@ public struct Scenario: Sendable {
         self.yaml = yaml
         self.file = file
         name = defaultName
+        // a scenario's name goes into output file names (`--trace t.json`
+        // for two scenarios writes t-NAME.json): an identifier, checked here
+        // where it is read, so no name can lead an output out of its folder
+        let nameFromFile = Identifier.problem(defaultName)
         description = ""
         settings = Settings()
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: yaml)
-        } catch let e as YamlError {
-            throw Scenario.describe(e, file: file)
-        } catch {
-            throw LatsimError(file: file, problem: "not valid YAML: \(error)")
+        let root = try YAMLDocument.compose(yaml, file: file)
+        guard let root else { // an empty file is the defaults
+            if let nameFromFile {
+                throw LatsimError(file: file, value: defaultName, problem: "the file's name is not a scenario name (\(nameFromFile)) and the file has no name: line",
+                                  expected: "a name: line with a scenario name of " + Identifier.characters)
+            }
+            return
         }
-        guard let root else { return } // an empty file is the defaults
         guard case .mapping(let mapping) = root else {
             throw LatsimError(file: file, line: root.mark?.line, column: root.mark?.column,
                               problem: "a scenario is a YAML mapping of keys, not a \(Scenario.kind(root))",
                               expected: "keys such as `os:` then `  renderServer: vsync`")
         }
         try read(mapping, prefix: "")
+        if let nameFromFile, !nameGiven {
+            throw LatsimError(file: file, value: defaultName, problem: "the file's name is not a scenario name (\(nameFromFile)) and the file has no name: line",
+                              expected: "a name: line with a scenario name of " + Identifier.characters)
+        }
         ownSettings = settings
         if let (name, place) = deviceNode {
             let folder = FileManager.default.fileExists(atPath: file) ? (file as NSString).deletingLastPathComponent : nil
@@ -76,6 +83,9 @@ public struct Scenario: Sendable {
             self = try applying(device: preset)
         }
     }
+
+    /// Whether the file has a `name:` line, while reading.
+    private var nameGiven = false
 
     /// The device named by a scalar `device:` line, while reading.
     private var deviceNode: (name: String, place: SettingSource)?
@@ -140,7 +150,13 @@ public struct Scenario: Sendable {
                                       expected: "a string")
                 }
                 switch key {
-                case "name": name = s
+                case "name":
+                    if let problem = Identifier.problem(s) {
+                        throw LatsimError(file: file, line: source.line, column: source.column, key: "name", value: s,
+                                          problem: problem, expected: "a scenario name of " + Identifier.characters)
+                    }
+                    name = s
+                    nameGiven = true
                 case "headline": headline = (s, source)
                 default: description = s
                 }
@@ -224,16 +240,7 @@ public struct Scenario: Sendable {
     }
 
     static func describe(_ e: YamlError, file: String) -> LatsimError {
-        switch e {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
-            let ctx = context.map { $0.text + " (line \($0.mark.line)), " } ?? ""
-            return LatsimError(file: file, line: mark.line, column: mark.column, problem: "malformed YAML: \(ctx)\(problem)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            return LatsimError(file: file, line: context.mark.line, column: context.mark.column,
-                               problem: "malformed YAML: duplicated key(s) \(duplicates.sorted().joined(separator: ", "))")
-        default:
-            return LatsimError(file: file, problem: "malformed YAML: \(e)")
-        }
+        YAMLDocument.describe(e, file: file)
     }
 }
 
@@ -244,7 +251,7 @@ extension Scenario {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
             throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a scenario file of at most 1 MiB")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = InputFiles.contents(path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             var e = LatsimError(file: path, problem: exists ? "cannot read this file" : "no such file, and no built-in scenario of that name",
                                 expected: exists ? "a readable YAML scenario" : "a built-in scenario name or the path of a YAML file")

@@ -45,27 +45,44 @@ public enum DurationSyntax {
 /// Formats a number with at most `places` decimals, no trailing zeros, POSIX
 /// style (`.` as decimal point, no grouping). With `fixed`, exactly
 /// `places` decimals are written (trailing zeros kept), as tables align them.
+///
+/// Every finite number gives its digits, however large: where `x * 10^places`
+/// would pass 2^53 (no longer exact, and past about 1.8e302 infinite),
+/// printf rounds the number itself, so no step overflows. `places` is
+/// taken from 0 to 17 (a double holds 17 significant digits). A non-finite
+/// number gives `nan`, `inf` or `-inf`, which JSON writers never call this
+/// for (``finiteDecimal(_:places:)``).
 public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> String {
     if x.isNaN { return "nan" }
     if x.isInfinite { return x > 0 ? "inf" : "-inf" }
+    let places = Swift.min(Swift.max(places, 0), 17)
+    var s: String
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
-    let r = (x * scale).rounded() / scale
-    var s: String
-    if r == r.rounded() && Swift.abs(r) < 1e15 {
-        s = String(Int64(r))
+    if Swift.abs(x) * scale >= 9_007_199_254_740_992 { // 2^53: x * scale would not be exact
+        // printf rounds the exact binary value to `places` decimals itself
+        s = Swift.abs(x) >= 4_503_599_627_370_496 && Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.\(places)f", x)
     } else {
-        s = String(format: "%.\(places)f", r)
+        let r = (x * scale).rounded() / scale
+        s = r == r.rounded() && Swift.abs(r) < 1e15 ? String(Int64(r)) : String(format: "%.\(places)f", r)
+    }
+    if s.contains(".") {
         while s.hasSuffix("0") { s.removeLast() }
         if s.hasSuffix(".") { s.removeLast() }
-        if s == "-0" { s = "0" }
     }
+    if s == "-0" { s = "0" }
     if fixed && places > 0 {
         if !s.contains(".") { s += "." }
         let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
-        s += String(repeating: "0", count: max(0, places - decimals))
+        s += String(repeating: "0", count: Swift.max(0, places - decimals))
     }
     return s
+}
+
+/// A number for a JSON document: its digits as ``formatDecimal(_:places:fixed:)``
+/// writes them, or `null` when it is not finite (JSON has no infinity).
+public func finiteDecimal(_ x: Double, places: Int) -> String {
+    x.isFinite ? formatDecimal(x, places: places) : "null"
 }
 
 import Foundation

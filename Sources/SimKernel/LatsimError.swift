@@ -80,19 +80,29 @@ public struct LatsimError: Error, Sendable, Hashable, CustomStringConvertible {
         return String(flat.prefix(echoLimit - 3)) + "... (\(text.count) characters)"
     }
 
+    /// `text` cut in its middle to at most `limit` characters: a path or a
+    /// sentence that embeds one keeps its start and its end.
+    static func clipped(_ text: String, _ limit: Int) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit * 2 / 3)) + "..." + String(text.suffix(limit / 3 - 3))
+    }
+
     /// One paragraph: `FILE:LINE:COLUMN: KEY = 'VALUE': problem; expected ...`.
+    /// Every part is bounded (a path to 200 characters, the problem to 400,
+    /// the expectation to 300), so a message stays one short paragraph
+    /// whatever it quotes.
     public var description: String {
-        var place = file ?? ""
+        var place = Self.clipped(file ?? "", 200)
         if let line { place += (place.isEmpty ? "line " : ":") + "\(line)" }
         if let column, line != nil { place += ":\(column)" }
         var head = place.isEmpty ? "" : place + ": "
         if let key {
-            head += value.map { "\(key) = '\(Self.shortened($0))': " } ?? "\(key): "
+            head += value.map { "\(Self.clipped(key, 100)) = '\(Self.shortened($0))': " } ?? "\(Self.clipped(key, 100)): "
         } else if let value {
             head += "'\(Self.shortened(value))': "
         }
-        var text = head + problem
-        if let expected, !expected.isEmpty { text += "; expected " + expected }
+        var text = head + Self.clipped(problem, 400)
+        if let expected, !expected.isEmpty { text += "; expected " + Self.clipped(expected, 300) }
         return text
     }
 

@@ -46,7 +46,7 @@ enum TraceFile {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
             throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a trace of at most \(maximumBytes >> 20) MiB")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = InputFiles.contents(path) else {
             throw LatsimError(file: path, problem: "the file cannot be read", expected: "a readable trace file")
         }
         let bytes = [UInt8](data)

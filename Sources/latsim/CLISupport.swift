@@ -53,7 +53,10 @@ enum CLI {
     }
 
     /// Checks every output path before any work runs (nothing is created).
-    static func preflight(files: [String?], directories: [String?] = []) throws {
+    /// `inputs` are files the command will read (recorded now, so that an
+    /// output naming one is refused before the work, not after it).
+    static func preflight(files: [String?], directories: [String?] = [], inputs: [String] = []) throws {
+        for input in inputs where FileManager.default.fileExists(atPath: input) { InputFiles.record(input) }
         try OutputDestination.preflight(files: files, directories: directories)
     }
 
@@ -76,12 +79,12 @@ enum CLI {
 
     /// A line on stdout.
     static func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Console.out(text)
     }
 
     /// A line on stderr.
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Console.err(text)
     }
 
     /// Says where a chart went, or how to render it without gnuplot.

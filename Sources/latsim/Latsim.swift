@@ -35,14 +35,24 @@ struct Latsim: ParsableCommand {
         // an interrupted command removes its temporary files (exit 130/143)
         SignalCleanup.install()
         let status: Int32
+        // every output file of the command is renamed into place together at
+        // the end: an interrupted or failed command leaves all old files
+        let outputs = OutputTransaction.begin()
         do {
             var command = try parseAsRoot()
             try command.run()
+            try outputs.commit()
             status = 0
         } catch let e as LatsimError {
             status = CLI.report(e)
         } catch let e as ExitCode {
-            status = e.rawValue
+            // a command that ends with a status of its own (1: a check
+            // failed) has written its reports: they are kept
+            do { try outputs.commit(); status = e.rawValue } catch let failure as LatsimError { status = CLI.report(failure) } catch { status = ExitStatus.environment }
+        } catch let error where latsimError(inside: error) != nil {
+            // a LatsimError thrown by a validate() arrives wrapped by the
+            // parser: it is the same error, with its own exit status
+            status = CLI.report(latsimError(inside: error)!)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -57,6 +67,21 @@ struct Latsim: ParsableCommand {
                 status = ExitStatus.environment
             }
         }
+        if OutputTransaction.current != nil { outputs.discard() }
         Foundation.exit(status)
+    }
+
+    /// The ``LatsimError`` an argument parser's error wraps (a few levels
+    /// deep at most), if any.
+    static func latsimError(inside error: any Error) -> LatsimError? {
+        func search(_ value: Any, depth: Int) -> LatsimError? {
+            if let e = value as? LatsimError { return e }
+            guard depth > 0 else { return nil }
+            for child in Mirror(reflecting: value).children {
+                if let found = search(child.value, depth: depth - 1) { return found }
+            }
+            return nil
+        }
+        return search(error, depth: 4)
     }
 }

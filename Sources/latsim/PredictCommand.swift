@@ -310,7 +310,7 @@ struct PredictMergeCommand: ParsableCommand {
     var json: String?
 
     func run() throws {
-        try CLI.preflight(files: [json])
+        try CLI.preflight(files: [json], inputs: parts)
         let read = try parts.map { path throws(LatsimError) in (path, try PredictionPart.read(path)) }
         let (results, first) = try PredictionPart.merge(read)
         var cards: [ScorecardName] = []

@@ -15,12 +15,16 @@ struct PredictorCommandOptions: ParsableArguments {
     @Option(name: .customLong("predictor-timeout"), parsing: .unconditional,
             help: ArgumentHelp("With --predictor-command: how long to wait for each answer, the handshake included, in seconds (default 10).", valueName: "S"))
     var predictorTimeout: String?
+    @Option(name: .customLong("predictor-timeout-total"), parsing: .unconditional,
+            help: ArgumentHelp("With --predictor-command: how long one predictor process may take for its whole run, in seconds (default 600, at most 86400).", valueName: "S"))
+    var predictorTimeoutTotal: String?
 
     /// The command, or nil without --predictor-command; its process groups
     /// are stopped if latsim is interrupted.
     func command() throws -> PredictorCommand? {
         guard let predictorCommand else {
             if predictorTimeout != nil { throw CLI.badFlag("--predictor-timeout", predictorTimeout, "needs --predictor-command CMD") }
+            if predictorTimeoutTotal != nil { throw CLI.badFlag("--predictor-timeout-total", predictorTimeoutTotal, "needs --predictor-command CMD") }
             return nil
         }
         var timeout = PredictorProtocol.defaultTimeout
@@ -30,8 +34,15 @@ struct PredictorCommandOptions: ParsableArguments {
             }
             timeout = v
         }
+        var total = PredictorProtocol.defaultTotalTimeout
+        if let t = predictorTimeoutTotal {
+            guard let v = NumberSyntax.double(t), v > 0, v <= PredictorProtocol.maximumTotalTimeout else {
+                throw CLI.badFlag("--predictor-timeout-total", t, "not a total timeout", expected: "a number of seconds above 0, at most 86400, e.g. 600")
+            }
+            total = v
+        }
         do {
-            return try PredictorCommand(predictorCommand, timeout: timeout, watcher: CleanupWatcher.shared)
+            return try PredictorCommand(predictorCommand, timeout: timeout, watcher: CleanupWatcher.shared).bounded(total: total)
         } catch {
             throw error.located(file: "--predictor-command")
         }

@@ -125,18 +125,26 @@ struct RegressCheckCommand: ParsableCommand {
     /// $GITHUB_STEP_SUMMARY (a job's summary file, which steps add to).
     func writeSummary(_ markdown: String) throws {
         if let summary { try CLI.write(markdown, to: summary) }
-        if let step = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !step.isEmpty,
-           let handle = FileHandle(forWritingAtPath: step) {
-            handle.seekToEndOfFile()
-            handle.write(Data((markdown + "\n").utf8))
-            handle.closeFile()
+        if let step = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !step.isEmpty {
+            // the job's summary file, which every step appends to: appended
+            // to, never replaced; a failed write is the environment's failure
+            let fd = open(step, O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            let code = FileSystem.writeAll(fd, Data((markdown + "\n").utf8))
+            if code != 0 {
+                var e = FileSystem.error(code, file: step)
+                e.kind = .environment
+                throw e
+            }
         }
     }
 
     /// Runs the gate and prints its report; the outcome.
     func gate() throws -> GateOutcome {
         try data.check()
-        try CLI.preflight(files: (update ? [baseline] : []) + [junit, summary])
+        try CLI.preflight(files: (update ? [baseline] : []) + [junit, summary],
+                          inputs: (update ? [] : [baseline]) + (spec.map { [$0] } ?? []))
         if spec != nil {
             if toleranceText != nil { throw CLI.badFlag("--tolerance", toleranceText, "is given with --spec", expected: "each metric's tolerance in the spec's metrics") }
             if data.dataset != nil { throw CLI.badFlag("--dataset", data.dataset, "is given with --spec", expected: "the dataset as an item of the spec's corpus") }

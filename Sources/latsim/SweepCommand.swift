@@ -65,10 +65,11 @@ struct SweepRunCommand: ParsableCommand {
         points runs, each with all its seeds, and --part FILE receives its \
         rows; `latsim sweep merge` joins the parts of all N shards into the \
         same CSV, JSON, table and chart as one machine gives. --shard auto \
-        takes I and N from a Slurm job array (SLURM_ARRAY_TASK_ID, \
-        SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed \
-        Job (JOB_COMPLETION_INDEX, with LATSIM_SHARD_COUNT); \
-        Examples/cluster/ has both.
+        takes I and N from a Slurm job array numbered from 0 (SLURM_ARRAY_TASK_ID, \
+        _MIN, _MAX, _COUNT), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, \
+        with LATSIM_SHARD_COUNT) or LATSIM_SHARD_INDEX and LATSIM_SHARD_COUNT; \
+        to re-run one shard of a Slurm array, set LATSIM_SHARD_COUNT=N and \
+        the task ID is the shard. Examples/cluster/ has both.
 
         Examples:
           latsim sweep ios8 --vary gpu.render=2ms...16ms:1ms --plot out
@@ -186,7 +187,7 @@ struct SweepMergeCommand: ParsableCommand {
     var plot: String?
 
     func run() throws {
-        try CLI.preflight(files: [csv, json], directories: [plot])
+        try CLI.preflight(files: [csv, json], directories: [plot], inputs: parts)
         let read = try parts.map { path throws(LatsimError) in (path, try SweepPart.read(path)) }
         let result = try SweepPart.merge(read)
         try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
@@ -194,26 +195,72 @@ struct SweepMergeCommand: ParsableCommand {
 }
 
 /// `--shard I/N` or `auto`.
+///
+/// `auto` maps what the cluster says to a shard, and refuses what it cannot
+/// map rather than guess (a re-run of one array task looks like a job of one
+/// task):
+/// 1. `LATSIM_SHARD_INDEX` and `LATSIM_SHARD_COUNT`: that shard.
+/// 2. `LATSIM_SHARD_COUNT` with `SLURM_ARRAY_TASK_ID` (a re-run of some
+///    tasks, `sbatch --array=3`): the task ID is the shard index.
+/// 3. A Slurm array numbered from 0 with step 1 (`--array=0-7`): index
+///    `SLURM_ARRAY_TASK_ID`, count `SLURM_ARRAY_TASK_COUNT`, which must
+///    agree with `SLURM_ARRAY_TASK_MAX` + 1; anything else (an array from 1,
+///    a step, a list, one task other than 0) is refused.
+/// 4. `JOB_COMPLETION_INDEX` (a Kubernetes Indexed Job) with
+///    `LATSIM_SHARD_COUNT`.
 enum ShardOption {
     /// The shard named, or taken from the job array's environment for `auto`.
     static func resolve(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Shard {
         guard text == "auto" else {
             do { return try Shard(parsing: text) } catch { throw error.located(file: "--shard") }
         }
-        if let id = environment["SLURM_ARRAY_TASK_ID"].flatMap(NumberSyntax.integer),
-           let count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap(NumberSyntax.integer) {
-            let min = environment["SLURM_ARRAY_TASK_MIN"].flatMap(NumberSyntax.integer) ?? 0
-            do { return try Shard(index: id - min, count: count) } catch { throw error.located(file: "--shard auto (Slurm)") }
+        /// A variable that is set must be a whole number.
+        func number(_ name: String) throws -> Int? {
+            guard let raw = environment[name] else { return nil }
+            guard let v = NumberSyntax.integer(raw) else {
+                throw CLI.badFlag("--shard", "auto", "\(name) is '\(LatsimError.shortened(raw))'", expected: "a whole number")
+            }
+            return v
         }
-        if let id = environment["JOB_COMPLETION_INDEX"].flatMap(NumberSyntax.integer) {
-            guard let count = environment["LATSIM_SHARD_COUNT"].flatMap(NumberSyntax.integer) else {
+        func shard(_ index: Int, _ count: Int, _ source: String) throws -> Shard {
+            do { return try Shard(index: index, count: count) } catch { throw error.located(file: "--shard auto (\(source))") }
+        }
+        let explicitCount = try number("LATSIM_SHARD_COUNT")
+        if let index = try number("LATSIM_SHARD_INDEX") {
+            guard let explicitCount else {
+                throw CLI.badFlag("--shard", "auto", "LATSIM_SHARD_INDEX is set but LATSIM_SHARD_COUNT is not",
+                                  expected: "both, or neither")
+            }
+            return try shard(index, explicitCount, "LATSIM_SHARD_INDEX/LATSIM_SHARD_COUNT")
+        }
+        if let id = try number("SLURM_ARRAY_TASK_ID") {
+            if let explicitCount {
+                return try shard(id, explicitCount, "SLURM_ARRAY_TASK_ID of LATSIM_SHARD_COUNT")
+            }
+            let min = try number("SLURM_ARRAY_TASK_MIN"), max = try number("SLURM_ARRAY_TASK_MAX")
+            let count = try number("SLURM_ARRAY_TASK_COUNT"), step = try number("SLURM_ARRAY_TASK_STEP") ?? 1
+            let rerun = "set LATSIM_SHARD_COUNT to the number of shards: each task ID is then its shard's index (re-run shard 3 of 8 with LATSIM_SHARD_COUNT=8 sbatch --array=3)"
+            guard let min, let max, let count else {
+                throw CLI.badFlag("--shard", "auto", "Slurm gives SLURM_ARRAY_TASK_ID \(id) without SLURM_ARRAY_TASK_MIN, _MAX and _COUNT",
+                                  expected: "a job array (sbatch --array=0-N), or " + rerun)
+            }
+            guard min == 0, step == 1, count >= 1, max == count - 1, (0...max).contains(id) else {
+                let what = count == 1 && id != 0
+                    ? "a job array of the one task \(id) (a re-run of one shard?) cannot say how many shards there are"
+                    : "the job array \(min)-\(max) (step \(step), \(count) tasks) is not numbered 0 to N-1"
+                throw CLI.badFlag("--shard", "auto", what, expected: "an array submitted as sbatch --array=0-N, or " + rerun)
+            }
+            return try shard(id, count, "Slurm")
+        }
+        if let id = try number("JOB_COMPLETION_INDEX") {
+            guard let explicitCount else {
                 throw CLI.badFlag("--shard", "auto", "a Kubernetes Indexed Job gives JOB_COMPLETION_INDEX but not the number of shards",
                                   expected: "LATSIM_SHARD_COUNT set to the job's completions")
             }
-            do { return try Shard(index: id, count: count) } catch { throw error.located(file: "--shard auto (Kubernetes)") }
+            return try shard(id, explicitCount, "Kubernetes")
         }
         throw CLI.badFlag("--shard", "auto", "no job array in the environment",
-                          expected: "SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (Slurm) or JOB_COMPLETION_INDEX and LATSIM_SHARD_COUNT (Kubernetes), or --shard I/N")
+                          expected: "SLURM_ARRAY_TASK_ID with _MIN, _MAX and _COUNT (Slurm), JOB_COMPLETION_INDEX and LATSIM_SHARD_COUNT (Kubernetes), LATSIM_SHARD_INDEX and LATSIM_SHARD_COUNT, or --shard I/N")
     }
 }
 
@@ -240,14 +287,14 @@ final class ProgressBar: Sendable {
                 + "\(p.completed)/\(p.total) runs, \(formatDecimal(p.elapsedSeconds, places: 1, fixed: true)) s"
             let padded = text + String(repeating: " ", count: max(0, st.width - text.count))
             st.width = max(st.width, text.count)
-            FileHandle.standardError.write(Data(("\r" + padded).utf8))
+            Console.errRaw("\r" + padded)
         }
     }
 
     func clear() {
         state.withLock { st in
             guard st.width > 0 else { return }
-            FileHandle.standardError.write(Data(("\r" + String(repeating: " ", count: st.width) + "\r").utf8))
+            Console.errRaw("\r" + String(repeating: " ", count: st.width) + "\r")
             st.width = 0
         }
     }

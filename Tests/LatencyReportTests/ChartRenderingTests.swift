@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LatencyReport
+@testable import LatsimOutput
 
 @Suite("Charts render")
 struct ChartRenderingTests {

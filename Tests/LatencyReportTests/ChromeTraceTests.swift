@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LatencyReport
+@testable import LatsimOutput
 import SimKernel
 
 @Suite("Chrome trace")

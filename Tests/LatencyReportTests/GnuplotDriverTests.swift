@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LatencyReport
+@testable import LatsimOutput
 import SimKernel
 
 #if canImport(Glibc)
@@ -123,7 +124,7 @@ struct GnuplotDriverTests {
         let output = try workingGnuplot(in: tools).render(Self.simple, directory: dir, basename: "simple")
         #expect(output.rendered)
         #expect(fileType(link.path) == S_IFLNK)
-        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "PNG")
+        #expect(try Data(contentsOf: elsewhere) == minimalPNG)
         #expect(try entries(dir) == ["simple.dat", "simple.gp", "simple.png", "simple.svg"])
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SimKernel
 import Testing
 @testable import LatencyReport
+@testable import LatsimOutput
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LatencyReport
+@testable import LatsimOutput
 
 #if canImport(Glibc)
 import Glibc
@@ -124,9 +125,23 @@ func fakeGnuplot(in folder: URL, _ body: String) throws -> URL {
     return url
 }
 
-/// A fake gnuplot that writes small PNG and SVG files.
+/// The smallest whole PNG as the image check sees it: the signature, then
+/// the IEND chunk with its CRC.
+let minimalPNG = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+/// `printf` text writing ``minimalPNG``.
+let minimalPNGPrintf = #"\211PNG\r\n\032\n\000\000\000\000IEND\256B\140\202"#
+/// A whole SVG as the image check sees it.
+let minimalSVG = "<svg></svg>"
+
+/// A fake gnuplot that writes small whole PNG and SVG files.
 func workingGnuplot(in folder: URL) throws -> Gnuplot {
-    Gnuplot(executable: try fakeGnuplot(in: folder, "printf 'PNG' > \"$base.png\"; printf '<svg/>' > \"$base.svg\""))
+    Gnuplot(executable: try fakeGnuplot(in: folder, "printf '\(minimalPNGPrintf)' > \"$base.png\"; printf '\(minimalSVG)' > \"$base.svg\""))
+}
+
+/// A fake gnuplot that writes part of each image and exits 0, as gnuplot
+/// does on a full disk.
+func truncatingGnuplot(in folder: URL) throws -> Gnuplot {
+    Gnuplot(executable: try fakeGnuplot(in: folder, "printf '\\211PNG\\r\\n\\032\\n\\000\\000' > \"$base.png\"; printf '<svg><g>' > \"$base.svg\"; exit 0"))
 }
 
 /// A fake gnuplot that writes half an image and fails.

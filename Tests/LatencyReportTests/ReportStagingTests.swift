@@ -2,6 +2,7 @@ import Foundation
 import SimKernel
 import Testing
 @testable import LatencyReport
+@testable import LatsimOutput
 
 #if canImport(Glibc)
 import Glibc
@@ -23,20 +24,47 @@ struct ReportStagingTests {
                              ("retired.dat", "1 2"), ("talk-table.png", "old"), ("prediction-baseline.json", "{\"entries\": []}")] {
             try text.write(to: dir.appendingPathComponent(name), atomically: false, encoding: .utf8)
         }
+        // the manifest the earlier report wrote of its own files
+        let manifest = try ReportWriter.manifest(of: dir).split(separator: "\n")
+            .filter { !$0.hasPrefix("prediction-baseline.json") }.joined(separator: "\n") + "\n"
+        try manifest.write(to: dir.appendingPathComponent(ReportWriter.manifestName), atomically: false, encoding: .utf8)
         return dir
     }
 
-    @Test func previousReportFilesAreTheChartsItsPageShows() throws {
+    @Test func previousReportFilesAreThoseItsManifestLists() throws {
         let root = try makeTemporaryDirectory("report-old")
         defer { try? FileManager.default.removeItem(at: root) }
         let dir = try Self.oldReport(in: root)
         #expect(ReportWriter.previousReportFiles(in: dir) == [
-            "README.md", "retired.png", "retired.svg", "retired.gp", "retired.dat",
-            "talk-table.png", "talk-table.svg", "talk-table.gp", "talk-table.dat",
+            ReportWriter.manifestName, "README.md", "retired.png", "retired.svg", "retired.gp", "retired.dat", "talk-table.png",
         ])
-        // a README.md that is not a report owns nothing
-        try "# My notes\n![x](x.png)\n".write(to: dir.appendingPathComponent("README.md"), atomically: false, encoding: .utf8)
+        // a file changed since (another size) is no longer the report's
+        try "measured by hand".write(to: dir.appendingPathComponent("retired.dat"), atomically: false, encoding: .utf8)
+        #expect(!ReportWriter.previousReportFiles(in: dir).contains("retired.dat"))
+        // without a manifest nothing is the report's, whatever README.md links to
+        try FileManager.default.removeItem(at: dir.appendingPathComponent(ReportWriter.manifestName))
         #expect(ReportWriter.previousReportFiles(in: dir).isEmpty)
+    }
+
+    /// A README.md that looks like a report and links to a user's files no
+    /// longer makes `report` delete them (they are in no manifest).
+    @Test func aReportKeepsFilesItsOldPageLinksToButItNeverWrote() throws {
+        let root = try makeTemporaryDirectory("report-links")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tools = try makeTemporaryDirectory("report-tools")
+        defer { try? FileManager.default.removeItem(at: tools) }
+        let dir = root.appendingPathComponent("Reports")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try "# latsim report\n\n![mine](measured.png)\n".write(to: dir.appendingPathComponent("README.md"), atomically: false, encoding: .utf8)
+        for ext in ["png", "svg", "gp", "dat"] {
+            try "my \(ext)".write(to: dir.appendingPathComponent("measured.\(ext)"), atomically: false, encoding: .utf8)
+        }
+        try ReportWriter(directory: dir, duration: "200ms", gnuplot: try workingGnuplot(in: tools)).write()
+        for ext in ["png", "svg", "gp", "dat"] {
+            #expect(try String(contentsOf: dir.appendingPathComponent("measured.\(ext)"), encoding: .utf8) == "my \(ext)")
+        }
+        let manifest = try String(contentsOf: dir.appendingPathComponent(ReportWriter.manifestName), encoding: .utf8)
+        #expect(manifest.contains("README.md\t") && manifest.contains("talk-table.png\t") && !manifest.contains("measured."))
     }
 
     @Test func aReportReplacesTheOldOneWholeAndKeepsUnrelatedFiles() throws {
@@ -62,8 +90,8 @@ struct ReportStagingTests {
         #expect(snapshot(dir)["prediction-baseline.json"] == baselineBefore) // same inode, same bytes
         #expect(try String(contentsOfFile: baseline, encoding: .utf8) == "{\"entries\": []}")
         #expect(!names.contains { $0.hasPrefix("retired.") })
-        #expect(!names.contains { $0.hasPrefix(".") })
-        #expect(try String(contentsOf: dir.appendingPathComponent("talk-table.png"), encoding: .utf8) == "PNG")
+        #expect(!names.contains { $0.hasPrefix(".") && $0 != ReportWriter.manifestName })
+        #expect(try Data(contentsOf: dir.appendingPathComponent("talk-table.png")) == minimalPNG)
         for chart in ["talk-table", "diagram-ios8", "latency-cdf"] {
             for ext in ["png", "svg", "gp", "dat"] { #expect(names.contains("\(chart).\(ext)"), "\(chart).\(ext)") }
         }

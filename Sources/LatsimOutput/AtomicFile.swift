@@ -47,7 +47,10 @@ public enum AtomicFile {
     static func replace(_ target: String, with data: Data, file: String,
                         registry: CleanupRegistry = .shared) throws {
         let directory = FileSystem.directory(of: target)
+        try refuseInput(target, file: file)
         let created = try FileSystem.makeDirectories(directory, file: file)
+        do { try refuseInput(target, file: file) } catch { FileSystem.removeDirectories(created); throw error } // `new/../x` names x once new exists
+        LeftoverFiles.clean(directory)
         var temporary: String?
         var token: CleanupRegistry.Token?
         var descriptor: Int32 = -1
@@ -60,7 +63,7 @@ public enum AtomicFile {
             // create and register in one step: a signal never leaves it behind
             try registry.critical {
                 for _ in 0..<8 {
-                    let name = FileSystem.join(directory, ".\(FileSystem.name(of: target)).\(FileSystem.randomSuffix()).tmp")
+                    let name = FileSystem.join(directory, ".\(FileSystem.name(of: target)).\(LeftoverFiles.tag()).tmp")
                     descriptor = FileSystem.open(name, O_WRONLY | O_CREAT | O_EXCL, 0o666)
                     if descriptor >= 0 {
                         temporary = name
@@ -87,6 +90,11 @@ public enum AtomicFile {
             descriptor = -1
             if code == 0 && closed != 0 { code = errno }
             if code != 0 { throw FileSystem.error(code, file: file) }
+            if let transaction = OutputTransaction.current, registry === CleanupRegistry.shared, transaction.holds(target) {
+                // renamed into place with the command's other outputs
+                transaction.hold(temporary: temporary!, target: target, file: file, token: token!, createdFolders: created)
+                return
+            }
             try registry.critical {
                 let moved = FileSystem.move(temporary!, to: target)
                 if moved != 0 { throw FileSystem.error(moved, file: file) }
@@ -99,6 +107,18 @@ public enum AtomicFile {
             if let token { registry.unregister(token) }
             FileSystem.removeDirectories(created)
             throw error
+        }
+    }
+
+    /// Refuses to replace a file this process read as input
+    /// (``InputFiles``): bad input naming both paths.
+    package static func refuseInput(_ target: String, file: String) throws {
+        // by identity, and by spelling for a path whose folders do not exist
+        // yet (`missing/../input.yaml` is the input once `missing` is made)
+        let spelled = InputFiles.all.isEmpty ? nil : FileSystem.canonical(target)
+        if let input = InputFiles.input(sameAs: target) ?? InputFiles.all.first(where: { FileSystem.canonical($0.path) == spelled }) {
+            throw LatsimError(file: file, problem: input.path == file ? "is also an input of this command" : "is the same file as the input \(input.path)",
+                              expected: "an output path that is none of the command's inputs")
         }
     }
 }

@@ -61,7 +61,7 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Appends `s` as a JSON string literal: quotes, backslashes and
     /// control characters escaped.
-    static func quote(_ s: String, into out: inout String) {
+    package static func quote(_ s: String, into out: inout String) {
         out += "\""
         for u in s.unicodeScalars {
             switch u {

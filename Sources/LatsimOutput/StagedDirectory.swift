@@ -91,7 +91,8 @@ public final class StagedDirectory: @unchecked Sendable {
         }
         inPlace = inside
         let folder = inside ? target : parent
-        let staging = FileSystem.join(folder, (inside ? "" : ".\(FileSystem.name(of: target))") + ".latsim-staging-\(FileSystem.randomSuffix())")
+        LeftoverFiles.clean(folder)
+        let staging = FileSystem.join(folder, (inside ? "" : ".\(FileSystem.name(of: target))") + "." + LeftoverFiles.tag("staging"))
         url = URL(fileURLWithPath: staging, isDirectory: true)
         var token: CleanupRegistry.Token?
         do {
@@ -101,6 +102,7 @@ public final class StagedDirectory: @unchecked Sendable {
                 }
                 token = registry.register(path: staging)
             }
+            Self.active.withLock { _ = $0.insert(URL(fileURLWithPath: staging, isDirectory: true).path) }
         } catch {
             FileSystem.removeDirectories(createdParents)
             throw error
@@ -114,6 +116,15 @@ public final class StagedDirectory: @unchecked Sendable {
 
     deinit { discard() }
 
+    /// The staging folders in use in this process.
+    private static let active = Locked(Set<String>())
+
+    /// True when `path` lies inside a staging folder in use (its files go
+    /// into place with the folder, not one by one).
+    static func isInsideStaging(_ path: String) -> Bool {
+        active.withLock { folders in folders.contains { path.hasPrefix($0 + "/") } }
+    }
+
     /// Moves the staged directory into place (see the type); afterwards
     /// ``url`` no longer exists.
     ///
@@ -124,11 +135,13 @@ public final class StagedDirectory: @unchecked Sendable {
             if inPlace { try commitInPlace() } else { try commitBeside() }
             finished = true
         }
+        Self.active.withLock { _ = $0.remove(staging) }
     }
 
     /// Removes the staging folder and what it holds (nothing after
     /// ``commit()``), and the parent folders it created.
     public func discard() {
+        Self.active.withLock { _ = $0.remove(staging) }
         guard !finished else { return }
         finished = true
         registry.critical {
@@ -187,7 +200,7 @@ public final class StagedDirectory: @unchecked Sendable {
         if swapped == 0 { return finishCommit(oldContents: staging) }
         guard [ENOSYS, EINVAL, ENOTSUP, EOPNOTSUPP].contains(swapped) else { moveFoldersBack(); throw failure(swapped) }
         // no atomic exchange here: two renames
-        let old = FileSystem.join(FileSystem.directory(of: target), ".\(FileSystem.name(of: target)).latsim-old-\(FileSystem.randomSuffix())")
+        let old = FileSystem.join(FileSystem.directory(of: target), ".\(FileSystem.name(of: target))." + LeftoverFiles.tag("old"))
         var code = FileSystem.move(target, to: old)
         if code == 0 {
             code = FileSystem.move(staging, to: target)

@@ -15,7 +15,7 @@ import Darwin
 /// Foundation's file errors print as `NSCocoaErrorDomain Code=... UserInfo=...`;
 /// going through POSIX directly keeps every message short and lets the
 /// output code tell a device node from a file before touching it.
-enum FileSystem {
+package enum FileSystem {
     /// What an error number means to a user: whose fault it is, what is
     /// wrong and, when it helps, what would work instead.
     static func describe(_ code: Int32) -> (kind: LatsimError.Kind, problem: String, expected: String?) {
@@ -43,7 +43,7 @@ enum FileSystem {
 
     /// The error for `code` about the user's path `file`; `action` (such as
     /// `cannot create a file in out`) goes before the reason.
-    static func error(_ code: Int32, file: String, action: String? = nil) -> LatsimError {
+    package static func error(_ code: Int32, file: String, action: String? = nil) -> LatsimError {
         if code == ENOTDIR, let ancestor = nonDirectoryAncestor(of: file) {
             return LatsimError(.badInput, file: file, problem: "\(ancestor) is a file", expected: "a directory")
         }
@@ -89,15 +89,15 @@ enum FileSystem {
     // MARK: metadata
 
     /// What `lstat`/`stat` say about a path.
-    struct Info {
-        var mode: mode_t
-        var device: UInt64
-        var inode: UInt64
-        var owner: uid_t
-        var group: gid_t
-        var size: Int64
-        var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
-        var isRegular: Bool { mode & S_IFMT == S_IFREG }
+    package struct Info {
+        package var mode: mode_t
+        package var device: UInt64
+        package var inode: UInt64
+        package var owner: uid_t
+        package var group: gid_t
+        package var size: Int64
+        package var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+        package var isRegular: Bool { mode & S_IFMT == S_IFREG }
         var isLink: Bool { mode & S_IFMT == S_IFLNK }
         var isCharacterDevice: Bool { mode & S_IFMT == S_IFCHR }
         var isBlockDevice: Bool { mode & S_IFMT == S_IFBLK }
@@ -115,13 +115,13 @@ enum FileSystem {
     }
 
     /// `lstat(path)`: the link itself, not its target; `nil` with `errno` set.
-    static func linkStatus(_ path: String) -> Info? {
+    package static func linkStatus(_ path: String) -> Info? {
         var s = stat()
         return lstat(path, &s) == 0 ? Info(s) : nil
     }
 
     /// `stat(path)`, following links; `nil` with `errno` set.
-    static func status(_ path: String) -> Info? {
+    package static func status(_ path: String) -> Info? {
         var s = stat()
         return stat(path, &s) == 0 ? Info(s) : nil
     }
@@ -246,7 +246,7 @@ enum FileSystem {
     }
 
     /// `rename(2)`: 0 or the error number.
-    static func move(_ source: String, to destination: String) -> Int32 {
+    package static func move(_ source: String, to destination: String) -> Int32 {
         #if canImport(Glibc)
         return Glibc.rename(source, destination) == 0 ? 0 : errno
         #elseif canImport(Musl)
@@ -260,4 +260,11 @@ enum FileSystem {
     static func randomSuffix() -> String {
         String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
+}
+
+/// Paths as the output layer compares them.
+public enum PathSpelling {
+    /// The absolute, link-free spelling of `path` (its missing tail
+    /// normalized by `.` and `..`).
+    public static func canonical(_ path: String) -> String { FileSystem.canonical(path) }
 }

@@ -35,7 +35,9 @@ extension OutputDestination {
     /// are missing (they are created when writing). Each directory must be a
     /// directory (or be creatable) and be writable.
     ///
-    /// No two outputs may be the same file: paths are compared after
+    /// No output may be a file the command has read as input
+    /// (``InputFiles``, by device and inode), and no two outputs may be the
+    /// same file: paths are compared after
     /// following symbolic links and resolving `.` and `..`, existing files
     /// also by device and inode (hard links are the same file), `-` and
     /// `/dev/stdout` are both standard output. The one exception is a
@@ -94,10 +96,12 @@ extension OutputDestination {
         case .file:
             let target = destination.target
             if FileSystem.status(target) != nil {
+                try AtomicFile.refuseInput(target, file: path)
                 guard access(target, W_OK) == 0 else { throw FileSystem.error(errno, file: path) }
                 try checkWritableFolder(FileSystem.directory(of: target), file: path)
                 return ["path " + FileSystem.canonical(target)] + (identity(target).map { [$0] } ?? [])
             }
+            try AtomicFile.refuseInput(target, file: path)
             try checkCreatable(FileSystem.directory(of: target), file: path)
             return ["path " + FileSystem.canonical(target)]
         }

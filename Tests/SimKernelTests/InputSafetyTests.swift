@@ -1,0 +1,69 @@
+import Foundation
+import SimKernel
+import Testing
+
+/// Numbers that cannot overflow when written, names that cannot leave a
+/// folder, inputs known by identity.
+@Suite struct NumberFormattingTests {
+    /// `x * 10^places` once overflowed to infinity above about 1.8e302, and
+    /// the result JSON held a bare `inf`.
+    @Test(arguments: [1e302, 1.8e302, 1e303, 1e308, Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, 4.5e15, 9.3e18])
+    func everyFiniteNumberIsWrittenAsItsDigits(_ x: Double) throws {
+        for places in [0, 3, 6, 17, 40] {
+            let text = formatDecimal(x, places: places)
+            #expect(!text.contains("inf") && !text.contains("nan"), "\(x) with \(places) places: \(text)")
+            // the digits read back as the same double
+            #expect(Double(text) == x, "\(x): \(text)")
+            #expect(finiteDecimal(x, places: places) == text)
+        }
+    }
+
+    @Test func smallNumbersKeepTheirRoundingAndNonFiniteIsNullInJSON() {
+        #expect(formatDecimal(16.6666666, places: 6) == "16.666667")
+        #expect(formatDecimal(-0.0000001, places: 6) == "0")
+        #expect(formatDecimal(2.5, places: 3, fixed: true) == "2.500")
+        #expect(formatDecimal(1e20, places: 2, fixed: true) == "100000000000000000000.00")
+        #expect(finiteDecimal(.infinity, places: 6) == "null" && finiteDecimal(.nan, places: 6) == "null")
+    }
+}
+
+@Suite struct IdentifierTests {
+    @Test(arguments: ["ios8", "ios9-coalescing-120hz", "nexus-5x", "a.b_c-d", "A1", String(repeating: "x", count: 64)])
+    func identifiers(_ name: String) {
+        #expect(Identifier.isValid(name), "\(name)")
+    }
+
+    /// Each of these once went into an output path unchecked.
+    @Test(arguments: ["x/../../victim", "..", ".", ".hidden", "-flag", "", "a b", "a\nb", "é", "a\\b", "a:b",
+                      String(repeating: "x", count: 65)])
+    func notIdentifiers(_ name: String) {
+        let problem = Identifier.problem(name)
+        #expect(problem != nil, "\(name)")
+        #expect((problem ?? "").count < 100)
+    }
+}
+
+@Suite struct InputFilesTests {
+    @Test func anInputIsKnownByItsIdentityAndAReusedInodeIsNot() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latsim-inputs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.yaml").path, link = dir.appendingPathComponent("hard.yaml").path
+        try "name: x\n".write(toFile: file, atomically: false, encoding: .utf8)
+        try FileManager.default.linkItem(atPath: file, toPath: link)
+        #expect(InputFiles.contents(file) != nil)
+        #expect(InputFiles.input(sameAs: file)?.path == file)
+        #expect(InputFiles.input(sameAs: dir.path + "/./s.yaml")?.path == file, "another spelling")
+        #expect(InputFiles.input(sameAs: link)?.path == file, "a hard link")
+        #expect(InputFiles.input(sameAs: dir.path) == nil)
+        InputFiles.forget(file)
+        #expect(InputFiles.input(sameAs: file) == nil)
+        // a new file in the old one's place is not the input
+        InputFiles.record(file)
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.removeItem(atPath: link)
+        usleep(10_000)
+        try "other\n".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(InputFiles.input(sameAs: file) == nil)
+    }
+}
