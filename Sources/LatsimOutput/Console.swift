@@ -48,3 +48,21 @@ public enum Console {
         onFailure(e)
     }
 }
+
+/// Appending to a file that others append to as well (a CI job's step
+/// summary): never replaced, created only by its owner.
+public enum AppendFile {
+    /// Appends `text` to the existing file at `path`; nothing when there is
+    /// no such file. A failed write is the environment's failure.
+    public static func append(_ text: String, to path: String) throws(LatsimError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let code = FileSystem.writeAll(fd, Data(text.utf8))
+        guard code == 0 else {
+            var e = FileSystem.error(code, file: path)
+            e.kind = .environment
+            throw e
+        }
+    }
+}

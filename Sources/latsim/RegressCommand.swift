@@ -126,17 +126,8 @@ struct RegressCheckCommand: ParsableCommand {
     func writeSummary(_ markdown: String) throws {
         if let summary { try CLI.write(markdown, to: summary) }
         if let step = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !step.isEmpty {
-            // the job's summary file, which every step appends to: appended
-            // to, never replaced; a failed write is the environment's failure
-            let fd = open(step, O_WRONLY | O_APPEND | O_CLOEXEC)
-            guard fd >= 0 else { return }
-            defer { close(fd) }
-            let code = FileSystem.writeAll(fd, Data((markdown + "\n").utf8))
-            if code != 0 {
-                var e = FileSystem.error(code, file: step)
-                e.kind = .environment
-                throw e
-            }
+            // the job's summary file, which every step appends to
+            try AppendFile.append(markdown + "\n", to: step)
         }
     }
 
