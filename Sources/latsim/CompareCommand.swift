@@ -35,8 +35,11 @@ struct CompareCommand: ParsableCommand {
           latsim compare ios9-coalescing-120hz --b-set gpu.render=9ms \\
               --set 'app.handler=lognormal(4ms,0.5)'
           latsim compare ios8 ios9-low-latency --seeds 10 --json compare.json
-          latsim compare agawi-glkit --device iphone-5 --b-set device.touchDownDelay=50ms --fail-if-worse tapToPhotonP50:5%
-          latsim compare ios8 --b-set gpu.render=6ms --format markdown --fail-if-worse touchToPhotonP99:2ms
+          latsim compare agawi-glkit --device iphone-5 \\
+              --b-set device.touchDownDelay=50ms \\
+              --fail-if-worse tapToPhotonP50:50ms
+          latsim compare ios8 --b-set gpu.render=6ms --format markdown \\
+              --fail-if-worse touchToPhotonP99:2ms
         """
     )
 

@@ -65,10 +65,12 @@ struct RegressCheckCommand: ParsableCommand {
           latsim regress --baseline Reports/prediction-baseline.json
           latsim regress --baseline Reports/prediction-baseline.json --update
           latsim regress init gate.yaml
-          latsim regress --spec Examples/ci/gate.yaml --baseline gate-baseline.json --update \\
+          latsim regress --spec Examples/ci/gate.yaml \\
+              --baseline gate-baseline.json --update \\
               --predictor-command 'python3 Examples/predictors/linear.py'
-          latsim regress --spec Examples/ci/gate.yaml --baseline gate-baseline.json \\
-              --predictor-command 'python3 Examples/predictors/linear.py' --junit gate.xml --format github
+          latsim regress --spec Examples/ci/gate.yaml \\
+              --baseline gate-baseline.json --junit gate.xml --format github \\
+              --predictor-command 'python3 Examples/predictors/linear.py'
         """
     )
 
@@ -117,6 +119,10 @@ struct RegressCheckCommand: ParsableCommand {
             // a CI step that publishes the report shows the error, never "no results"
             if let junit, e.file != junit { try? CLI.write(GateOutcome.junitXML(error: e, baselineFile: baseline), to: junit) }
             try? writeSummary(GateOutcome.markdownSummary(error: e))
+            // those two reports are whole files written for the error: they
+            // are put in place although the command fails (the gate wrote
+            // nothing else before it stopped)
+            try? OutputTransaction.current?.commit()
             throw e
         }
     }

@@ -12,19 +12,31 @@ import Testing
 
     /// Commands of a text: lines starting `latsim ` (or `$ latsim `), each
     /// joined with the lines its trailing `\` continues, comments cut.
-    static func commands(in lines: [String]) -> [String] {
-        var out: [String] = []
+    static func commands(in lines: [String]) -> [String] { documented(in: lines).map(\.command) }
+
+    /// Commands of a text with the exit status the text gives each: 0,
+    /// unless a `$ echo $?` line and a number follow the command.
+    static func documented(in lines: [String]) -> [(command: String, status: Int32)] {
+        var out: [(command: String, status: Int32)] = []
         var current: String?
-        for raw in lines {
-            var line = raw.trimmingCharacters(in: .whitespaces)
+        var i = 0
+        while i < lines.count {
+            defer { i += 1 }
+            var line = lines[i].trimmingCharacters(in: .whitespaces)
             if current == nil {
+                if line == "$ echo $?", !out.isEmpty, i + 1 < lines.count,
+                   let status = Int32(lines[i + 1].trimmingCharacters(in: .whitespaces)) {
+                    out[out.count - 1].status = status
+                    i += 1
+                    continue
+                }
                 if line.hasPrefix("$ ") { line.removeFirst(2) }
                 guard line.hasPrefix("latsim ") || line == "latsim" else { continue }
             }
             let continued = line.hasSuffix("\\")
             if continued { line.removeLast() }
             current = (current.map { $0 + " " } ?? "") + line.trimmingCharacters(in: .whitespaces)
-            if !continued, let c = current { out.append(Self.uncommented(c)); current = nil }
+            if !continued, let c = current { out.append((Self.uncommented(c), 0)); current = nil }
         }
         return out
     }
@@ -49,8 +61,8 @@ import Testing
         return quote == nil
     }
 
-    /// The README's commands (code blocks only).
-    static func readmeCommands() throws -> [String] {
+    /// The README's commands (code blocks only), with their documented exit status.
+    static func readmeCommands() throws -> [(command: String, status: Int32)] {
         let text = try String(contentsOf: Latsim.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         var inBlock = false
         var lines: [String] = []
@@ -58,7 +70,7 @@ import Testing
             if line.hasPrefix("```") { inBlock.toggle(); continue }
             if inBlock { lines.append(line) }
         }
-        return commands(in: lines)
+        return documented(in: lines)
     }
 
     /// A help's example lines: the block after `Examples:`, to the first blank line.
@@ -99,16 +111,18 @@ import Testing
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// The README's examples all name shipped files and run with exit 0.
+    /// The README's examples all name shipped files and exit as the README
+    /// says (0, or the status its `$ echo $?` shows).
     @Test func everyReadmeCommandRuns() throws {
         let commands = try Self.readmeCommands()
         #expect(commands.count >= 25, "\(commands.count) commands found")
+        #expect(commands.contains { $0.status == 1 }, "the compare gate's failing example is found with its status")
         let dir = try Self.scratch()
-        for c in commands {
+        for (c, status) in commands {
             #expect(Self.balanced(c), "unbalanced quotes: \(c)")
             #expect(!c.contains("../shared"), "a file that is not shipped: \(c)")
             let r = try Self.run(c, in: dir)
-            #expect(r.status == 0, "\(c)\nexit \(r.status)\n\(r.output.suffix(1500))")
+            #expect(r.status == status, "\(c)\nexit \(r.status), documented \(status)\n\(r.output.suffix(1500))")
         }
     }
 
@@ -143,13 +157,16 @@ import Testing
         let ok = try Self.run("latsim regress --baseline Reports/prediction-baseline.json --tolerance 5%", in: dir)
         #expect(ok.status == 0, "\(ok.output.suffix(800))")
         let bad = try Self.run("latsim regress --baseline Reports/prediction-baseline.json --tolerance 5%%", in: dir)
-        #expect(bad.status == 2 && bad.output.contains("--tolerance '5%%' is not a percentage"), "\(bad.output.suffix(800))")
+        #expect(bad.status == 2 && bad.output.contains("--tolerance") && bad.output.contains("'5%%'")
+                && bad.output.contains("is not a percentage"), "\(bad.output.suffix(800))")
     }
 
     /// The extraction itself: continuation lines join, comments go, quotes count.
     @Test func commandsAreExtractedWhole() {
         let c = Self.commands(in: ["text", "$ latsim run a \\", "    --set 'x=#1' # note", "latsim list"])
         #expect(c == ["latsim run a --set 'x=#1'", "latsim list"])
+        let d = Self.documented(in: ["$ latsim compare a --fail-if-worse x", "...", "$ echo $?", "1", "latsim list"])
+        #expect(d.map(\.command) == ["latsim compare a --fail-if-worse x", "latsim list"] && d.map(\.status) == [1, 0])
         #expect(!Self.balanced("latsim run --set 'x=lognormal(4ms,"))
     }
 }

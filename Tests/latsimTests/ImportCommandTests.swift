@@ -5,6 +5,9 @@ import Testing
 /// into scenarios that run, the round trip giving back the simulated
 /// durations, and bad input refused with nothing written.
 @Suite struct ImportCommandTests {
+    /// The shipped example traces (the framestats dump lives there).
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/traces")
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/import")
 
@@ -29,7 +32,7 @@ import Testing
     /// SwapBuffers - SyncStart and GpuCompleted - SwapBuffers of every row
     /// with Flags 0.
     @Test func aPublicFramestatsDumpBecomesAScenarioThatRuns() throws {
-        let dump = Self.fixtures.appendingPathComponent("framestats-120hz.txt")
+        let dump = Self.examples.appendingPathComponent("framestats-120hz.txt")
         let text = try String(contentsOf: dump, encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         let h = try #require(lines.firstIndex { $0.hasPrefix("Flags,") })
