@@ -18,8 +18,12 @@ public enum IOSEvent: UInt8, SimulationEvent {
     case sampleReady
     /// The render server's vsync wake.
     case renderServerWake
-    /// A delivery of touches: a frame start, or a per-scan dispatch.
+    /// A per-scan delivery of touches (`os.delivery: perScan`).
     case delivery
+    /// A frame start (`os.delivery: coalesced`): the coalesced touches go
+    /// to an idle app. Periodic, so a clock; the one-off per-scan delivery
+    /// is a kind of its own.
+    case frameStart
 
     /// The order at equal times (1 first).
     public var tieRank: UInt8 {
@@ -30,9 +34,24 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .commit: return 4
         case .sampleReady: return 5
         case .renderServerWake: return 6
-        case .delivery: return 7
+        case .delivery, .frameStart: return 7
         }
     }
+
+    /// The periodic sources (Docs/Engine.md): the vsync latch, the scan,
+    /// the render server's vsync wake and the frame start.
+    public var clock: Int {
+        switch self {
+        case .latch: return 0
+        case .sampleReady: return 1
+        case .renderServerWake: return 2
+        case .frameStart: return 3
+        case .gpuDone, .prepareDone, .commit, .delivery: return -1
+        }
+    }
+
+    /// Four clocks.
+    public static var clocks: Int { 4 }
 
     /// The name in JSON and traces.
     public var name: String {
@@ -44,6 +63,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .sampleReady: return "sampleReady"
         case .renderServerWake: return "renderServerWake"
         case .delivery: return "delivery"
+        case .frameStart: return "frameStart"
         }
     }
 }
@@ -119,7 +139,7 @@ struct IOSPipeline: PlatformPipeline {
     func start(_ s: inout EventScheduler<Event>) {
         s.schedule(.latch, at: display.firstLatch)
         s.schedule(.renderServerWake, at: renderServer.vsyncs.time)
-        if let f = delivery.firstFrameStart { s.schedule(.delivery, at: f) }
+        if let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
         s.schedule(.sampleReady, at: digitizer.nextReady)
     }
 
@@ -136,8 +156,12 @@ struct IOSPipeline: PlatformPipeline {
             s.schedule(.sampleReady, at: digitizer.nextReady)
             requestPerScanDelivery(&s)
 
+        case .frameStart:
+            s.schedule(.frameStart, at: delivery.nextFrameStart())
+            if !app.busy && delivery.hasWaiting { deliver(now, &s) }
+
         case .delivery:
-            if let next = delivery.deliveryEvent() { s.schedule(.delivery, at: next) }
+            delivery.perScanServed()
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
         case .commit:
