@@ -13,7 +13,7 @@ struct TouchDelivery {
     let dispatchDelay: SimTime
     var vsyncs: Ticker
     /// Touches ready and not yet delivered, oldest first.
-    private(set) var waiting = Deque<Touch>()
+    private(set) var waiting = Ring<Touch>()
     /// A per-scan delivery is scheduled for the current instant.
     var perScanPending = false
     /// The scan index of the last touch delivered.

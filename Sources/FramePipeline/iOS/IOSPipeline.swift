@@ -93,10 +93,10 @@ struct IOSPipeline: PlatformPipeline {
     /// The scan of the newest commit latched (latches follow commit order).
     var lastLatchedCommit: Int64 = -1
     /// The start of each handler run not yet shown, for frame-to-photon.
-    var handlerStarts = Deque<(run: Int64, start: SimTime)>()
+    var handlerStarts = Ring<(run: Int64, start: SimTime)>()
     /// With the stage budget kept: the instants of every commit not yet
     /// rendered and of every frame not yet latched (``BudgetStamps``).
-    var stamps: BudgetStamps?
+    var stamps = BudgetStamps()
     /// The app's response to force; nil when it does not use force.
     let force: ForceResponse?
     let log: FrameLog?
@@ -127,7 +127,7 @@ struct IOSPipeline: PlatformPipeline {
     /// Splits every measured frame into stages (``StageBudget``).
     mutating func keepBudget() {
         measurement.budget = BudgetRecorder(platform: .ios, configuration: configuration)
-        stamps = BudgetStamps()
+        stamps.keep()
     }
 
     /// Keeps the platforms' prediction scorecards too.
@@ -167,7 +167,7 @@ struct IOSPipeline: PlatformPipeline {
         case .commit:
             let made = app.commit(rng: &rng)
             let c = made.commit
-            if stamps != nil { stamps!.committed(c.seq, delivered: made.delivered, at: now) }
+            if stamps.isKept { stamps.committed(c.seq, delivered: made.delivered, at: now) }
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
             if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
@@ -202,7 +202,7 @@ struct IOSPipeline: PlatformPipeline {
         case .gpuDone:
             let started = gpu.runningSince
             let (done, nextEnd) = gpu.complete(now: now)
-            if stamps != nil && done.id >= 0 { stamps!.gpuRan(done.id, from: started, to: now) }
+            if stamps.isKept && done.id >= 0 { stamps.gpuRan(done.id, from: started, to: now) }
             if let nextEnd {
                 logGPUStart(now)
                 s.schedule(.gpuDone, at: nextEnd)
@@ -252,7 +252,7 @@ struct IOSPipeline: PlatformPipeline {
         guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
-        if stamps != nil { stamps!.began(frame.id, commit: frame.commit.seq, prepareStart: now) }
+        if stamps.isKept { stamps.began(frame.id, commit: frame.commit.seq, prepareStart: now) }
         log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit.seq, buffer: buffer))
         s.schedule(.prepareDone, at: done)
     }
@@ -262,7 +262,7 @@ struct IOSPipeline: PlatformPipeline {
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         var frame = Frame(id: nextFrameID, commit: c, path: .metal, buffer: -1)
         nextFrameID += 1
-        if stamps != nil { stamps!.began(frame.id, commit: c.seq, prepareStart: -1) }
+        if stamps.isKept { stamps.began(frame.id, commit: c.seq, prepareStart: -1) }
         if let b = buffers.acquire(at: now) {
             frame.buffer = b
             submitGPU(frame, duration: gpu, now, &s)
@@ -273,7 +273,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A job joins the GPU's queue.
     mutating func submitGPU(_ frame: Frame, duration: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        if stamps != nil && frame.id >= 0 { stamps!.submitted(frame.id, at: now) }
+        if stamps.isKept && frame.id >= 0 { stamps.submitted(frame.id, at: now) }
         if let end = gpu.submit(frame, duration: duration, now: now) {
             logGPUStart(now)
             s.schedule(.gpuDone, at: end)
@@ -324,7 +324,7 @@ struct IOSPipeline: PlatformPipeline {
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
                                               drawn: c.drawn, horizon: c.horizon, frameStart: handlerStart(of: c.handlerRun, now))
-        if stamps != nil, let stamp = stamps!.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
+        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
         if let log {
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                      buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
@@ -351,22 +351,25 @@ struct IOSPipeline: PlatformPipeline {
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
     mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
+        // the recorder is moved out and back: one unwrap, no copy per stage
+        guard var b = measurement.budget.take() else { return }
         let t = frame.commit.mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
-        measurement.budget!.begin(at: t.time)
-        measurement.budget!.until(measurement.budget!.windowEnd(of: t))
-        measurement.budget!.until(t.ready)
-        measurement.budget!.until(stamp.delivered)
-        measurement.budget!.until(stamp.committed)
-        measurement.budget!.until(stamp.prepareStart)
-        measurement.budget!.until(stamp.submitted)
-        measurement.budget!.until(stamp.gpuStart)
-        measurement.budget!.until(stamp.gpuEnd)
-        measurement.budget!.until(latch)
-        measurement.budget!.until(photon - g.panelResponse)
-        measurement.budget!.until(photon)
-        measurement.budget!.end(total: photon - t.time)
+        b.begin(at: t.time)
+        b.until(b.windowEnd(of: t))
+        b.until(t.ready)
+        b.until(stamp.delivered)
+        b.until(stamp.committed)
+        b.until(stamp.prepareStart)
+        b.until(stamp.submitted)
+        b.until(stamp.gpuStart)
+        b.until(stamp.gpuEnd)
+        b.until(latch)
+        b.until(photon - g.panelResponse)
+        b.until(photon)
+        b.end(total: photon - t.time)
+        measurement.budget = b
     }
 
     /// When handler run `run` started (its delivery); runs before it are
@@ -396,7 +399,7 @@ struct IOSPipeline: PlatformPipeline {
         m.touchUpMs.settle()
         m.force = force?.finish()
         var checks = invariants
-        checks.budgetMismatches = (m.budget?.mismatches ?? 0) + (stamps?.missing ?? 0)
+        checks.budgetMismatches = (m.budget?.mismatches ?? 0) + stamps.missing
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
         checks.bufferConflicts = buffers.conflicts
