@@ -303,8 +303,9 @@ struct PeriodicSources<E: SimulationEvent>: SimulationModel {
         q.schedule(.tick, at: 7)
         q.schedule(.job, at: 9)
         q.schedule(.scan, at: 3)
-        #expect(q.count == 3)
-        #expect(q.next?.time == 3)
+        let pending = q.count, next = q.next?.time
+        #expect(pending == 3)
+        #expect(next == 3)
         #expect(q.pop(before: 100)?.event == .scan)
         #expect(q.pop(before: 100)?.event == .tick)
         q.schedule(.tick, at: 12)
@@ -312,7 +313,8 @@ struct PeriodicSources<E: SimulationEvent>: SimulationModel {
         #expect(q.pop(before: 10) == nil) // the tick at 12 is after the end
         q.schedule(.scan, at: 20)
         q.removeAll()
-        #expect(q.isEmpty)
+        let empty = q.isEmpty
+        #expect(empty)
         #expect(q.pop(before: .max) == nil)
     }
 }

@@ -196,7 +196,7 @@ extension AndroidPipeline {
             if measured, let c = frames[seq].content {
                 r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.newest.windowStart)
             }
-            log.record(r, stages: measured ? measurement.budget!.current : nil)
+            log.record(r, stages: measured ? measurement.budget!.currentStages : nil)
         }
     }
 
@@ -206,9 +206,7 @@ extension AndroidPipeline {
     /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
     /// job, the latch and the present to the photons.
     mutating func splitBudget(_ f: AndroidFrame, _ c: DrawnContent, present: SimTime) {
-        // the recorder is moved out and back: one unwrap, no copy per stage
-        guard var b = measurement.budget.take() else { return }
-        defer { measurement.budget = b }
+        guard let b = measurement.budget else { return }
         let t = c.newest
         let g = measurement.geometry
         let photon = g.photonTime(latch: present, y: t.position.y)

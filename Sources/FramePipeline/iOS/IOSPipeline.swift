@@ -331,7 +331,7 @@ struct IOSPipeline: PlatformPipeline {
                                      drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
             var r = record(frame, measured ? .new : .old, hitch: false, dropped: dropped, now)
             if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
-            log.record(r, stages: measured ? measurement.budget?.current : nil)
+            log.record(r, stages: measured ? measurement.budget?.currentStages : nil)
         }
         force?.frameShown(latch: now, commit: c, measured: measured)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
@@ -351,8 +351,7 @@ struct IOSPipeline: PlatformPipeline {
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
     mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
-        // the recorder is moved out and back: one unwrap, no copy per stage
-        guard var b = measurement.budget.take() else { return }
+        guard let b = measurement.budget else { return }
         let t = frame.commit.mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
@@ -369,7 +368,6 @@ struct IOSPipeline: PlatformPipeline {
         b.until(photon - g.panelResponse)
         b.until(photon)
         b.end(total: photon - t.time)
-        measurement.budget = b
     }
 
     /// When handler run `run` started (its delivery); runs before it are
