@@ -92,6 +92,8 @@ struct IOSPipeline: PlatformPipeline {
     var nextFrameID: Int64 = 0
     /// The scan of the newest commit latched (latches follow commit order).
     var lastLatchedCommit: Int64 = -1
+    /// The commits from the front frame's on, which frames name by number.
+    var commits = CommitTable()
     /// The start of each handler run not yet shown, for frame-to-photon.
     var handlerStarts = Ring<(run: Int64, start: SimTime)>()
     /// With the stage budget kept: the instants of every commit not yet
@@ -167,6 +169,7 @@ struct IOSPipeline: PlatformPipeline {
         case .commit:
             let made = app.commit(rng: &rng)
             let c = made.commit
+            commits.append(c)
             if stamps.isKept { stamps.committed(c.seq, delivered: made.delivered, at: now) }
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
             if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
@@ -176,7 +179,7 @@ struct IOSPipeline: PlatformPipeline {
                 } else {
                     // through Core Animation: the Metal job joins the GPU queue
                     // now; the render-server frame of this commit runs after it
-                    submitGPU(Frame(id: -1, commit: c, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
+                    submitGPU(Frame(id: -1, commit: c.seq, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
                     commitToRenderServer(c, now, &s)
                 }
             } else {
@@ -252,15 +255,15 @@ struct IOSPipeline: PlatformPipeline {
         guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
-        if stamps.isKept { stamps.began(frame.id, commit: frame.commit.seq, prepareStart: now) }
-        log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit.seq, buffer: buffer))
+        if stamps.isKept { stamps.began(frame.id, commit: frame.commit, prepareStart: now) }
+        log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit, buffer: buffer))
         s.schedule(.prepareDone, at: done)
     }
 
     /// A Metal frame presented straight to the display takes a drawable now,
     /// or waits for one.
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        var frame = Frame(id: nextFrameID, commit: c, path: .metal, buffer: -1)
+        var frame = Frame(id: nextFrameID, commit: c.seq, path: .metal, buffer: -1)
         nextFrameID += 1
         if stamps.isKept { stamps.began(frame.id, commit: c.seq, prepareStart: -1) }
         if let b = buffers.acquire(at: now) {
@@ -282,7 +285,7 @@ struct IOSPipeline: PlatformPipeline {
 
     func logGPUStart(_ now: SimTime) {
         guard let log, let w = gpu.running else { return }
-        log.gpuJobs.append(.init(start: now, end: now + w.duration, frame: w.job.id, commitSeq: w.job.commit.seq,
+        log.gpuJobs.append(.init(start: now, end: now + w.duration, frame: w.job.id, commitSeq: w.job.commit,
                                  metal: w.job.path != .renderServer, buffer: w.job.buffer))
     }
 
@@ -302,10 +305,10 @@ struct IOSPipeline: PlatformPipeline {
         guard let frame = display.frameToLatch() else {
             if let front = display.front {
                 // a hitch when a commit newer than the front frame's was made before this vsync
-                let owed = app.commitsMade - 1 > front.commit.seq
+                let owed = app.commitsMade - 1 > front.commit
                 display.repeatFront(owed: owed)
                 if let log {
-                    log.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit.seq, mainTouch: front.commit.mainTouch.scan,
+                    log.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit, mainTouch: commits[front.commit].mainTouch.scan,
                                              buffer: front.buffer, repeated: true, hitch: owed, measured: false))
                     log.record(record(front, .repeated, hitch: owed, dropped: 0, now))
                 }
@@ -319,7 +322,7 @@ struct IOSPipeline: PlatformPipeline {
             releaseBuffer(old.buffer, now, &s)
         }
         if let previous = display.show(frame) { releaseBuffer(previous.buffer, now, &s) }
-        let c = frame.commit
+        let c = commits[frame.commit]
         if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
@@ -334,12 +337,14 @@ struct IOSPipeline: PlatformPipeline {
             log.record(r, stages: measured ? measurement.budget?.currentStages : nil)
         }
         force?.frameShown(latch: now, commit: c, measured: measured)
+        // the front frame's commit is the oldest any frame names from now on
+        commits.forget(before: c.seq)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
     /// The per-frame record of `frame` shown at the vsync `now`.
     func record(_ frame: Frame, _ kind: FrameRecord.Kind, hitch: Bool, dropped: Int, _ now: SimTime) -> FrameRecord {
-        let t = frame.commit.mainTouch
+        let t = commits[frame.commit].mainTouch
         return FrameRecord(vsync: now, frame: frame.id, kind: kind, hitch: hitch, dropped: dropped, buffersHeld: buffers.held,
                            touchScan: t.scan, touchTime: t.time,
                            photon: measurement.geometry.photonTime(latch: now, y: t.position.y), pipelineFrames: nil,
@@ -352,7 +357,7 @@ struct IOSPipeline: PlatformPipeline {
     /// scan-out to the photons.
     mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
         guard let b = measurement.budget else { return }
-        let t = frame.commit.mainTouch
+        let t = commits[frame.commit].mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
         b.begin(at: t.time)
@@ -404,5 +409,35 @@ struct IOSPipeline: PlatformPipeline {
         checks.maxBuffersHeld = buffers.maxHeld
         checks.maxBuffersAllocated = buffers.maxAllocated
         return (m, checks)
+    }
+}
+
+/// The commits frames name by number (``Frame/commit``), from the oldest a
+/// frame may still name on: commits are made in order, and frames are
+/// latched in commit order, so a latch forgets every commit before its
+/// frame's. A ring: nothing is allocated once it has held the most commits
+/// in flight at once.
+struct CommitTable {
+    private let ring = Ring<Commit>()
+    /// The number of the oldest commit kept.
+    private var first: Int64 = 0
+
+    /// A commit is made (its number is the next).
+    func append(_ c: Commit) { ring.append(c) }
+
+    /// Commit `seq` (kept: from the front frame's on).
+    @inline(__always)
+    subscript(seq: Int64) -> Commit {
+        let i = Int(truncatingIfNeeded: seq &- first)
+        precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
+        return ring.pointer(i).pointee
+    }
+
+    /// Forgets the commits before `seq`.
+    mutating func forget(before seq: Int64) {
+        while first < seq && !ring.isEmpty {
+            ring.removeFirst()
+            first &+= 1
+        }
     }
 }
