@@ -28,6 +28,8 @@ public struct ReportWriter {
     let unrendered = UnrenderedCharts()
     /// The staging folder while ``write(extraSections:)`` runs.
     let staging = StagingSlot()
+    /// The charts being rendered, concurrently with the report's runs.
+    let renders = ChartRenders()
 
     /// A writer; nothing runs until ``write(extraSections:)``.
     public init(directory: URL, duration: String = "10s", seed: UInt64 = 1, gnuplot: Gnuplot = .system(),
@@ -65,6 +67,8 @@ public struct ReportWriter {
     public func write(extraSections: [(Page) throws -> Page] = []) throws -> URL {
         let staged = try StagedDirectory(destination: directory, previousOutput: Self.previousReportFiles(in:))
         defer { staged.discard() }
+        // no gnuplot still runs in the staging folder when it is discarded
+        defer { try? renders.wait() }
         staging.set(staged.url)
         defer { staging.set(nil) }
         var page = Page()
@@ -76,6 +80,7 @@ public struct ReportWriter {
         page = try diagrams(page)
         page = try scenarios(page)
         for section in extraSections { page = try section(page) }
+        try renders.wait()
         try AtomicFile.write(page.text, to: staged.url.appendingPathComponent("README.md"))
         try staged.commit()
         if unrendered.count > 0 {
@@ -86,9 +91,8 @@ public struct ReportWriter {
 
     /// Renders a chart into the report's (staging) directory.
     public func render(_ chart: some GnuplotChart, _ name: String) throws -> ChartOutput {
-        let out = try gnuplot.render(chart, directory: staging.url ?? directory, basename: name)
-        if !out.rendered { unrendered.add() }
-        return out
+        renders.render(chart.script, gnuplot: gnuplot, directory: staging.url ?? directory, basename: name,
+                       unrendered: unrendered)
     }
 
     /// The files of the report in `directory`, if its README.md is one:
