@@ -185,7 +185,7 @@ extension AndroidPipeline {
             measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
             measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
                                               drawn: c.drawn, horizon: c.horizon)
-            if measured && measurement.budget != nil { splitBudget(frames[seq], c, present: now) }
+            if measured && measurement.budget != nil { splitBudget(seq, c, present: now) }
         } else {
             measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
@@ -205,7 +205,7 @@ extension AndroidPipeline {
     /// instant through its window's end, ready, the input channel, the
     /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
     /// job, the latch and the present to the photons.
-    mutating func splitBudget(_ f: AndroidFrame, _ c: DrawnContent, present: SimTime) {
+    mutating func splitBudget(_ seq: Int64, _ c: DrawnContent, present: SimTime) {
         guard let b = measurement.budget else { return }
         let t = c.newest
         let g = measurement.geometry
@@ -216,13 +216,13 @@ extension AndroidPipeline {
         b.until(t.ready)
         b.until(t.ready + dispatch.latency)
         b.until(c.drawnAt)
-        b.until(f.uiEnd)
-        b.until(f.handedOver)
-        b.until(f.renderStart)
-        b.until(f.queued)
-        b.until(f.gpuStart)
-        b.until(f.gpuDone)
-        b.until(f.latched)
+        b.until(frames[seq].uiEnd)
+        b.until(frames[seq].handedOver)
+        b.until(frames[seq].renderStart)
+        b.until(frames[seq].queued)
+        b.until(frames[seq].gpuStart)
+        b.until(frames[seq].gpuDone)
+        b.until(frames[seq].latched)
         b.until(present)
         b.until(photon - g.panelResponse)
         b.until(photon)

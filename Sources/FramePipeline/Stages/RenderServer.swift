@@ -44,8 +44,16 @@ struct RenderServer {
     /// GPU time of a render-server frame (`gpu.render`).
     let gpuTime: DurationSampler
     var vsyncs: Ticker
-    /// The newest commit not yet rendered.
-    private(set) var pending: Commit?
+    /// The newest commit not yet rendered: what the server needs of it (the
+    /// commit itself stays in the pipeline's table).
+    private(set) var pending: Waiting?
+
+    /// A commit waiting for the render server.
+    struct Waiting {
+        var seq: Int64
+        var handlerRun: Int64
+        var isLastOfRun: Bool
+    }
     /// The frame being prepared.
     private(set) var preparing: Frame?
     /// The handler run of the last commit it started rendering.
@@ -81,7 +89,7 @@ struct RenderServer {
     /// having been rendered, is a wasted update.
     mutating func receive(_ c: Commit) {
         if let old = pending, old.isLastOfRun, lastRenderedRun != old.handlerRun { wastedUpdates += 1 }
-        pending = c
+        pending = Waiting(seq: c.seq, handlerRun: c.handlerRun, isLastOfRun: c.isLastOfRun)
     }
 
     /// True when a commit waits and the server is idle: with a buffer, it
