@@ -28,6 +28,8 @@ public struct ReportWriter {
     let unrendered = UnrenderedCharts()
     /// The staging folder while ``write(extraSections:)`` runs.
     let staging = StagingSlot()
+    /// The charts being rendered, concurrently with the report's runs.
+    let renders = ChartRenders()
 
     /// A writer; nothing runs until ``write(extraSections:)``.
     public init(directory: URL, duration: String = "10s", seed: UInt64 = 1, gnuplot: Gnuplot = .system(),
@@ -66,6 +68,8 @@ public struct ReportWriter {
     public func write(sections: [ReportSection] = ReportSection.allCases) throws -> URL {
         let staged = try StagedDirectory(destination: directory, previousOutput: Self.previousReportFiles(in:))
         defer { staged.discard() }
+        // no gnuplot still runs in the staging folder when it is discarded
+        defer { try? renders.wait() }
         staging.set(staged.url)
         defer { staging.set(nil) }
         var page = Page()
@@ -75,6 +79,8 @@ public struct ReportWriter {
         page.add()
         // the page follows the declared order whatever order they are asked in
         for section in ReportSection.allCases where sections.contains(section) { page = try section.write(self, page) }
+        // every chart rendered before the page and the manifest are written
+        try renders.wait()
         try AtomicFile.write(page.text, to: staged.url.appendingPathComponent("README.md"))
         try AtomicFile.write(Self.manifest(of: staged.url), to: staged.url.appendingPathComponent(Self.manifestName))
         try staged.commit()
@@ -86,9 +92,8 @@ public struct ReportWriter {
 
     /// Renders a chart into the report's (staging) directory.
     public func render(_ chart: some GnuplotChart, _ name: String) throws -> ChartOutput {
-        let out = try gnuplot.render(chart, directory: staging.url ?? directory, basename: name)
-        if !out.rendered { unrendered.add() }
-        return out
+        renders.render(chart.script, gnuplot: gnuplot, directory: staging.url ?? directory, basename: name,
+                       unrendered: unrendered)
     }
 
     /// The report's list of the files it wrote, kept in its folder.

@@ -185,7 +185,7 @@ extension AndroidPipeline {
             measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
             measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
                                               drawn: c.drawn, horizon: c.horizon)
-            if measured && measurement.budget != nil { splitBudget(frames[seq], c, present: now) }
+            if measured && measurement.budget != nil { splitBudget(seq, c, present: now) }
         } else {
             measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
@@ -196,7 +196,7 @@ extension AndroidPipeline {
             if measured, let c = frames[seq].content {
                 r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.newest.windowStart)
             }
-            log.record(r, stages: measured ? measurement.budget!.current : nil)
+            log.record(r, stages: measured ? measurement.budget!.currentStages : nil)
         }
     }
 
@@ -205,27 +205,28 @@ extension AndroidPipeline {
     /// instant through its window's end, ready, the input channel, the
     /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
     /// job, the latch and the present to the photons.
-    mutating func splitBudget(_ f: AndroidFrame, _ c: DrawnContent, present: SimTime) {
+    mutating func splitBudget(_ seq: Int64, _ c: DrawnContent, present: SimTime) {
+        guard let b = measurement.budget else { return }
         let t = c.newest
         let g = measurement.geometry
         let photon = g.photonTime(latch: present, y: t.position.y)
-        measurement.budget!.begin(at: t.time - c.lead)
-        measurement.budget!.add(-c.lead)
-        measurement.budget!.until(measurement.budget!.windowEnd(of: t))
-        measurement.budget!.until(t.ready)
-        measurement.budget!.until(t.ready + dispatch.latency)
-        measurement.budget!.until(c.drawnAt)
-        measurement.budget!.until(f.uiEnd)
-        measurement.budget!.until(f.handedOver)
-        measurement.budget!.until(f.renderStart)
-        measurement.budget!.until(f.queued)
-        measurement.budget!.until(f.gpuStart)
-        measurement.budget!.until(f.gpuDone)
-        measurement.budget!.until(f.latched)
-        measurement.budget!.until(present)
-        measurement.budget!.until(photon - g.panelResponse)
-        measurement.budget!.until(photon)
-        measurement.budget!.end(total: photon - t.time)
+        b.begin(at: t.time - c.lead)
+        b.add(-c.lead)
+        b.until(b.windowEnd(of: t))
+        b.until(t.ready)
+        b.until(t.ready + dispatch.latency)
+        b.until(c.drawnAt)
+        b.until(frames[seq].uiEnd)
+        b.until(frames[seq].handedOver)
+        b.until(frames[seq].renderStart)
+        b.until(frames[seq].queued)
+        b.until(frames[seq].gpuStart)
+        b.until(frames[seq].gpuDone)
+        b.until(frames[seq].latched)
+        b.until(present)
+        b.until(photon - g.panelResponse)
+        b.until(photon)
+        b.end(total: photon - t.time)
     }
 
     /// The per-frame record of frame `seq` shown at the present vsync `now`.

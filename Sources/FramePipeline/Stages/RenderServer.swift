@@ -16,8 +16,10 @@ struct Frame {
     /// Frames are numbered from 0 in the order they are made; Metal work that
     /// rides with a Core Animation frame is -1.
     var id: Int64
-    /// The transaction it shows.
-    var commit: Commit
+    /// The transaction it shows, by its number: the commit itself stays in
+    /// the pipeline's table (a frame is copied from stage to stage, and
+    /// small).
+    var commit: Int64
     var path: FramePath
     /// The display buffer it draws into (-1: none yet, or none needed).
     var buffer: Int8
@@ -42,8 +44,16 @@ struct RenderServer {
     /// GPU time of a render-server frame (`gpu.render`).
     let gpuTime: DurationSampler
     var vsyncs: Ticker
-    /// The newest commit not yet rendered.
-    private(set) var pending: Commit?
+    /// The newest commit not yet rendered: what the server needs of it (the
+    /// commit itself stays in the pipeline's table).
+    private(set) var pending: Waiting?
+
+    /// A commit waiting for the render server.
+    struct Waiting {
+        var seq: Int64
+        var handlerRun: Int64
+        var isLastOfRun: Bool
+    }
     /// The frame being prepared.
     private(set) var preparing: Frame?
     /// The handler run of the last commit it started rendering.
@@ -79,7 +89,7 @@ struct RenderServer {
     /// having been rendered, is a wasted update.
     mutating func receive(_ c: Commit) {
         if let old = pending, old.isLastOfRun, lastRenderedRun != old.handlerRun { wastedUpdates += 1 }
-        pending = c
+        pending = Waiting(seq: c.seq, handlerRun: c.handlerRun, isLastOfRun: c.isLastOfRun)
     }
 
     /// True when a commit waits and the server is idle: with a buffer, it
@@ -92,7 +102,7 @@ struct RenderServer {
         let c = pending.unsafelyUnwrapped
         pending = nil
         lastRenderedRun = c.handlerRun
-        let frame = Frame(id: id, commit: c, path: .renderServer, buffer: buffer)
+        let frame = Frame(id: id, commit: c.seq, path: .renderServer, buffer: buffer)
         preparing = frame
         return (frame, now + prepareTime.draw(&rng))
     }
