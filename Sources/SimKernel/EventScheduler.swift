@@ -16,11 +16,22 @@ public protocol SimulationEvent: CaseIterable, Hashable, Sendable, RawRepresenta
     /// scheduled and handled like any event but left out of the counts a
     /// run reports (``EventCounts``).
     var isBookkeeping: Bool { get }
+    /// The clock of a kind that is never pending twice at once (a periodic
+    /// source: its next tick is set when one is handled), numbered from 0;
+    /// -1 for a kind kept in the heap. A clock's pending event is kept in a
+    /// slot of its own beside the heap (``EventScheduler``).
+    var clock: Int { get }
+    /// How many clocks the kinds use (every ``clock`` is below it).
+    static var clocks: Int { get }
 }
 
 extension SimulationEvent {
     /// Every kind is a model event unless the model says otherwise.
     public var isBookkeeping: Bool { false }
+    /// Every kind goes through the heap unless the model says otherwise.
+    public var clock: Int { -1 }
+    /// No clocks unless the model says otherwise.
+    public static var clocks: Int { 0 }
 }
 
 /// The future of a simulation: the events scheduled and not yet handled,
@@ -33,6 +44,14 @@ extension SimulationEvent {
 /// interprets. The storage is owned: the scheduler cannot be copied (a copy
 /// would share or lose events), and once it has grown to the most events
 /// pending at once it never allocates.
+///
+/// The periodic sources of a model (its ``SimulationEvent/clock`` kinds)
+/// stay out of the heap: each has one slot holding its next event, and
+/// ``pop(before:)`` takes the earlier of the heap's top and the earliest
+/// slot. A slot's entry carries the same order word as a heap entry
+/// (rank, then scheduling sequence), so the merge handles events in exactly
+/// the order one heap would: clocks change the cost, never the order. A
+/// clock scheduled while its slot is taken goes to the heap.
 public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     /// One scheduled event.
     @frozen
@@ -56,6 +75,9 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         @inlinable static func precedes(_ a: Entry, _ b: Entry) -> Bool {
             a.time < b.time || (a.time == b.time && a.order < b.order)
         }
+
+        /// An empty clock slot: after every event.
+        @inlinable static var empty: Entry { Entry(time: .max, order: .max) }
     }
 
     /// The instant of the event being handled (0 before the first).
@@ -65,22 +87,41 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     @usableFromInline var capacity: Int
     @usableFromInline var size = 0
     @usableFromInline var nextSequence: UInt64 = 0
+    /// One slot per clock; an empty slot holds ``Entry/empty``.
+    @usableFromInline let slots: UnsafeMutablePointer<Entry>
+    @usableFromInline let slotCount: Int
+    /// The slot holding the earliest clock event (any slot when all are empty).
+    @usableFromInline var earliestSlot = 0
 
     /// An empty scheduler with room for `capacity` pending events (it grows
     /// when needed).
     public init(capacity: Int = 16) {
         self.capacity = Swift.max(4, capacity)
         heap = .allocate(capacity: self.capacity)
+        slotCount = Event.clocks
+        slots = .allocate(capacity: Swift.max(1, slotCount))
+        slots.initialize(repeating: .empty, count: Swift.max(1, slotCount))
     }
 
-    deinit { heap.deallocate() }
+    deinit {
+        heap.deallocate()
+        slots.deallocate()
+    }
 
     /// The number of events pending.
-    @inlinable public var count: Int { size }
+    @inlinable public var count: Int {
+        var n = size
+        for i in 0..<slotCount where slots[i].time != .max { n += 1 }
+        return n
+    }
     /// True when nothing is pending.
-    @inlinable public var isEmpty: Bool { size == 0 }
+    @inlinable public var isEmpty: Bool { count == 0 }
     /// The next event, without removing it.
-    @inlinable public var next: Entry? { size > 0 ? heap[0] : nil }
+    @inlinable public var next: Entry? {
+        let clock = slots[earliestSlot]
+        if size > 0 && (slotCount == 0 || !Entry.precedes(clock, heap[0])) { return heap[0] }
+        return slotCount > 0 && clock.time != .max ? clock : nil
+    }
 
     /// Schedules `event` at `time` (which must not be before ``now``).
     ///
@@ -91,7 +132,14 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         let order = UInt64(event.tieRank) << 56 | (nextSequence & 0xFF_FFFF_FFFF) << 16
             | UInt64(event.rawValue) << 8 | UInt64(payload)
         nextSequence &+= 1
-        insert(Entry(time: time, order: order))
+        let e = Entry(time: time, order: order)
+        let clock = event.clock
+        if clock >= 0 && slots[clock].time == .max {
+            slots[clock] = e
+            if Entry.precedes(e, slots[earliestSlot]) { earliestSlot = clock }
+        } else {
+            insert(e)
+        }
     }
 
     /// Adds an entry to the heap (sift up).
@@ -119,6 +167,25 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     /// is left or the earliest is at or after `end` (it is then dropped).
     @inlinable
     public mutating func pop(before end: SimTime) -> Entry? {
+        if slotCount > 0 {
+            let clock = slots[earliestSlot]
+            if size == 0 || Entry.precedes(clock, heap[0]) {
+                guard clock.time != .max else { return nil }
+                slots[earliestSlot] = .empty
+                var best = 0
+                for i in 1..<slotCount where Entry.precedes(slots[i], slots[best]) { best = i }
+                earliestSlot = best
+                guard clock.time < end else { return nil }
+                current = clock.time
+                return clock
+            }
+        }
+        return popHeap(before: end)
+    }
+
+    /// ``pop(before:)`` from the heap.
+    @inlinable
+    mutating func popHeap(before end: SimTime) -> Entry? {
         guard size > 0 else { return nil }
         let top = heap[0]
         size &-= 1
@@ -145,7 +212,11 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
 
     /// Drops every pending event: a run that cannot go on (its model met
     /// input it refuses) ends at the current event.
-    public mutating func removeAll() { size = 0 }
+    public mutating func removeAll() {
+        size = 0
+        for i in 0..<slotCount { slots[i] = .empty }
+        earliestSlot = 0
+    }
 
     @usableFromInline
     mutating func grow() {

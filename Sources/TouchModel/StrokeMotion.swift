@@ -129,7 +129,9 @@ struct StrokeMotion: Sendable {
             }
         }
 
-        /// The state `u` seconds into the stroke.
+        /// The state `u` seconds into the stroke (inlined: a call would copy
+        /// the plan).
+        @inline(__always)
         func state(at u: Double) -> FingerState {
             guard u < movingUntil else { return FingerState(position: end, velocity: .zero, isDown: false) }
             if u < segments.0.end || count == 1 { return Plan.state(segments.0, u) }

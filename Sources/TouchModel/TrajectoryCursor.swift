@@ -38,7 +38,9 @@ public struct TrajectoryCursor: Sendable {
             planStart = k * StrokeMotion.period
             planEnd = planStart + StrokeMotion.period
         }
-        let s = plan.state(at: Double(t - planStart) * 1e-9)
+        // read in place: calling through the stored plan would copy it
+        let u = Double(t - planStart) * 1e-9
+        let s = withUnsafePointer(to: &plan) { $0.pointee.state(at: u) }
         return pressing ? trajectory.pressed(s, at: t) : s
     }
 }

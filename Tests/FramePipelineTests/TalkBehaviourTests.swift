@@ -97,10 +97,11 @@ import Testing
     @Test func modelEventCountsFollowThePipeline() throws {
         let r = try runScenario("ios9-coalescing-120hz", duration: "60s")
         let k = Dictionary(uniqueKeysWithValues: r.eventsByKind.map { ($0.kind, $0.count) })
-        #expect(r.eventsByKind.map(\.kind) == ["gpuDone", "prepareDone", "latch", "commit", "sampleReady", "renderServerWake", "delivery"])
+        #expect(r.eventsByKind.map(\.kind) == ["gpuDone", "prepareDone", "latch", "commit", "sampleReady", "renderServerWake", "delivery", "frameStart"])
         #expect(k["latch"] == 3600)
         #expect(k["renderServerWake"] == 3600)
-        #expect(k["delivery"] == 3600)
+        #expect(k["frameStart"] == 3600)
+        #expect(k["delivery"] == 0) // per-scan deliveries only under os.delivery: perScan
         #expect(k["sampleReady"] == 7199)
         #expect(k["commit"] == r.measurements.handlerRuns)
         #expect(r.events == 28_796)

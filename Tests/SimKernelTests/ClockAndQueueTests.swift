@@ -232,3 +232,89 @@ struct Countdown: SimulationModel {
         #expect(cdf.last!.fraction == 1)
     }
 }
+
+/// The events of a model with periodic sources, twice: once with two of
+/// them as clocks (slots beside the heap), once with every kind in the heap.
+enum ClockedEvent: UInt8, SimulationEvent {
+    case tick, scan, job, decision
+    var tieRank: UInt8 {
+        switch self {
+        case .tick: return 2
+        case .scan: return 3
+        case .job: return 1
+        case .decision: return 3 // shares the scan's rank: the scheduling order decides
+        }
+    }
+    var name: String { "\(self)" }
+    var clock: Int {
+        switch self {
+        case .tick: return 0
+        case .scan: return 1
+        case .job, .decision: return -1
+        }
+    }
+    static var clocks: Int { 2 }
+}
+
+enum HeapEvent: UInt8, SimulationEvent {
+    case tick, scan, job, decision
+    var tieRank: UInt8 { ClockedEvent(rawValue: rawValue)!.tieRank }
+    var name: String { "\(self)" }
+}
+
+/// Periodic ticks (10) and scans (5, sometimes landing on a tick), random
+/// jobs, and decisions at the current instant: the order of handling must
+/// not depend on where the periodic kinds are kept.
+struct PeriodicSources<E: SimulationEvent>: SimulationModel {
+    typealias Event = E
+    var rng = SeededRandom(seed: 4)
+    var seen: [(SimTime, UInt8)] = []
+    func start(_ s: inout EventScheduler<E>) {
+        s.schedule(E(rawValue: 0)!, at: 0)
+        s.schedule(E(rawValue: 1)!, at: 0)
+    }
+    mutating func handle(_ event: E, payload: UInt8, _ s: inout EventScheduler<E>) {
+        seen.append((s.now, event.rawValue))
+        switch event.rawValue {
+        case 0: s.schedule(event, after: 10)
+        case 1:
+            if payload == 0 { s.schedule(event, after: 5) } // an extra scan (payload 1) is once
+            if rng.next() % 3 == 0 { s.schedule(E(rawValue: 2)!, after: SimTime(rng.next() % 12)) }
+            if rng.next() % 4 == 0 { s.schedule(E(rawValue: 3)!, at: s.now) }
+        default:
+            // a clock kind scheduled while its slot is taken goes to the heap
+            if rng.next() % 5 == 0 { s.schedule(E(rawValue: 1)!, at: s.now + 5, payload: 1) }
+        }
+    }
+}
+
+@Suite struct ClockSlotTests {
+    @Test func clocksHandleEventsInExactlyTheHeapsOrder() {
+        let clocked = Simulation(model: PeriodicSources<ClockedEvent>()).run(until: 100_000)
+        let heap = Simulation(model: PeriodicSources<HeapEvent>()).run(until: 100_000)
+        #expect(clocked.model.seen.count == heap.model.seen.count)
+        #expect(clocked.model.seen.count > 25_000)
+        #expect(clocked.model.seen.elementsEqual(heap.model.seen) { $0.0 == $1.0 && $0.1 == $1.1 })
+        #expect(clocked.events.total == heap.events.total)
+    }
+
+    @Test func aSchedulerWithClocksCountsAndDropsThemToo() {
+        var q = EventScheduler<ClockedEvent>()
+        q.schedule(.tick, at: 7)
+        q.schedule(.job, at: 9)
+        q.schedule(.scan, at: 3)
+        let pending = q.count, next = q.next?.time
+        #expect(pending == 3)
+        #expect(next == 3)
+        #expect(q.pop(before: 100)?.event == .scan)
+        #expect(q.pop(before: 100)?.event == .tick)
+        q.schedule(.tick, at: 12)
+        #expect(q.pop(before: 100)?.event == .job)
+        #expect(q.pop(before: 10) == nil) // the tick at 12 is after the end
+        q.schedule(.scan, at: 20)
+        q.removeAll()
+        let empty = q.isEmpty
+        #expect(empty)
+        #expect(q.pop(before: .max) == nil)
+    }
+}

@@ -22,7 +22,8 @@ public struct EmptyEventLoop: SimulationModel {
     /// The first instant and the period of each kind's source.
     static func source(_ e: IOSEvent) -> (first: SimTime, period: SimTime) {
         switch e {
-        case .latch, .renderServerWake, .delivery: return (0, framePeriod)
+        case .latch, .renderServerWake, .frameStart: return (0, framePeriod)
+        case .delivery: return (0, framePeriod)
         case .sampleReady: return (0, scanPeriod)
         case .commit: return (4 * Nanos.perMillisecond, framePeriod)
         case .prepareDone: return (7 * Nanos.perMillisecond, framePeriod)
@@ -33,7 +34,7 @@ public struct EmptyEventLoop: SimulationModel {
     public init() {}
 
     public func start(_ s: inout EventScheduler<IOSEvent>) {
-        for e in IOSEvent.allCases { s.schedule(e, at: Self.source(e).first) }
+        for e in IOSEvent.allCases where e != .delivery { s.schedule(e, at: Self.source(e).first) }
     }
 
     public mutating func handle(_ event: IOSEvent, payload: UInt8, _ s: inout EventScheduler<IOSEvent>) {

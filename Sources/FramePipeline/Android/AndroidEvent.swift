@@ -68,6 +68,21 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         }
     }
 
+    /// The periodic sources (Docs/Engine.md): the present vsync, the scan,
+    /// vsync-sf and vsync-app.
+    public var clock: Int {
+        switch self {
+        case .presentVsync: return 0
+        case .sampleReady: return 1
+        case .vsyncSf: return 2
+        case .vsyncApp: return 3
+        default: return -1
+        }
+    }
+
+    /// Four clocks.
+    public static var clocks: Int { 4 }
+
     /// The two deferred decisions are bookkeeping.
     public var isBookkeeping: Bool { self == .glRead || self == .deferredFrame }
 }

@@ -196,7 +196,7 @@ extension AndroidPipeline {
             if measured, let c = frames[seq].content {
                 r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.newest.windowStart)
             }
-            log.record(r, stages: measured ? measurement.budget!.current : nil)
+            log.record(r, stages: measured ? measurement.budget!.currentStages : nil)
         }
     }
 
@@ -206,26 +206,27 @@ extension AndroidPipeline {
     /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
     /// job, the latch and the present to the photons.
     mutating func splitBudget(_ f: AndroidFrame, _ c: DrawnContent, present: SimTime) {
+        guard let b = measurement.budget else { return }
         let t = c.newest
         let g = measurement.geometry
         let photon = g.photonTime(latch: present, y: t.position.y)
-        measurement.budget!.begin(at: t.time - c.lead)
-        measurement.budget!.add(-c.lead)
-        measurement.budget!.until(measurement.budget!.windowEnd(of: t))
-        measurement.budget!.until(t.ready)
-        measurement.budget!.until(t.ready + dispatch.latency)
-        measurement.budget!.until(c.drawnAt)
-        measurement.budget!.until(f.uiEnd)
-        measurement.budget!.until(f.handedOver)
-        measurement.budget!.until(f.renderStart)
-        measurement.budget!.until(f.queued)
-        measurement.budget!.until(f.gpuStart)
-        measurement.budget!.until(f.gpuDone)
-        measurement.budget!.until(f.latched)
-        measurement.budget!.until(present)
-        measurement.budget!.until(photon - g.panelResponse)
-        measurement.budget!.until(photon)
-        measurement.budget!.end(total: photon - t.time)
+        b.begin(at: t.time - c.lead)
+        b.add(-c.lead)
+        b.until(b.windowEnd(of: t))
+        b.until(t.ready)
+        b.until(t.ready + dispatch.latency)
+        b.until(c.drawnAt)
+        b.until(f.uiEnd)
+        b.until(f.handedOver)
+        b.until(f.renderStart)
+        b.until(f.queued)
+        b.until(f.gpuStart)
+        b.until(f.gpuDone)
+        b.until(f.latched)
+        b.until(present)
+        b.until(photon - g.panelResponse)
+        b.until(photon)
+        b.end(total: photon - t.time)
     }
 
     /// The per-frame record of frame `seq` shown at the present vsync `now`.

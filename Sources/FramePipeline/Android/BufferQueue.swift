@@ -10,7 +10,7 @@ import SimKernel
 struct BufferQueue {
     let count: Int
     /// Free buffers in release order.
-    private var free = Deque<Int32>()
+    private var free = Ring<Int32>()
     /// The release fence each buffer was released with.
     private var fences: [ReleaseFence]
     /// Bit i set: buffer i is held (there are at most 64).
@@ -20,7 +20,7 @@ struct BufferQueue {
     /// Buffers dequeued while held, or released while free (an invariant).
     private(set) var conflicts = 0
     /// Queued buffers (their frames' numbers), not yet latched, oldest first.
-    private(set) var queue = Deque<Int64>()
+    private(set) var queue = Ring<Int64>()
     private(set) var maxQueued = 0
     /// A dequeue waiting for a buffer (there is one producer).
     private(set) var dequeueWaiting = false

@@ -67,7 +67,7 @@ struct FrameTimeline {
     let roundedPeriod: SimTime
     private(set) var counts = FrameTimelineCounts()
     /// Frames begun and not yet presented or dropped, oldest first.
-    private var inFlight = Deque<(seq: Int64, expected: SimTime, done: Bool)>()
+    private var inFlight = Ring<(seq: Int64, expected: SimTime, done: Bool)>()
     /// On-demand frames presented before their expected present (an invariant).
     private(set) var early = 0
 

@@ -8,7 +8,7 @@ import SimKernel
 struct InputDispatch {
     let latency: SimTime
     /// Samples on their way, oldest first.
-    private var inTransit = Deque<Touch>()
+    private var inTransit = Ring<Touch>()
 
     init(latency: SimTime) { self.latency = latency }
 
@@ -46,7 +46,7 @@ struct InputConsumer {
     let resampleLatency: SimTime
     /// MOVE samples waiting, oldest first; during a consumption the
     /// consumed ones are still at the front.
-    private(set) var batch = Deque<Touch>()
+    private(set) var batch = Ring<Touch>()
     private var consuming = 0
     /// The touch's newest sample taken by the app (consumed, or its DOWN).
     private var history: Touch?

@@ -30,7 +30,7 @@ struct SurfaceFlinger {
     let compositionLimit: SimTime
     private var vsyncs: Ticker
     /// Latched buffers (their frames) waiting for their present, oldest first.
-    private(set) var latched = Deque<Int64>()
+    private(set) var latched = Ring<Int64>()
     /// The latch instant of the newest latch (-1: none yet).
     private(set) var lastLatch: SimTime = -1
     /// The frame and buffer latched last: released at the next latch.
@@ -71,7 +71,7 @@ struct SurfaceFlinger {
 
     /// What to latch at the tick `now` targeting `vsync`, from the queued
     /// buffers `queue` (frame numbers in `frames`).
-    mutating func decide(_ queue: Deque<Int64>, _ frames: FrameTable, now: SimTime, vsync: SimTime) -> LatchDecision {
+    mutating func decide(_ queue: Ring<Int64>, _ frames: FrameTable, now: SimTime, vsync: SimTime) -> LatchDecision {
         guard !queue.isEmpty else { return .none }
         // back-pressure: the oldest latched buffer's present is due and it is not on screen
         if let oldest = latched.first, frames[oldest].latched + sfDuration <= now {

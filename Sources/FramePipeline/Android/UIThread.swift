@@ -50,9 +50,9 @@ struct UIThread {
     /// A frame whose UI work is done, waiting for RenderThread (the sync blocks).
     private(set) var syncing: Int64?
     /// Touch-downs that reached the channel while the thread was busy.
-    private var downsWaiting = Deque<Touch>()
+    private var downsWaiting = Ring<Touch>()
     /// Touch-downs handled and not yet drawn, each with its handler's end.
-    private(set) var downResponses = Deque<(touch: Touch, end: SimTime)>()
+    private(set) var downResponses = Ring<(touch: Touch, end: SimTime)>()
     private(set) var handlerRuns = 0
     /// Deliveries: touch-downs handled, and frames that consumed samples.
     private(set) var deliveries = 0
@@ -100,7 +100,7 @@ struct UIThread {
     /// `consumption.count` of `batch`, the newest one resampled), then works
     /// for `app.handler`. With a `frame` number (an on-demand frame) it draws
     /// that frame; without, the work is a continuous app's input callback.
-    mutating func beginFrame(consumption: Consumption?, batch: Deque<Touch>, frame: Int64?,
+    mutating func beginFrame(consumption: Consumption?, batch: Ring<Touch>, frame: Int64?,
                              now: SimTime, rng: inout SeededRandom) -> FrameStart {
         busy = true
         handlerRuns += 1

@@ -34,9 +34,9 @@ struct Measurement {
     private var newestShown: Int64 = -1
     /// Touches the app drew and no frame has shown yet: what per-sample
     /// latency needs of each, its true time and its row.
-    private var drawnWaiting = Deque<(time: SimTime, y: Double)>()
+    private var drawnWaiting = Ring<(time: SimTime, y: Double)>()
     /// A tapping finger: which of the touches waiting are lift-offs.
-    private var drawnLifts = Deque<Bool>()
+    private var drawnLifts = Ring<Bool>()
     private var drawnShown: Int64 = 0
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
@@ -48,7 +48,7 @@ struct Measurement {
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
     /// one with `coalesced`, the main touch with `main`).
-    mutating func drew(_ touches: Deque<Touch>, use: TouchUse) {
+    mutating func drew(_ touches: Ring<Touch>, use: TouchUse) {
         if use == .coalesced {
             for i in 0..<touches.count {
                 drawnWaiting.append((touches[i].time, touches[i].position.y))

@@ -126,41 +126,20 @@ public struct StageBudget: Sendable {
 
 /// Splits measured frames into stages during a run (``StageBudget``): the
 /// pipeline walks a frame's chain of instants with ``begin(at:)``,
-/// ``until(_:)`` and ``end(total:)``. Its storage is allocated once, when
-/// the run is prepared, and written in place: nothing is allocated per
-/// frame.
-struct BudgetRecorder {
-    /// The recorder's memory, freed with the last copy that shares it
-    /// (only one run uses a recorder).
-    final class Storage {
-        let count: Int
-        /// The frame being split: its stages so far, ns.
-        let current: UnsafeMutablePointer<SimTime>
-        /// Each stage's total, ns.
-        let totals: UnsafeMutablePointer<Int64>
-        /// Each stage's durations, ms.
-        let stats: UnsafeMutablePointer<StreamingStats>
-
-        init(count: Int) {
-            self.count = count
-            current = .allocate(capacity: count)
-            current.initialize(repeating: 0, count: count)
-            totals = .allocate(capacity: count)
-            totals.initialize(repeating: 0, count: count)
-            stats = .allocate(capacity: count)
-            stats.initialize(repeating: Measurements.milliseconds(), count: count)
-        }
-
-        deinit {
-            current.deallocate()
-            totals.deallocate()
-            stats.deinitialize(count: count)
-            stats.deallocate()
-        }
-    }
-
+/// ``until(_:)`` and ``end(total:)``, once per measured frame, from the few
+/// instants it stamped on the way. Its storage is allocated once, when the
+/// run is prepared, and written in place through plain pointers: nothing is
+/// allocated per frame, and nothing is copied (a reference: only one run
+/// uses a recorder).
+final class BudgetRecorder {
     let stages: [BudgetStage]
-    private let storage: Storage
+    let count: Int
+    /// The frame being split: its stages so far, ns.
+    let current: UnsafeMutablePointer<SimTime>
+    /// Each stage's total, ns.
+    let totals: UnsafeMutablePointer<Int64>
+    /// Each stage's durations, ms.
+    let stats: UnsafeMutablePointer<StreamingStats>
     /// The scan clock, and a walk over its ticks that follows the measured
     /// touches' windows (they only move forward): no division per frame.
     private let scanClock: PeriodicClock
@@ -171,16 +150,33 @@ struct BudgetRecorder {
     private(set) var mismatches = 0
 
     /// A tapping finger's touches carry an event number, not a scan window:
-    /// whether its touch-downs and lift-offs take a measured delay from the
-    /// instant (nil: it does not tap).
-    private let tapDelays: (down: Bool, up: Bool)?
+    /// whether it taps, and whether its touch-downs and lift-offs take a
+    /// measured delay from the instant.
+    private let taps: Bool
+    private let downDelay: Bool
+    private let upDelay: Bool
 
     init(platform: Platform, configuration c: PipelineConfiguration) {
         stages = BudgetStage.stages(of: platform)
-        storage = Storage(count: stages.count)
+        count = stages.count
+        current = .allocate(capacity: count)
+        current.initialize(repeating: 0, count: count)
+        totals = .allocate(capacity: count)
+        totals.initialize(repeating: 0, count: count)
+        stats = .allocate(capacity: count)
+        stats.initialize(repeating: Measurements.milliseconds(), count: count)
         scanClock = c.scanClock
         windowEnds = scanClock.ticks(from: 1)
-        tapDelays = c.taps ? (c.touchDownDelay != nil, c.touchUpDelay != nil) : nil
+        taps = c.taps
+        downDelay = c.touchDownDelay != nil
+        upDelay = c.touchUpDelay != nil
+    }
+
+    deinit {
+        current.deallocate()
+        totals.deallocate()
+        stats.deinitialize(count: count)
+        stats.deallocate()
     }
 
     /// The end of the scan window that saw `t`. A tap's touch-down or
@@ -188,27 +184,27 @@ struct BudgetRecorder {
     /// at or after its instant (its `windowStart`); with a measured delay no
     /// window is modelled, and the whole delay is the digitizer's.
     @inline(__always)
-    mutating func windowEnd(of t: Touch) -> SimTime {
-        guard let tapDelays else { return windowEnd(of: t.scan) }
-        if t.lifted ? tapDelays.up : tapDelays.down { return t.time }
+    func windowEnd(of t: Touch) -> SimTime {
+        guard taps else { return windowEnd(of: t.scan) }
+        if t.lifted ? upDelay : downDelay { return t.time }
         return scanClock.tick(scanClock.index(atOrAfter: t.windowStart) &+ 1)
     }
 
     /// The end of scan window `scan`.
     @inline(__always)
-    mutating func windowEnd(of scan: Int64) -> SimTime {
+    func windowEnd(of scan: Int64) -> SimTime {
         let k = scan &+ 1
-        if k < windowEnds.index || k > windowEnds.index + 64 { return scanClock.tick(k) }
+        if k < windowEnds.index || k > windowEnds.index &+ 64 { return scanClock.tick(k) }
         while windowEnds.index < k { windowEnds.advance() }
         return windowEnds.time
     }
 
     /// The stages of the frame last split, ns.
-    var current: UnsafeBufferPointer<SimTime> { UnsafeBufferPointer(start: storage.current, count: filled) }
+    var currentStages: UnsafeBufferPointer<SimTime> { UnsafeBufferPointer(start: current, count: Swift.min(filled, count)) }
 
     /// A frame whose touch was taken at `start` begins.
     @inline(__always)
-    mutating func begin(at start: SimTime) {
+    func begin(at start: SimTime) {
         filled = 0
         cursor = start
     }
@@ -216,47 +212,48 @@ struct BudgetRecorder {
     /// A stage of a given length that does not move along the chain
     /// (Android's resampling lead).
     @inline(__always)
-    mutating func add(_ duration: SimTime) {
-        guard filled < storage.count else { filled += 1; return }
-        storage.current[filled] = duration
-        filled += 1
+    func add(_ duration: SimTime) {
+        if filled < count { current[filled] = duration }
+        filled &+= 1
     }
 
     /// The next stage lasts until `instant` (or is empty when the chain is
     /// already past it).
     @inline(__always)
-    mutating func until(_ instant: SimTime) {
+    func until(_ instant: SimTime) {
         let end = Swift.max(cursor, instant)
-        add(end - cursor)
+        add(end &- cursor)
         cursor = end
     }
 
     /// The frame's stages are complete, its touch-to-photon `total` ns:
     /// they are recorded.
     @inline(__always)
-    mutating func end(total: SimTime) {
-        guard filled == storage.count else {
+    func end(total: SimTime) {
+        guard filled == count else {
             mismatches += 1
             return
         }
         var sum: SimTime = 0
-        for i in 0..<filled {
-            let d = storage.current[i]
+        var overflow = false
+        for i in 0..<count {
+            let d = current[i]
             sum &+= d
-            storage.stats[i].record(Double(d) / 1e6)
-            let (t, o) = storage.totals[i].addingReportingOverflow(d)
-            storage.totals[i] = t
-            if o { overflowed = true }
+            stats[i].record(Double(d) / 1e6)
+            let (t, o) = totals[i].addingReportingOverflow(d)
+            totals[i] = t
+            overflow = overflow || o
         }
+        if overflow { overflowed = true }
         if sum != total { mismatches += 1 }
     }
 
     /// The budget so far, its streams settled.
     func result() -> StageBudget {
-        var stats = Array(UnsafeBufferPointer(start: storage.stats, count: storage.count))
-        for i in stats.indices { stats[i].settle() }
-        return StageBudget(stages: stages, stats: stats,
-                           totalNanos: Array(UnsafeBufferPointer(start: storage.totals, count: storage.count)),
+        var all = Array(UnsafeBufferPointer(start: stats, count: count))
+        for i in all.indices { all[i].settle() }
+        return StageBudget(stages: stages, stats: all,
+                           totalNanos: Array(UnsafeBufferPointer(start: totals, count: count)),
                            totalsExact: !overflowed, mismatches: mismatches)
     }
 }

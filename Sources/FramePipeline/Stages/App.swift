@@ -108,7 +108,7 @@ struct App {
 
     /// Runs the touch handler on a delivery's coalesced `touches` (the last
     /// is the main touch).
-    mutating func beginHandler(_ touches: Deque<Touch>, now: SimTime, rng: inout SeededRandom) -> HandlerStart {
+    mutating func beginHandler(_ touches: Ring<Touch>, now: SimTime, rng: inout SeededRandom) -> HandlerStart {
         busy = true
         handlerRuns += 1
         run += 1

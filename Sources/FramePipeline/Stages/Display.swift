@@ -10,7 +10,7 @@ import SimKernel
 struct Display<Frame> {
     let present: PresentPolicy
     var vsyncs: Ticker
-    private var presentQueue = Deque<Frame>()
+    private var presentQueue = Ring<Frame>()
     private(set) var front: Frame?
     private(set) var framesPresented = 0
     private(set) var repeatedFrames = 0

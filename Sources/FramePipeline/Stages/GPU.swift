@@ -29,7 +29,7 @@ struct GPU<Job> {
         var fence: ReleaseFence = .signalled
     }
 
-    private var queue = Deque<Work>()
+    private var queue = Ring<Work>()
     private(set) var running: Work?
     /// When the running job started.
     private(set) var runningSince: SimTime = 0

@@ -5,7 +5,7 @@ import SimKernel
 /// frame takes a drawable, a display buffer, at submission, and waits for
 /// one when none is free; frames waiting are served in order.
 struct MetalLayer {
-    private var waiting = Deque<(frame: Frame, gpu: SimTime)>()
+    private var waiting = Ring<(frame: Frame, gpu: SimTime)>()
 
     /// A frame with `gpu` of work waits for a drawable.
     mutating func waitForDrawable(_ frame: Frame, gpu: SimTime) { waiting.append((frame, gpu)) }

@@ -16,8 +16,10 @@ struct Frame {
     /// Frames are numbered from 0 in the order they are made; Metal work that
     /// rides with a Core Animation frame is -1.
     var id: Int64
-    /// The transaction it shows.
-    var commit: Commit
+    /// The transaction it shows, by its number: the commit itself stays in
+    /// the pipeline's table (a frame is copied from stage to stage, and
+    /// small).
+    var commit: Int64
     var path: FramePath
     /// The display buffer it draws into (-1: none yet, or none needed).
     var buffer: Int8
@@ -92,7 +94,7 @@ struct RenderServer {
         let c = pending.unsafelyUnwrapped
         pending = nil
         lastRenderedRun = c.handlerRun
-        let frame = Frame(id: id, commit: c, path: .renderServer, buffer: buffer)
+        let frame = Frame(id: id, commit: c.seq, path: .renderServer, buffer: buffer)
         preparing = frame
         return (frame, now + prepareTime.draw(&rng))
     }

@@ -13,7 +13,7 @@ struct TouchDelivery {
     let dispatchDelay: SimTime
     var vsyncs: Ticker
     /// Touches ready and not yet delivered, oldest first.
-    private(set) var waiting = Deque<Touch>()
+    private(set) var waiting = Ring<Touch>()
     /// A per-scan delivery is scheduled for the current instant.
     var perScanPending = false
     /// The scan index of the last touch delivered.
@@ -35,15 +35,11 @@ struct TouchDelivery {
     /// A touch is ready.
     mutating func receive(_ touch: Touch) { waiting.append(touch) }
 
-    /// A delivery event: returns the next frame start to schedule
-    /// (`coalesced`), or nil (`perScan`: the pending request is served).
-    mutating func deliveryEvent() -> SimTime? {
-        guard policy == .coalesced else {
-            perScanPending = false
-            return nil
-        }
-        return vsyncs.advance() + dispatchDelay
-    }
+    /// A frame start (`coalesced`): returns the next one.
+    mutating func nextFrameStart() -> SimTime { vsyncs.advance() + dispatchDelay }
+
+    /// A per-scan delivery (`perScan`): the pending request is served.
+    mutating func perScanServed() { perScanPending = false }
 
     /// `perScan`: whether to schedule a delivery now (once per instant, when
     /// the app is idle and touches wait).

@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// The instants the iOS stage budget needs that no stage keeps: when each
@@ -6,8 +5,10 @@ import SimKernel
 /// began its prepare, joined the GPU queue and ran on the GPU. Kept beside
 /// the frames (a frame carries only what the pipeline needs to run), only
 /// when the budget is, and forgotten as frames are latched: commits and
-/// frames are made in order and latched in order, so both queues stay as
-/// short as the frames in flight.
+/// frames are made in order and latched in order, so both rings stay as
+/// short as the frames in flight. Each is a store into a ring
+/// (``Ring``): the budget is built from them only when a frame is
+/// measured (``IOSPipeline/splitBudget(_:_:latch:)``).
 struct BudgetStamps {
     /// A frame's instants (-1 until they happen).
     struct Frame {
@@ -19,16 +20,22 @@ struct BudgetStamps {
         var gpuEnd: SimTime = -1
     }
 
+    /// Whether the stamps are kept (the run keeps its stage budget).
+    private(set) var isKept = false
     /// Commits not yet rendered (or rendered by a frame not yet made).
-    private var commits = Deque<(seq: Int64, delivered: SimTime, committed: SimTime)>()
+    private var commits = Ring<(seq: Int64, delivered: SimTime, committed: SimTime)>()
     /// Frames not yet latched, by id from ``firstFrame`` on.
-    private var frames = Deque<Frame>()
+    private var frames = Ring<Frame>()
     private var firstFrame: Int64 = 0
     /// Frames latched whose instants were not found (an invariant: 0).
     private(set) var missing = 0
 
+    /// Starts keeping the stamps.
+    mutating func keep() { isKept = true }
+
     /// Commit `seq`, of a handler run started at `delivered`, is made now.
-    mutating func committed(_ seq: Int64, delivered: SimTime, at now: SimTime) {
+    @inline(__always)
+    func committed(_ seq: Int64, delivered: SimTime, at now: SimTime) {
         commits.append((seq, delivered, now))
     }
 
@@ -51,22 +58,26 @@ struct BudgetStamps {
 
     @inline(__always)
     private func index(_ id: Int64) -> Int? {
-        let i = Int(id - firstFrame)
+        let i = Int(truncatingIfNeeded: id &- firstFrame)
         return i >= 0 && i < frames.count ? i : nil
     }
 
     /// Frame `id` joins the GPU queue now.
-    mutating func submitted(_ id: Int64, at now: SimTime) {
+    @inline(__always)
+    func submitted(_ id: Int64, at now: SimTime) {
         guard let i = index(id) else { return }
-        if frames[i].prepareStart < 0 { frames[i].prepareStart = now }
-        frames[i].submitted = now
+        let f = frames.pointer(i)
+        if f.pointee.prepareStart < 0 { f.pointee.prepareStart = now }
+        f.pointee.submitted = now
     }
 
     /// Frame `id`'s GPU job ran from `start` to `end`.
-    mutating func gpuRan(_ id: Int64, from start: SimTime, to end: SimTime) {
+    @inline(__always)
+    func gpuRan(_ id: Int64, from start: SimTime, to end: SimTime) {
         guard let i = index(id) else { return }
-        frames[i].gpuStart = start
-        frames[i].gpuEnd = end
+        let f = frames.pointer(i)
+        f.pointee.gpuStart = start
+        f.pointee.gpuEnd = end
     }
 
     /// Frame `id` is latched: returns its instants; it and the frames

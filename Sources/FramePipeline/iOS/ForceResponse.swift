@@ -79,7 +79,7 @@ final class ForceResponse {
 
     /// A delivery at `now` started handler run `run` on `touches` (the last
     /// is the main touch).
-    func delivered(_ touches: Deque<Touch>, run: Int64, now: SimTime) {
+    func delivered(_ touches: Ring<Touch>, run: Int64, now: SimTime) {
         let recognizes = settings.interaction == .peekPop
         for i in 0..<touches.count {
             let t = touches[i]

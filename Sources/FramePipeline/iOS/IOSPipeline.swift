@@ -18,8 +18,12 @@ public enum IOSEvent: UInt8, SimulationEvent {
     case sampleReady
     /// The render server's vsync wake.
     case renderServerWake
-    /// A delivery of touches: a frame start, or a per-scan dispatch.
+    /// A per-scan delivery of touches (`os.delivery: perScan`).
     case delivery
+    /// A frame start (`os.delivery: coalesced`): the coalesced touches go
+    /// to an idle app. Periodic, so a clock; the one-off per-scan delivery
+    /// is a kind of its own.
+    case frameStart
 
     /// The order at equal times (1 first).
     public var tieRank: UInt8 {
@@ -30,9 +34,24 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .commit: return 4
         case .sampleReady: return 5
         case .renderServerWake: return 6
-        case .delivery: return 7
+        case .delivery, .frameStart: return 7
         }
     }
+
+    /// The periodic sources (Docs/Engine.md): the vsync latch, the scan,
+    /// the render server's vsync wake and the frame start.
+    public var clock: Int {
+        switch self {
+        case .latch: return 0
+        case .sampleReady: return 1
+        case .renderServerWake: return 2
+        case .frameStart: return 3
+        case .gpuDone, .prepareDone, .commit, .delivery: return -1
+        }
+    }
+
+    /// Four clocks.
+    public static var clocks: Int { 4 }
 
     /// The name in JSON and traces.
     public var name: String {
@@ -44,6 +63,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .sampleReady: return "sampleReady"
         case .renderServerWake: return "renderServerWake"
         case .delivery: return "delivery"
+        case .frameStart: return "frameStart"
         }
     }
 }
@@ -75,11 +95,13 @@ struct IOSPipeline: PlatformPipeline {
     /// The scan of the newest touch ready so far (-1: none): a repeated vsync
     /// while the front frame shows an older one had something new to show.
     var newestScanReady: Int64 = -1
+    /// The commits from the front frame's on, which frames name by number.
+    var commits = CommitTable()
     /// The start of each handler run not yet shown, for frame-to-photon.
-    var handlerStarts = Deque<(run: Int64, start: SimTime)>()
+    var handlerStarts = Ring<(run: Int64, start: SimTime)>()
     /// With the stage budget kept: the instants of every commit not yet
     /// rendered and of every frame not yet latched (``BudgetStamps``).
-    var stamps: BudgetStamps?
+    var stamps = BudgetStamps()
     /// The app's response to force; nil when it does not use force.
     let force: ForceResponse?
     let log: FrameLog?
@@ -110,7 +132,7 @@ struct IOSPipeline: PlatformPipeline {
     /// Splits every measured frame into stages (``StageBudget``).
     mutating func keepBudget() {
         measurement.budget = BudgetRecorder(platform: .ios, configuration: configuration)
-        stamps = BudgetStamps()
+        stamps.keep()
     }
 
     /// Keeps the platforms' prediction scorecards too.
@@ -122,7 +144,7 @@ struct IOSPipeline: PlatformPipeline {
     func start(_ s: inout EventScheduler<Event>) {
         s.schedule(.latch, at: display.firstLatch)
         s.schedule(.renderServerWake, at: renderServer.vsyncs.time)
-        if let f = delivery.firstFrameStart { s.schedule(.delivery, at: f) }
+        if let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
         s.schedule(.sampleReady, at: digitizer.nextReady)
     }
 
@@ -140,14 +162,19 @@ struct IOSPipeline: PlatformPipeline {
             s.schedule(.sampleReady, at: digitizer.nextReady)
             requestPerScanDelivery(&s)
 
+        case .frameStart:
+            s.schedule(.frameStart, at: delivery.nextFrameStart())
+            if !app.busy && delivery.hasWaiting { deliver(now, &s) }
+
         case .delivery:
-            if let next = delivery.deliveryEvent() { s.schedule(.delivery, at: next) }
+            delivery.perScanServed()
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
         case .commit:
             let made = app.commit(rng: &rng)
             let c = made.commit
-            if stamps != nil { stamps!.committed(c.seq, delivered: made.delivered, at: now) }
+            commits.append(c)
+            if stamps.isKept { stamps.committed(c.seq, delivered: made.delivered, at: now) }
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
             if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
@@ -156,7 +183,7 @@ struct IOSPipeline: PlatformPipeline {
                 } else {
                     // through Core Animation: the Metal job joins the GPU queue
                     // now; the render-server frame of this commit runs after it
-                    submitGPU(Frame(id: -1, commit: c, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
+                    submitGPU(Frame(id: -1, commit: c.seq, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
                     commitToRenderServer(c, now, &s)
                 }
             } else {
@@ -182,7 +209,7 @@ struct IOSPipeline: PlatformPipeline {
         case .gpuDone:
             let started = gpu.runningSince
             let (done, nextEnd) = gpu.complete(now: now)
-            if stamps != nil && done.id >= 0 { stamps!.gpuRan(done.id, from: started, to: now) }
+            if stamps.isKept && done.id >= 0 { stamps.gpuRan(done.id, from: started, to: now) }
             if let nextEnd {
                 logGPUStart(now)
                 s.schedule(.gpuDone, at: nextEnd)
@@ -232,17 +259,17 @@ struct IOSPipeline: PlatformPipeline {
         guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
-        if stamps != nil { stamps!.began(frame.id, commit: frame.commit.seq, prepareStart: now) }
-        log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit.seq, buffer: buffer))
+        if stamps.isKept { stamps.began(frame.id, commit: frame.commit, prepareStart: now) }
+        log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit, buffer: buffer))
         s.schedule(.prepareDone, at: done)
     }
 
     /// A Metal frame presented straight to the display takes a drawable now,
     /// or waits for one.
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        var frame = Frame(id: nextFrameID, commit: c, path: .metal, buffer: -1)
+        var frame = Frame(id: nextFrameID, commit: c.seq, path: .metal, buffer: -1)
         nextFrameID += 1
-        if stamps != nil { stamps!.began(frame.id, commit: c.seq, prepareStart: -1) }
+        if stamps.isKept { stamps.began(frame.id, commit: c.seq, prepareStart: -1) }
         if let b = buffers.acquire(at: now) {
             frame.buffer = b
             submitGPU(frame, duration: gpu, now, &s)
@@ -253,7 +280,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A job joins the GPU's queue.
     mutating func submitGPU(_ frame: Frame, duration: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        if stamps != nil && frame.id >= 0 { stamps!.submitted(frame.id, at: now) }
+        if stamps.isKept && frame.id >= 0 { stamps.submitted(frame.id, at: now) }
         if let end = gpu.submit(frame, duration: duration, now: now) {
             logGPUStart(now)
             s.schedule(.gpuDone, at: end)
@@ -262,7 +289,7 @@ struct IOSPipeline: PlatformPipeline {
 
     func logGPUStart(_ now: SimTime) {
         guard let log, let w = gpu.running else { return }
-        log.gpuJobs.append(.init(start: now, end: now + w.duration, frame: w.job.id, commitSeq: w.job.commit.seq,
+        log.gpuJobs.append(.init(start: now, end: now + w.duration, frame: w.job.id, commitSeq: w.job.commit,
                                  metal: w.job.path != .renderServer, buffer: w.job.buffer))
     }
 
@@ -284,10 +311,11 @@ struct IOSPipeline: PlatformPipeline {
                 // something new to show: a touch ready or a commit made that is newer
                 // than the front frame's; due (a hitch) when that newer commit was
                 // made before this vsync
-                let committed = app.commitsMade - 1 > front.commit.seq
-                let owed = display.repeatFront(pending: committed || newestScanReady > front.commit.mainTouch.scan, due: committed)
+                let committed = app.commitsMade - 1 > front.commit
+                let owed = display.repeatFront(pending: committed || newestScanReady > commits[front.commit].mainTouch.scan,
+                                               due: committed)
                 if let log {
-                    log.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit.seq, mainTouch: front.commit.mainTouch.scan,
+                    log.latches.append(.init(time: now, frame: front.id, commitSeq: front.commit, mainTouch: commits[front.commit].mainTouch.scan,
                                              buffer: front.buffer, repeated: true, hitch: owed, measured: false))
                     log.record(record(front, .repeated, hitch: owed, dropped: 0, now))
                 }
@@ -301,27 +329,29 @@ struct IOSPipeline: PlatformPipeline {
             releaseBuffer(old.buffer, now, &s)
         }
         if let previous = display.show(frame) { releaseBuffer(previous.buffer, now, &s) }
-        let c = frame.commit
+        let c = commits[frame.commit]
         if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
                                               drawn: c.drawn, horizon: c.horizon, frameStart: handlerStart(of: c.handlerRun, now))
-        if stamps != nil, let stamp = stamps!.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
+        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
         if let log {
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                      buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
                                      drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
             var r = record(frame, measured ? .new : .old, hitch: false, dropped: dropped, now)
             if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
-            log.record(r, stages: measured ? measurement.budget?.current : nil)
+            log.record(r, stages: measured ? measurement.budget?.currentStages : nil)
         }
         force?.frameShown(latch: now, commit: c, measured: measured)
+        // the front frame's commit is the oldest any frame names from now on
+        commits.forget(before: c.seq)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
     /// The per-frame record of `frame` shown at the vsync `now`.
     func record(_ frame: Frame, _ kind: FrameRecord.Kind, hitch: Bool, dropped: Int, _ now: SimTime) -> FrameRecord {
-        let t = frame.commit.mainTouch
+        let t = commits[frame.commit].mainTouch
         return FrameRecord(vsync: now, frame: frame.id, kind: kind, hitch: hitch, dropped: dropped, buffersHeld: buffers.held,
                            touchScan: t.scan, touchTime: t.time,
                            photon: measurement.geometry.photonTime(latch: now, y: t.position.y), pipelineFrames: nil,
@@ -333,22 +363,23 @@ struct IOSPipeline: PlatformPipeline {
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
     mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
-        let t = frame.commit.mainTouch
+        guard let b = measurement.budget else { return }
+        let t = commits[frame.commit].mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
-        measurement.budget!.begin(at: t.time)
-        measurement.budget!.until(measurement.budget!.windowEnd(of: t))
-        measurement.budget!.until(t.ready)
-        measurement.budget!.until(stamp.delivered)
-        measurement.budget!.until(stamp.committed)
-        measurement.budget!.until(stamp.prepareStart)
-        measurement.budget!.until(stamp.submitted)
-        measurement.budget!.until(stamp.gpuStart)
-        measurement.budget!.until(stamp.gpuEnd)
-        measurement.budget!.until(latch)
-        measurement.budget!.until(photon - g.panelResponse)
-        measurement.budget!.until(photon)
-        measurement.budget!.end(total: photon - t.time)
+        b.begin(at: t.time)
+        b.until(b.windowEnd(of: t))
+        b.until(t.ready)
+        b.until(stamp.delivered)
+        b.until(stamp.committed)
+        b.until(stamp.prepareStart)
+        b.until(stamp.submitted)
+        b.until(stamp.gpuStart)
+        b.until(stamp.gpuEnd)
+        b.until(latch)
+        b.until(photon - g.panelResponse)
+        b.until(photon)
+        b.end(total: photon - t.time)
     }
 
     /// When handler run `run` started (its delivery); runs before it are
@@ -378,12 +409,42 @@ struct IOSPipeline: PlatformPipeline {
         m.touchUpMs.settle()
         m.force = force?.finish()
         var checks = invariants
-        checks.budgetMismatches = (m.budget?.mismatches ?? 0) + (stamps?.missing ?? 0)
+        checks.budgetMismatches = (m.budget?.mismatches ?? 0) + stamps.missing
         checks.samplesOutOfOrder = delivery.outOfOrder
         checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
         checks.bufferConflicts = buffers.conflicts
         checks.maxBuffersHeld = buffers.maxHeld
         checks.maxBuffersAllocated = buffers.maxAllocated
         return (m, checks)
+    }
+}
+
+/// The commits frames name by number (``Frame/commit``), from the oldest a
+/// frame may still name on: commits are made in order, and frames are
+/// latched in commit order, so a latch forgets every commit before its
+/// frame's. A ring: nothing is allocated once it has held the most commits
+/// in flight at once.
+struct CommitTable {
+    private let ring = Ring<Commit>()
+    /// The number of the oldest commit kept.
+    private var first: Int64 = 0
+
+    /// A commit is made (its number is the next).
+    func append(_ c: Commit) { ring.append(c) }
+
+    /// Commit `seq` (kept: from the front frame's on).
+    @inline(__always)
+    subscript(seq: Int64) -> Commit {
+        let i = Int(truncatingIfNeeded: seq &- first)
+        precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
+        return ring.pointer(i).pointee
+    }
+
+    /// Forgets the commits before `seq`.
+    mutating func forget(before seq: Int64) {
+        while first < seq && !ring.isEmpty {
+            ring.removeFirst()
+            first &+= 1
+        }
     }
 }
