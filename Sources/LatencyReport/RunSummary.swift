@@ -117,12 +117,14 @@ public enum RunSummary {
         return .object([
             ("appDurationMs", .ms(Double(a.appDuration) / 1e6)),
             ("sfDurationMs", .ms(Double(a.sfDuration) / 1e6)),
+            ("androidVersion", .string(c.android.version.rawValue)),
+            ("timingRule", .string(c.android.version.targetsVsync ? "targetVsync" : "legacyOffsets")),
             ("phaseOffsets", offsets),
             ("buffers", .int(a.buffers)),
             ("present", .string(c.present.rawValue)),
             ("renderMode", .string(c.android.renderMode.rawValue)),
             ("resampling", .bool(c.android.resampling)),
-            ("latchUnsignaled", .bool(c.android.latchUnsignaled)),
+            ("latchUnsignaled", .bool(c.android.latchesUnsignaled)),
         ])
     }
 

@@ -108,6 +108,8 @@ public struct ConfigurationKey: Sendable {
             .init("os.buffering", \.buffering, .keyword(), default: "adaptive", phrase: "display buffering", platforms: iOS),
             .init("os.present", \.present, .keyword(), default: "latest", phrase: "present policy",
                   platformDefaults: [.android: "fifo"]),
+            .init("os.androidVersion", \.android.version, .keyword(" (the release whose SurfaceFlinger timing applies: legacy phase offsets up to 11, durations with a target vsync from 12; unset offsets 0 through 7.0, 1 ms from 7.1; latching before the GPU fence up to 7.0)"),
+                  default: "12", phrase: "Android version", short: "androidVersion", platforms: android),
             .init("os.tripleReleaseFrames", \.tripleReleaseFrames,
                   .integer(1...1_000_000, what: "vsyncs with a spare buffer before adaptive buffering gives the third back"),
                   default: "10", phrase: "vsyncs before the third buffer is released", platforms: iOS),

@@ -44,6 +44,12 @@ extension Settings {
         case (nil, nil):
             break
         }
+        if !a.version.targetsVsync {
+            for duration in ["android.appDuration", "android.sfDuration"] where !isAuto(duration) {
+                throw error(duration, problem: "is set on Android \(a.version.rawValue) (os.androidVersion): work durations are Android 12's; up to 11 the phase offsets give the timing",
+                            expected: "\(offsets[0]) and \(offsets[1]) (unset, \(DurationSyntax.format(a.version.unsetPhaseOffset)) each on \(a.version.rawValue)), or os.androidVersion 12 or later")
+            }
+        }
         let compose = a.sfCompose
         if let most = Self.largestDraw(compose), c.reachesFramePeriod(most) {
             throw error("android.sfCompose", problem: "can draw \(DurationSyntax.format(most)), which reaches the display period \(period): SurfaceFlinger's composition must fit in its period",

@@ -43,7 +43,7 @@ struct SurfaceFlinger {
 
     init(configuration c: PipelineConfiguration, sfDuration: SimTime) {
         self.sfDuration = sfDuration
-        latchUnsignaled = c.android.latchUnsignaled
+        latchUnsignaled = c.android.latchesUnsignaled
         latest = c.present == .latest
         compositionTime = DurationSampler(c.android.sfCompose)
         let n = Nanos.perSecond * c.displayHz.denominator, d = c.displayHz.numerator
