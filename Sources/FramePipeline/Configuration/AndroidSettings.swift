@@ -78,6 +78,18 @@ public enum AndroidVersion: String, Sendable, CaseIterable, Keyword, Comparable 
     public var latchesBeforeFence: Bool { self < .v7_1 }
 }
 
+/// How the display controller feeds the panel (`display.interface`;
+/// Docs/Android.md, "The panel's interface").
+public enum PanelInterface: String, Sendable, CaseIterable, Keyword {
+    /// Video mode: the host streams every refresh over the link.
+    case video
+    /// Command mode ("smart panel"): the host writes a frame into the
+    /// panel's own memory after its tearing-effect (TE) pulse, the panel
+    /// refreshes from that memory; between updates the host's clocks are
+    /// gated and the DSI link sleeps.
+    case command
+}
+
 /// The Android pipeline's own settings, the `android.*` keys
 /// (Docs/Android.md, "Configuration keys").
 public struct AndroidSettings: Sendable, Hashable {
@@ -110,6 +122,12 @@ public struct AndroidSettings: Sendable, Hashable {
     public var renderMode: AndroidRenderMode = .onDemand
     /// The release whose timing rules apply (`os.androidVersion`).
     public var version: AndroidVersion = .v12
+    /// The panel's interface (`display.interface`).
+    public var panelInterface: PanelInterface = .video
+    /// On a command-mode panel, how long waking the gated clocks and the
+    /// sleeping link takes before a frame sent from idle can start its
+    /// transfer (`display.idleWake`): unpublished, a labelled unknown.
+    public var idleWake: SimTime = 0
 
     /// Whether SurfaceFlinger latches before the GPU fence: asked for
     /// (`android.latchUnsignaled`), or the release's own rule (up to 7.0).
