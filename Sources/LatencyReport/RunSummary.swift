@@ -119,6 +119,8 @@ public enum RunSummary {
             ("sfDurationMs", .ms(Double(a.sfDuration) / 1e6)),
             ("androidVersion", .string(c.android.version.rawValue)),
             ("timingRule", .string(c.android.version.targetsVsync ? "targetVsync" : "legacyOffsets")),
+            ("panelInterface", .string(c.android.panelInterface.rawValue)),
+            ("idleWakeMs", .ms(Double(c.android.idleWake) / 1e6)),
             ("phaseOffsets", offsets),
             ("buffers", .int(a.buffers)),
             ("present", .string(c.present.rawValue)),
