@@ -117,12 +117,16 @@ public enum RunSummary {
         return .object([
             ("appDurationMs", .ms(Double(a.appDuration) / 1e6)),
             ("sfDurationMs", .ms(Double(a.sfDuration) / 1e6)),
+            ("androidVersion", .string(c.android.version.rawValue)),
+            ("timingRule", .string(c.android.version.targetsVsync ? "targetVsync" : "legacyOffsets")),
+            ("panelInterface", .string(c.android.panelInterface.rawValue)),
+            ("idleWakeMs", .ms(Double(c.android.idleWake) / 1e6)),
             ("phaseOffsets", offsets),
             ("buffers", .int(a.buffers)),
             ("present", .string(c.present.rawValue)),
             ("renderMode", .string(c.android.renderMode.rawValue)),
             ("resampling", .bool(c.android.resampling)),
-            ("latchUnsignaled", .bool(c.android.latchUnsignaled)),
+            ("latchUnsignaled", .bool(c.android.latchesUnsignaled)),
         ])
     }
 

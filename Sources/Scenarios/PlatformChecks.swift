@@ -44,6 +44,19 @@ extension Settings {
         case (nil, nil):
             break
         }
+        if !a.version.targetsVsync {
+            for duration in ["android.appDuration", "android.sfDuration"] where !isAuto(duration) {
+                throw error(duration, problem: "is set on Android \(a.version.rawValue) (os.androidVersion): work durations are Android 12's; up to 11 the phase offsets give the timing",
+                            expected: "\(offsets[0]) and \(offsets[1]) (unset, \(DurationSyntax.format(a.version.unsetPhaseOffset)) each on \(a.version.rawValue)), or os.androidVersion 12 or later")
+            }
+        }
+        // one frame, rounded up to whole nanoseconds as `1frame` is
+        let frameNumerator = Int128(Nanos.perSecond) * Int128(c.displayHz.denominator)
+        let frameDenominator = Int128(c.displayHz.numerator)
+        if Int128(a.idleWake) > (frameNumerator + frameDenominator - 1) / frameDenominator {
+            throw error("display.idleWake", problem: "is above one display period \(period): outside the documented range of this unknown",
+                        expected: "a duration from 0 to 1frame (AOSP's comment guesses up to one frame for a smart panel)")
+        }
         let compose = a.sfCompose
         if let most = Self.largestDraw(compose), c.reachesFramePeriod(most) {
             throw error("android.sfCompose", problem: "can draw \(DurationSyntax.format(most)), which reaches the display period \(period): SurfaceFlinger's composition must fit in its period",

@@ -47,18 +47,41 @@ struct DevicesCommand: ParsableCommand {
 enum DeviceText {
     /// One line per preset: its rates, panel, touch-down and the kinds of source.
     static func list(_ presets: [DevicePreset]) -> String {
-        var t = TextTable(header: ["device", "platform", "display Hz", "scan Hz", "touch-down", "panel", "sources", "description"],
-                          rightAligned: [2, 3])
+        var t = TextTable(header: ["device", "platform", "Android", "display Hz", "scan Hz", "touch-down", "panel", "sources", "description"],
+                          rightAligned: [3, 4])
         for p in presets {
             func value(_ path: String, _ fallback: String) -> String { p.parameter(path)?.value ?? fallback }
             var scan = value("device.scanHz", "60")
             if let pencil = p.parameter("device.pencilScanHz") { scan += " (Pencil \(pencil.value))" }
             let kinds = Array(Set(p.parameters.map { $0.className.map { "class " + $0 } ?? $0.from })).sorted()
-            t.rows.append([p.name, p.platform.rawValue, value("device.displayHz", "60"), scan, value("device.touchDownDelay", "auto"),
+            let android = p.platform == .android ? value("os.androidVersion", ConfigurationKey.byPath["os.androidVersion"]?.defaultValue ?? "-") : "-"
+            t.rows.append([p.name, p.platform.rawValue, android, value("device.displayHz", "60"), scan, value("device.touchDownDelay", "auto"),
                            p.classes.first { $0 == "lcd" || $0 == "oled" }?.uppercased() ?? "-", kinds.joined(separator: ", "),
                            p.description])
         }
-        return t.render()
+        var lines = [t.render()]
+        let same = indistinguishable(presets)
+        if !same.isEmpty {
+            lines.append("")
+            for group in same {
+                lines.append("Indistinguishable: " + listed(group.map(\.name), conjunction: "and")
+                             + " set the same keys to the same values; no sourced fact tells them apart, so every run gives the same figures on each.")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The groups (of two or more) of presets of one platform whose
+    /// settings are the same key for key: nothing sourced tells them apart.
+    static func indistinguishable(_ presets: [DevicePreset]) -> [[DevicePreset]] {
+        var groups: [[DevicePreset]] = []
+        var seen: [String: Int] = [:]
+        for p in presets {
+            let facts = p.parameters.map { "\($0.path)=\($0.value)" }.sorted()
+            let key = p.platform.rawValue + "|" + facts.joined(separator: "|")
+            if let i = seen[key] { groups[i].append(p) } else { seen[key] = groups.count; groups.append([p]) }
+        }
+        return groups.filter { $0.count > 1 }
     }
 
     /// Every value of a preset with its source, the keys left at the generic
@@ -79,6 +102,12 @@ enum DeviceText {
             lines.append("")
             lines.append("Left at the generic device's value (nothing published for this device): "
                          + generic.map { "\($0.path) \($0.defaultValue(for: p.platform))" }.joined(separator: ", ") + ".")
+        }
+        if let all = try? DevicePreset.all(),
+           let group = indistinguishable(all).first(where: { $0.contains { $0.name == p.name } }) {
+            lines.append("")
+            lines.append("Indistinguishable from " + listed(group.filter { $0.name != p.name }.map(\.name), conjunction: "and")
+                         + ": the same keys with the same values; no sourced fact tells them apart.")
         }
         if !p.notes.isEmpty {
             lines.append("")

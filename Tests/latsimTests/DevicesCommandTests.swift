@@ -25,6 +25,26 @@ import Testing
         #expect(bad.stdout.isEmpty)
     }
 
+    /// The list gives each Android preset's release, and names the presets
+    /// whose every key and value are the same (the first iPhone and iPad
+    /// mini: the talk's 60 Hz display and scan, the LCD class), and only
+    /// those; their runs give the same figures.
+    @Test func devicesNamesThePresetsNothingTellsApart() throws {
+        let list = try Latsim.run(["devices"])
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("nexus-5 ") && $0.contains(" 6.0 ") })
+        #expect(lines.contains { $0.hasPrefix("pixel ") && $0.contains(" 7.1 ") })
+        let same = lines.filter { $0.hasPrefix("Indistinguishable") }
+        #expect(same.count == 1 && same[0].contains("iphone-5 and ipad-mini"), "\(same)")
+        let show = try Latsim.run(["devices", "--show", "iphone-5"])
+        #expect(show.stdout.contains("Indistinguishable from ipad-mini"))
+        let a = try Latsim.run(["run", "walt-screen", "--device", "iphone-5", "--duration", "2s", "--json", "-", "--stable"])
+        let b = try Latsim.run(["run", "walt-screen", "--device", "ipad-mini", "--duration", "2s", "--json", "-", "--stable"])
+        let la = try #require((try Latsim.onlyRun(a.stdout))["latency"] as? [String: Any])
+        let lb = try #require((try Latsim.onlyRun(b.stdout))["latency"] as? [String: Any])
+        #expect(NSDictionary(dictionary: la).isEqual(to: lb))
+    }
+
     /// `--device` applies a preset; `--set` still wins; the summary names it.
     @Test func runOnADevice() throws {
         let o = try Latsim.run(["run", "walt-screen", "--device", "nexus-9", "--duration", "2s", "--json", "-", "--stable"])

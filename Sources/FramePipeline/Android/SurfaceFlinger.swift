@@ -40,15 +40,25 @@ struct SurfaceFlinger {
     private(set) var maxLatchedPending = 0
     /// A composition draw that reached the display period (bad input).
     private(set) var badComposition: SimTime?
+    /// On a command-mode panel, the wake from idle (0: video mode, or none).
+    let idleWake: SimTime
+    /// When each latched buffer's composition ends (-1: not yet known),
+    /// alongside ``latched``.
+    private var compositionEnds = Ring<SimTime>()
+    /// The newest present (-1: none yet).
+    private var lastPresent: SimTime = -1
+    /// Frames sent from an idle command-mode panel.
+    private(set) var idleWakes = 0
 
     init(configuration c: PipelineConfiguration, sfDuration: SimTime) {
         self.sfDuration = sfDuration
-        latchUnsignaled = c.android.latchUnsignaled
+        latchUnsignaled = c.android.latchesUnsignaled
         latest = c.present == .latest
         compositionTime = DurationSampler(c.android.sfCompose)
         let n = Nanos.perSecond * c.displayHz.denominator, d = c.displayHz.numerator
         compositionLimit = (n + d - 1) / d
         vsyncs = c.vsyncClock.ticks(from: c.vsyncClock.index(atOrAfter: sfDuration))
+        idleWake = c.android.panelInterface == .command ? c.android.idleWake : 0
     }
 
     /// The next vsync-sf tick.
@@ -107,6 +117,7 @@ struct SurfaceFlinger {
         latched.append(seq)
         maxLatchedPending = Swift.max(maxLatchedPending, latched.count)
         let d = compositionTime.draw(&rng)
+        compositionEnds.append(now + d)
         if d >= compositionLimit {
             badComposition = d
             return Latched(previousLatch: previous, released: released, compositionEnd: nil)
@@ -120,9 +131,21 @@ struct SurfaceFlinger {
     /// The present vsync `now`: the oldest latched buffer's frame, when it is
     /// composed, its GPU work done and its vsync reached; nil repeats the
     /// front buffer.
+    ///
+    /// On a command-mode panel the frame's transfer into the panel's memory
+    /// starts at a TE pulse (the vsync) and outruns the panel's read, so a
+    /// running pipeline shows it as video mode does; a frame sent from idle
+    /// (no new frame shown in the period before `now`) first waits
+    /// `idleWake` after its composition for the gated clocks and the link,
+    /// and is shown at the first vsync after that.
     mutating func presentable(now: SimTime, _ frames: FrameTable) -> Int64? {
         guard let seq = latched.first, frames[seq].composed, frames[seq].gpuDone >= 0,
               now >= frames[seq].latched + sfDuration else { return nil }
+        let fromIdle = idleWake > 0 && (lastPresent < 0 || now - lastPresent > compositionLimit)
+        if fromIdle && compositionEnds[0] + idleWake > now { return nil }
+        if fromIdle { idleWakes += 1 }
+        lastPresent = now
+        _ = compositionEnds.removeFirst()
         return latched.removeFirst()
     }
 }

@@ -44,6 +44,52 @@ public enum AndroidRenderMode: String, Sendable, CaseIterable, Keyword {
     case continuous
 }
 
+/// The Android release whose SurfaceFlinger timing rules a run follows
+/// (`os.androidVersion`; Docs/Android.md, "Timing by Android version"). The
+/// release decides three things, each from AOSP's history
+/// (references/android-versions-and-panels.md):
+/// - the timing rule: up to Android 11 the legacy DispSync offsets
+///   (SurfaceFlinger latches at its first wake-up after a buffer is queued;
+///   a frame has no target vsync); from 12 work durations with a target
+///   vsync (AOSP 8287e859da and ce4adf1b97, `frameIsEarly`);
+/// - the phase offsets a device that sets none runs with: 0 through 7.0,
+///   1 ms from 7.1 (AOSP 28ffe198bf, "Update default DispSync offsets");
+/// - whether SurfaceFlinger latches a buffer before its GPU fence: up to
+///   7.0 it does (AOSP 1ce6581ac7, first in 7.1, made it wait).
+public enum AndroidVersion: String, Sendable, CaseIterable, Keyword, Comparable {
+    case v4_4 = "4.4", v5_0 = "5.0", v5_1 = "5.1", v6_0 = "6.0", v7_0 = "7.0", v7_1 = "7.1"
+    case v8_0 = "8.0", v8_1 = "8.1", v9 = "9", v10 = "10", v11 = "11"
+    case v12 = "12", v12L = "12L", v13 = "13", v14 = "14", v15 = "15"
+
+    /// The release order.
+    public static func < (a: AndroidVersion, b: AndroidVersion) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// True from Android 12: work durations and a target vsync per frame.
+    public var targetsVsync: Bool { self >= .v12 }
+
+    /// The app and SurfaceFlinger phase offset of a device that sets none,
+    /// ns (legacy releases; from 12 the durations' own defaults apply).
+    public var unsetPhaseOffset: SimTime { self >= .v7_1 ? Nanos.perMillisecond : 0 }
+
+    /// True up to 7.0: SurfaceFlinger latches a buffer whose GPU fence has
+    /// not signalled (the present still waits for it).
+    public var latchesBeforeFence: Bool { self < .v7_1 }
+}
+
+/// How the display controller feeds the panel (`display.interface`;
+/// Docs/Android.md, "The panel's interface").
+public enum PanelInterface: String, Sendable, CaseIterable, Keyword {
+    /// Video mode: the host streams every refresh over the link.
+    case video
+    /// Command mode ("smart panel"): the host writes a frame into the
+    /// panel's own memory after its tearing-effect (TE) pulse, the panel
+    /// refreshes from that memory; between updates the host's clocks are
+    /// gated and the DSI link sleeps.
+    case command
+}
+
 /// The Android pipeline's own settings, the `android.*` keys
 /// (Docs/Android.md, "Configuration keys").
 public struct AndroidSettings: Sendable, Hashable {
@@ -74,6 +120,18 @@ public struct AndroidSettings: Sendable, Hashable {
     public var latchUnsignaled = false
     /// On-demand (Choreographer) or continuous (GLSurfaceView) frames.
     public var renderMode: AndroidRenderMode = .onDemand
+    /// The release whose timing rules apply (`os.androidVersion`).
+    public var version: AndroidVersion = .v12
+    /// The panel's interface (`display.interface`).
+    public var panelInterface: PanelInterface = .video
+    /// On a command-mode panel, how long waking the gated clocks and the
+    /// sleeping link takes before a frame sent from idle can start its
+    /// transfer (`display.idleWake`): unpublished, a labelled unknown.
+    public var idleWake: SimTime = 0
+
+    /// Whether SurfaceFlinger latches before the GPU fence: asked for
+    /// (`android.latchUnsignaled`), or the release's own rule (up to 7.0).
+    public var latchesUnsignaled: Bool { latchUnsignaled || version.latchesBeforeFence }
 
     /// The defaults of Docs/Android.md.
     public init() {}
@@ -103,7 +161,11 @@ public struct AndroidTiming: Sendable, Hashable {
         let n = Int128(Nanos.perSecond) * Int128(displayHz.denominator) // T = n / d
         let d = Int128(displayHz.numerator)
         let app: Int128, sf: Int128
-        if let appOffset = settings.appPhaseOffset, let sfOffset = settings.sfPhaseOffset {
+        if !settings.version.targetsVsync {
+            let unset = settings.version.unsetPhaseOffset
+            (app, sf) = Self.legacyFromPhaseOffsets(app: settings.appPhaseOffset ?? unset, sf: settings.sfPhaseOffset ?? unset,
+                                                    periodNumerator: n, periodDenominator: d)
+        } else if let appOffset = settings.appPhaseOffset, let sfOffset = settings.sfPhaseOffset {
             (app, sf) = Self.fromPhaseOffsets(app: appOffset, sf: sfOffset, periodNumerator: n, periodDenominator: d)
         } else {
             switch settings.appDuration {
@@ -142,12 +204,35 @@ public struct AndroidTiming: Sendable, Hashable {
         return (roundHalfUp(appScaled, d), roundHalfUp(sfScaled, d))
     }
 
+    /// The legacy rule (Android 4.4 to 11) as durations: the app wakes at
+    /// `V + appOffset`, SurfaceFlinger at `V + sfOffset` and latches a
+    /// buffer at its first wake-up after it is queued; a frame composed
+    /// after `V_j` is shown from `V_{j+1}`. `sfDuration = T - sfOffset`;
+    /// `appDuration` makes the frame's target the earliest present it can
+    /// reach, the vsync after SurfaceFlinger's first wake-up after the app's:
+    /// `sfOffset - appOffset` when the app wakes first, else `T + sfOffset -
+    /// appOffset` (each offset taken modulo `T`). A frame that misses
+    /// that wake-up is latched at the next and shown a period later, as on
+    /// the device; nothing holds a frame back (no `frameIsEarly`).
+    static func legacyFromPhaseOffsets(app appOffset: SimTime, sf sfOffset: SimTime,
+                                       periodNumerator n: Int128, periodDenominator d: Int128) -> (Int128, Int128) {
+        // DispSync's offsets are phases: each taken modulo T
+        let s = ((Int128(sfOffset) * d) % n + n) % n
+        let a = ((Int128(appOffset) * d) % n + n) % n
+        let sfScaled = Swift.max(0, n - s)
+        let appScaled = a < s ? s - a : n + s - a
+        return (roundHalfUp(appScaled, d), roundHalfUp(sfScaled, d))
+    }
+
     /// The durations a pair of phase offsets stands for on a display of
-    /// `displayHz` (for tests and messages).
-    public static func durations(appPhaseOffset: SimTime, sfPhaseOffset: SimTime, displayHz: Rational) -> (app: SimTime, sf: SimTime) {
+    /// `displayHz` under `version`'s rule (for tests and messages).
+    public static func durations(appPhaseOffset: SimTime, sfPhaseOffset: SimTime, displayHz: Rational,
+                                 version: AndroidVersion = .v12) -> (app: SimTime, sf: SimTime) {
         let n = Int128(Nanos.perSecond) * Int128(displayHz.denominator)
-        let (a, s) = fromPhaseOffsets(app: appPhaseOffset, sf: sfPhaseOffset, periodNumerator: n,
-                                      periodDenominator: Int128(displayHz.numerator))
+        let d = Int128(displayHz.numerator)
+        let (a, s) = version.targetsVsync
+            ? fromPhaseOffsets(app: appPhaseOffset, sf: sfPhaseOffset, periodNumerator: n, periodDenominator: d)
+            : legacyFromPhaseOffsets(app: appPhaseOffset, sf: sfPhaseOffset, periodNumerator: n, periodDenominator: d)
         return (SimTime(a), SimTime(s))
     }
 }
