@@ -24,6 +24,28 @@ public struct RunResult: Sendable {
     /// The name of a predictor installed in place of the configured one,
     /// when it was given one (``PipelineRun/usePredictor(_:named:)``).
     public var predictorName: String? = nil
+    /// The prediction score, or nil when prediction is off: computed once
+    /// when the run ends (its percentiles walk the error histograms, and
+    /// every output that shows a prediction figure reads it).
+    public let predictionScore: PredictionScore?
+
+    /// A run's outcome from its parts; the prediction score is derived here.
+    public init(configuration: PipelineConfiguration, measurements: Measurements, invariants: InvariantChecks,
+                eventsByKind: [(kind: String, count: Int)], events: Int, wallSeconds: Double, tripleBufferedTime: SimTime,
+                frameLog: FrameLog?, trajectoryName: String, predictorName: String? = nil) {
+        self.configuration = configuration
+        self.measurements = measurements
+        self.invariants = invariants
+        self.eventsByKind = eventsByKind
+        self.events = events
+        self.wallSeconds = wallSeconds
+        self.tripleBufferedTime = tripleBufferedTime
+        self.frameLog = frameLog
+        self.trajectoryName = trajectoryName
+        self.predictorName = predictorName
+        predictionScore = configuration.predictor.isNone && measurements.prediction.count == 0
+            ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
+    }
 
     /// Simulated seconds.
     public var simulatedSeconds: Double { Double(configuration.duration) / 1e9 }
@@ -50,9 +72,4 @@ public struct RunResult: Sendable {
     /// Simulated seconds per wall second.
     public var realTimeFactor: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }
 
-    /// The prediction score, or nil when prediction is off.
-    public var predictionScore: PredictionScore? {
-        configuration.predictor.isNone && measurements.prediction.count == 0
-            ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
-    }
 }
