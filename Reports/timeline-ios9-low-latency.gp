@@ -546,7 +546,6 @@ $hitches << EOD
 0.116667 "gpu-rendering"
 1.083333 "gpu-rendering"
 2.016667 "no-frame-in-flight"
-3.033333 "no-frame-in-flight"
 5.75 "gpu-rendering"
 6.183333 "gpu-rendering"
 6.95 "gpu-rendering"
