@@ -80,17 +80,18 @@ public enum Sweep {
         }
 
         // settings shared by every point; a bad one fails once, not per point
-        let base = try scenario.settings(with: assignments)
-        let baseConfiguration = try base.configuration()
+        // parsed once: a point parses only its axes' keys over them
+        let base = try ResolvedSettings(scenario.settings(with: assignments))
+        let baseConfiguration = base.configuration
         let headline = try Figure.headline(of: scenario, baseConfiguration)
 
         // resolve every point before running anything
         let trajectories = TrajectoryCache()
         let resolved = Parallel.map(grid.count, jobs: jobs) { i -> Result<PipelineConfiguration, LatsimError> in
             Result { () throws(LatsimError) -> PipelineConfiguration in
-                var s = base
-                for (axis, value) in zip(grid.axes, grid.values(of: i)) { try s.set(axis.path, value, source: axis.source) }
-                let c = try s.configuration()
+                let c = try base.configuration(setting: zip(grid.axes, grid.values(of: i)).map {
+                    Assignment(path: $0.path, value: $1, source: $0.source)
+                })
                 _ = try trajectories.trajectory(for: c)
                 return c
             }

@@ -105,6 +105,13 @@ public struct Settings: Sendable {
     /// The typed configuration: every key parsed and range-checked, the
     /// display rate first (durations may be written in its frames).
     public func configuration() throws(LatsimError) -> PipelineConfiguration {
+        try checked(parsed())
+    }
+
+    /// Every key parsed and range-checked on its own, in the order
+    /// ``configuration()`` reads them; the checks across keys are
+    /// ``checked(_:)``'s.
+    func parsed() throws(LatsimError) -> PipelineConfiguration {
         var c = PipelineConfiguration()
         var context = ParseContext(framePeriod: Rational(16_666_667))
         try resolve("device.displayHz", into: &c, context)
@@ -112,6 +119,14 @@ public struct Settings: Sendable {
         for key in ConfigurationKey.all where key.path != "device.displayHz" {
             try resolve(key.path, into: &c, context)
         }
+        return c
+    }
+
+    /// `parsed` (these settings' keys, each parsed) once the keys are
+    /// checked together: the platform's, the input's, the force's and the
+    /// predictor's rules.
+    func checked(_ parsed: PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
+        var c = parsed
         try checkPlatform(c)
         if c.platform == .android { try checkAndroid(c) }
         try checkInput(&c)
@@ -157,5 +172,51 @@ public struct Settings: Sendable {
             e.value = text
             throw e
         }
+    }
+}
+
+/// Settings parsed once, from which the configurations of settings that
+/// differ from them in a few keys are made by parsing only those keys (a
+/// sweep's grid points, Docs/Engine.md, "Sweeps resolve once").
+///
+/// Every key is written by its own parser into its own field, and no
+/// parser reads another field, so parsing the changed keys over the parsed
+/// base gives the configuration that parsing every key gives. Two keys
+/// change how the others are read, the display rate (durations written in
+/// frames) and the platform (its defaults): changing either parses
+/// everything again.
+public struct ResolvedSettings: Sendable {
+    /// The settings.
+    public let settings: Settings
+    /// The settings' configuration (``Settings/configuration()``).
+    public let configuration: PipelineConfiguration
+    private let parsed: PipelineConfiguration
+
+    /// The keys whose value changes how other keys are read.
+    static let rereadAll: Set<String> = ["device.displayHz", "os.platform"]
+
+    /// Parses and checks `settings`, with ``Settings/configuration()``'s errors.
+    public init(_ settings: Settings) throws(LatsimError) {
+        self.settings = settings
+        parsed = try settings.parsed()
+        configuration = try settings.checked(parsed)
+    }
+
+    /// The configuration of these settings with `changes` set over them
+    /// (in order): the configuration, or the error,
+    /// ``Settings/configuration()`` gives for those settings.
+    public func configuration(setting changes: [Assignment]) throws(LatsimError) -> PipelineConfiguration {
+        var s = settings
+        for a in changes { try s.apply(a) }
+        if changes.contains(where: { Self.rereadAll.contains($0.path) }) { return try s.configuration() }
+        var c = parsed
+        let context = ParseContext(framePeriod: c.framePeriod)
+        // in the order every key is parsed, so that of two bad values the
+        // same one is reported
+        let changed = Set(changes.map(\.path))
+        for key in ConfigurationKey.all where changed.contains(key.path) {
+            try s.resolve(key.path, into: &c, context)
+        }
+        return try s.checked(c)
     }
 }
