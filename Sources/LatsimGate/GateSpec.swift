@@ -150,12 +150,7 @@ extension GateSpec {
     /// Reads a spec file. Every bad value is bad input naming the file,
     /// line, key and value and what was expected.
     public static func load(file path: String) throws(LatsimError) -> GateSpec {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw LatsimError(file: path, problem: "no such gate spec file", expected: "a spec written by `latsim regress init \(path)`")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LatsimError(file: path, problem: "cannot read the gate spec (check its permissions)")
-        }
+        let data = try InputFiles.read(path, expected: "a gate spec written by `latsim regress init \(path)`", maximumBytes: 1 << 20)
         guard let text = String(data: data, encoding: .utf8) else {
             throw LatsimError(file: path, problem: "not UTF-8 text", expected: "a YAML gate spec")
         }

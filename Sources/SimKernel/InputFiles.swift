@@ -56,6 +56,30 @@ public enum InputFiles {
         return FileManager.default.contents(atPath: path)
     }
 
+    /// Reads a whole input file that must be a regular file of at most
+    /// `maximumBytes`, recording it: a missing file, a directory, a device
+    /// or pipe, an oversized or unreadable file is bad input saying which,
+    /// with `expected` (what the command reads there).
+    public static func read(_ path: String, expected: String, maximumBytes: Int = 1 << 30) throws(LatsimError) -> Data {
+        var s = stat()
+        guard stat(path, &s) == 0 else {
+            throw LatsimError(file: path, problem: errno == ENOENT ? "no such file" : "cannot be looked at", expected: expected)
+        }
+        switch s.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw LatsimError(file: path, problem: "is a directory", expected: expected)
+        default: throw LatsimError(file: path, problem: "is not a regular file (a device, pipe or socket)", expected: expected)
+        }
+        guard Int64(s.st_size) <= Int64(maximumBytes) else {
+            throw LatsimError(file: path, problem: "has \(s.st_size) bytes", expected: "\(expected) of at most \(maximumBytes) bytes")
+        }
+        guard let data = contents(path) else {
+            throw LatsimError(file: path, problem: access(path, R_OK) == 0 ? "cannot be read" : "cannot be read (permission denied)",
+                              expected: expected)
+        }
+        return data
+    }
+
     /// The input that `path` is (the same file by device and inode), if any.
     public static func input(sameAs path: String) -> Entry? {
         var s = stat()

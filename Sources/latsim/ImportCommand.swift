@@ -35,21 +35,10 @@ struct ImportCommand: ParsableCommand {
     static let maximumBytes = 1 << 30
 
     func run() throws {
-        try CLI.preflight(files: [out])
+        // the recording is an input: `--out` naming it is refused before anything is read
+        try CLI.preflight(files: [out], inputs: [file])
         let url = URL(fileURLWithPath: file)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            throw LatsimError(file: file, problem: "no such file", expected: "a Perfetto trace or a framestats dump")
-        }
-        if isDirectory.boolValue { throw LatsimError(file: file, problem: "is a directory", expected: "a Perfetto trace or a framestats dump") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-        if size > Self.maximumBytes {
-            throw LatsimError(file: file, problem: "has \(size) bytes", expected: "a recording of at most 1 GiB")
-        }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw LatsimError(file: file, problem: "cannot be read: \(error.localizedDescription)", expected: "a readable file")
-        }
+        let data = try InputFiles.read(file, expected: "a Perfetto trace or a framestats dump", maximumBytes: Self.maximumBytes)
         if data.isEmpty { throw LatsimError(file: file, problem: "is empty", expected: "a Perfetto trace or a framestats dump") }
         let imported = try DeviceImport.read(data, file: file)
         let scenarioName = name ?? url.deletingPathExtension().lastPathComponent

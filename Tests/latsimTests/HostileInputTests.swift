@@ -198,4 +198,23 @@ import Darwin
         let charts = (try? FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("charts").path)) ?? []
         #expect(charts.isEmpty, "\(charts)")
     }
+
+    /// A recording or a gate spec that is not a regular file is bad input
+    /// saying what it is, and `import X --out X` leaves X as it was.
+    @Test func importAndSpecReadOnlyRegularFilesAndNeverReplaceTheirInput() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dump = dir.appendingPathComponent("fs.txt")
+        try FileManager.default.copyItem(at: Latsim.packageRoot.appendingPathComponent("Examples/traces/framestats-120hz.txt"), to: dump)
+        let before = try Data(contentsOf: dump)
+        let same = try Latsim.run(["import", dump.path, "--out", dump.path])
+        #expect(same.status == 2 && same.stderr.contains("input"), "\(same.stderr)")
+        #expect(try Data(contentsOf: dump) == before)
+        for (args, words) in [(["import", "/dev/null"], "not a regular file"), (["import", dir.path], "is a directory"),
+                              (["regress", "--spec", "/dev/null", "--baseline", "b.json"], "not a regular file")] {
+            let o = try Latsim.run(args, in: dir)
+            #expect(o.status == 2 && o.stderr.contains(words) && o.stderr.count < 300, "\(args): \(o.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b.json").path))
+    }
 }
