@@ -81,6 +81,22 @@ public struct StreamingStats: Sendable {
         pendingCount = 1
     }
 
+    /// Records `n` values `x` at once. The count, minimum, maximum and
+    /// distribution (percentiles) are those of `n` calls of ``record(_:)``;
+    /// the mean may differ from theirs in its last bits, since the sum is
+    /// taken in another order.
+    public mutating func record(_ x: Double, count n: Int) {
+        guard n > 0 else { return }
+        if n == 1 { return record(x) }
+        _count &+= n
+        var left = n
+        while left > 0 {
+            let c = Swift.min(left, Int(UInt32.max))
+            add(x, count: UInt32(c))
+            left -= c
+        }
+    }
+
     /// Adds the pending repeats of the last two values to the sums and histogram.
     @usableFromInline
     mutating func flush() {
@@ -116,8 +132,15 @@ public struct StreamingStats: Sendable {
             let c = UInt32(Swift.min(left, UInt64(UInt32.max)))
             left -= UInt64(c)
             if x >= 0 {
-                if positive == nil { positive = makeHistogram() }
-                positive!.record(UInt64(Swift.min(Double(highest), x * resolution + 0.5)), count: c)
+                let v = UInt64(Swift.min(Double(highest), x * resolution + 0.5))
+                // tested by its case, in place: `positive == nil` copies the histogram
+                switch positive {
+                case .some: positive!.record(v, count: c)
+                case .none:
+                    var h = makeHistogram()
+                    h.record(v, count: c)
+                    positive = h
+                }
             } else {
                 recordNegative(x, count: c)
             }
@@ -153,9 +176,14 @@ public struct StreamingStats: Sendable {
     @usableFromInline
     mutating func recordNegative(_ x: Double, count n: UInt32) {
         let v = UInt64(Swift.min(Double(highest), (Swift.abs(x) * resolution).rounded()))
-        if negative == nil { negative = makeHistogram() }
         negativeCount += UInt64(n)
-        negative!.record(v, count: n)
+        switch negative {
+        case .some: negative!.record(v, count: n)
+        case .none:
+            var h = makeHistogram()
+            h.record(v, count: n)
+            negative = h
+        }
     }
 
     /// The exact mean, or nil when nothing was recorded.

@@ -96,7 +96,7 @@ struct AndroidPipeline: PlatformPipeline {
 
     /// Installs a predictor in the app.
     mutating func usePredictor(_ p: some TouchPredictor) {
-        ui.predictor = PredictorSlot(p)
+        ui.use(PredictorSlot(p))
         measurement.predicts = true
     }
 

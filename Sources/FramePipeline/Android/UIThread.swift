@@ -37,7 +37,9 @@ struct FrameStart {
 struct UIThread {
     let handlerTime: DurationSampler
     let horizon: SimTime
-    var predictor: PredictorSlot? { didSet { predicts = predictor != nil } }
+    /// No observer: a `didSet` here made every mutating call through the
+    /// optional copy the whole predictor out and back.
+    private(set) var predictor: PredictorSlot?
     /// Whether the app predicts (kept apart from ``predictor``).
     private(set) var predicts: Bool
     /// The display period, which a platform predictor is told.
@@ -63,6 +65,12 @@ struct UIThread {
     private var storedRead = true
     /// Stored positions replaced before the GL thread read them.
     private(set) var wastedUpdates = 0
+
+    /// Installs a predictor.
+    mutating func use(_ p: PredictorSlot) {
+        predictor = p
+        predicts = true
+    }
 
     init(configuration c: PipelineConfiguration) {
         handlerTime = DurationSampler(c.handler)

@@ -148,6 +148,8 @@ final class BudgetRecorder {
     private var cursor: SimTime = 0
     private var overflowed = false
     private(set) var mismatches = 0
+    /// The distinct splits counted since the last flush.
+    private let splits: Splits
 
     /// A tapping finger's touches carry an event number, not a scan window:
     /// whether it taps, and whether its touch-downs and lift-offs take a
@@ -167,6 +169,7 @@ final class BudgetRecorder {
         stats.initialize(repeating: Measurements.milliseconds(), count: count)
         scanClock = c.scanClock
         windowEnds = scanClock.ticks(from: 1)
+        splits = Splits(stages: count)
         taps = c.taps
         downDelay = c.touchDownDelay != nil
         upDelay = c.touchUpDelay != nil
@@ -227,7 +230,14 @@ final class BudgetRecorder {
     }
 
     /// The frame's stages are complete, its touch-to-photon `total` ns:
-    /// they are recorded.
+    /// they are counted. A steady pipeline splits its frames the same few
+    /// ways over and over (a 120 Hz scan under a 60 Hz display takes turns
+    /// between a handful of splits), so a split is first looked up among
+    /// the distinct splits seen lately (``Splits``) and only counted there;
+    /// the streams and totals take each split once per batch, with its
+    /// count. Every figure the budget reports (exact totals, percentiles,
+    /// maximum) depends on which values were recorded and how often, not
+    /// on their order, so batching changes no figure.
     @inline(__always)
     func end(total: SimTime) {
         guard filled == count else {
@@ -235,25 +245,110 @@ final class BudgetRecorder {
             return
         }
         var sum: SimTime = 0
+        for i in 0..<count { sum &+= current[i] }
+        if sum != total { mismatches += 1 }
+        if !splits.count(current) {
+            flush()
+            _ = splits.count(current)
+        }
+    }
+
+    /// Records every split counted so far into the streams and totals.
+    private func flush() {
         var overflow = false
-        for i in 0..<count {
-            let d = current[i]
-            sum &+= d
-            stats[i].record(Double(d) / 1e6)
-            let (t, o) = totals[i].addingReportingOverflow(d)
-            totals[i] = t
-            overflow = overflow || o
+        for k in 0..<splits.used {
+            let n = splits.counts[k]
+            let split = splits.split(k)
+            for i in 0..<count {
+                let d = split[i]
+                stats[i].record(Double(d) / 1e6, count: n)
+                let (product, o1) = d.multipliedReportingOverflow(by: Int64(n))
+                let (t, o2) = totals[i].addingReportingOverflow(product)
+                totals[i] = t
+                overflow = overflow || o1 || o2
+            }
         }
         if overflow { overflowed = true }
-        if sum != total { mismatches += 1 }
+        splits.removeAll()
     }
 
     /// The budget so far, its streams settled.
     func result() -> StageBudget {
+        flush()
         var all = Array(UnsafeBufferPointer(start: stats, count: count))
         for i in all.indices { all[i].settle() }
         return StageBudget(stages: stages, stats: all,
                            totalNanos: Array(UnsafeBufferPointer(start: totals, count: count)),
                            totalsExact: !overflowed, mismatches: mismatches)
+    }
+}
+
+/// The distinct stage splits a ``BudgetRecorder`` has counted and not yet
+/// recorded: up to ``capacity`` splits of `stages` durations each, with how
+/// many frames each stands for. A split is looked for where the last one
+/// was found, then at the entry after it (splits that take turns were
+/// entered in their turn order), then everywhere; allocated once.
+final class Splits {
+    static let capacity = 16
+    let stages: Int
+    /// The splits, `stages` durations each, in the order they were entered.
+    private let table: UnsafeMutablePointer<SimTime>
+    /// How many frames each split stands for.
+    let counts: UnsafeMutablePointer<Int>
+    /// Splits entered.
+    private(set) var used = 0
+    /// Where the last split was found.
+    private var last = 0
+
+    init(stages: Int) {
+        self.stages = stages
+        table = .allocate(capacity: stages * Self.capacity)
+        table.initialize(repeating: 0, count: stages * Self.capacity)
+        counts = .allocate(capacity: Self.capacity)
+        counts.initialize(repeating: 0, count: Self.capacity)
+    }
+
+    deinit {
+        table.deallocate()
+        counts.deallocate()
+    }
+
+    /// Split `k`'s durations.
+    @inline(__always)
+    func split(_ k: Int) -> UnsafeMutablePointer<SimTime> { table + k &* stages }
+
+    @inline(__always)
+    private func matches(_ k: Int, _ s: UnsafeMutablePointer<SimTime>) -> Bool {
+        let t = split(k)
+        for i in 0..<stages where t[i] != s[i] { return false }
+        return true
+    }
+
+    /// Counts one more frame split as `s`; false when `s` is new and there
+    /// is no room left for it (nothing is counted then).
+    @inline(__always)
+    func count(_ s: UnsafeMutablePointer<SimTime>) -> Bool {
+        if used > 0 {
+            if matches(last, s) { counts[last] &+= 1; return true }
+            let next = last &+ 1 < used ? last &+ 1 : 0
+            if matches(next, s) { last = next; counts[next] &+= 1; return true }
+            for k in 0..<used where k != last && k != next && matches(k, s) {
+                last = k
+                counts[k] &+= 1
+                return true
+            }
+        }
+        guard used < Self.capacity else { return false }
+        split(used).update(from: s, count: stages)
+        counts[used] = 1
+        last = used
+        used &+= 1
+        return true
+    }
+
+    /// Forgets every split.
+    func removeAll() {
+        used = 0
+        last = 0
     }
 }

@@ -73,10 +73,18 @@ struct App {
     let rendersMetal: Bool
     let handlerTime: DurationSampler
     let metalTime: DurationSampler
-    var predictor: PredictorSlot? { didSet { predicts = predictor != nil } }
+    /// No observer: a `didSet` here made every mutating call through the
+    /// optional copy the whole predictor out and back.
+    private(set) var predictor: PredictorSlot?
     /// Whether the app predicts touches (kept apart from ``predictor`` so the
     /// hot path never looks into it).
     private(set) var predicts: Bool
+
+    /// Installs a predictor.
+    mutating func use(_ p: PredictorSlot) {
+        predictor = p
+        predicts = true
+    }
     /// Whether predictions carry the predictor's own time stamp (only the
     /// platform scorecards need it).
     var stampsPredictions = false

@@ -72,19 +72,30 @@ public struct Digitizer: Sendable {
                                 position: trajectory.state(at: 0).position, began: true)
             window.advance()
         }
+        findNextReady()
     }
 
-    /// When the next touch is ready.
-    public var nextReady: SimTime {
-        if let d = pendingDown { return d.ready }
-        if tapping, let ready = taps?.next.ready { return ready }
-        var end = window
-        return end.advance() + delay
+    /// When the next touch is ready: kept, not computed when asked, since
+    /// computing it reads the (large) tap events and a getter would copy
+    /// the whole digitizer once per scan.
+    public private(set) var nextReady: SimTime = 0
+
+    /// Sets ``nextReady`` after the state it depends on moved.
+    private mutating func findNextReady() {
+        if let d = pendingDown {
+            nextReady = d.ready
+        } else if tapping, let ready = taps?.next.ready {
+            nextReady = ready
+        } else {
+            var end = window
+            nextReady = end.advance() + delay
+        }
     }
 
     /// Scans the current window, whose touch is ready `now`, and moves on to
     /// the next window. Returns the touch, or nil while the finger is up.
     public mutating func scan(readyAt now: SimTime) -> Touch? {
+        defer { findNextReady() }
         if tapping || pendingDown != nil { return touchDown() }
         let index = window.index
         let w0 = window.time

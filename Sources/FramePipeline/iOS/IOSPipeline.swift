@@ -124,7 +124,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// Installs a predictor in the app (a user's own, or a built-in).
     mutating func usePredictor(_ p: some TouchPredictor) {
-        app.predictor = PredictorSlot(p)
+        app.use(PredictorSlot(p))
         measurement.predicts = true
         force?.dropPredictor()
     }
