@@ -172,8 +172,14 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
             if size == 0 || Entry.precedes(clock, heap[0]) {
                 guard clock.time != .max else { return nil }
                 slots[earliestSlot] = .empty
+                // the model's clock count, a constant once specialised: the
+                // scan unrolls
                 var best = 0
-                for i in 1..<slotCount where Entry.precedes(slots[i], slots[best]) { best = i }
+                var bestEntry = slots[0]
+                for i in 1..<Event.clocks {
+                    let e = slots[i]
+                    if Entry.precedes(e, bestEntry) { best = i; bestEntry = e }
+                }
                 earliestSlot = best
                 guard clock.time < end else { return nil }
                 current = clock.time

@@ -146,6 +146,8 @@ final class BudgetRecorder {
     private var windowEnds: Ticker
     private var filled = 0
     private var cursor: SimTime = 0
+    /// The frame's stages so far, summed as they are added.
+    private var sum: SimTime = 0
     private var overflowed = false
     private(set) var mismatches = 0
     /// The distinct splits counted since the last flush.
@@ -209,6 +211,7 @@ final class BudgetRecorder {
     @inline(__always)
     func begin(at start: SimTime) {
         filled = 0
+        sum = 0
         cursor = start
     }
 
@@ -218,6 +221,7 @@ final class BudgetRecorder {
     func add(_ duration: SimTime) {
         if filled < count { current[filled] = duration }
         filled &+= 1
+        sum &+= duration
     }
 
     /// The next stage lasts until `instant` (or is empty when the chain is
@@ -244,8 +248,6 @@ final class BudgetRecorder {
             mismatches += 1
             return
         }
-        var sum: SimTime = 0
-        for i in 0..<count { sum &+= current[i] }
         if sum != total { mismatches += 1 }
         if !splits.count(current) {
             flush()
@@ -320,7 +322,11 @@ final class Splits {
     @inline(__always)
     private func matches(_ k: Int, _ s: UnsafeMutablePointer<SimTime>) -> Bool {
         let t = split(k)
-        for i in 0..<stages where t[i] != s[i] { return false }
+        var i = 0
+        while i < stages {
+            if t[i] != s[i] { return false }
+            i &+= 1
+        }
         return true
     }
 
