@@ -138,4 +138,40 @@ import Testing
             #expect(r.invariants.budgetMismatches == 0)
         }
     }
+
+    /// The budget counts each distinct split once per batch (a table of 16
+    /// splits, flushed when a new one finds no room). Its figures must be
+    /// those of recording every frame's stages one by one: here against the
+    /// per-frame stages of the frame log, on runs whose splits repeat in
+    /// turn (the 120 Hz scan under a 60 Hz display) and whose splits rarely
+    /// repeat (drawn durations: many flushes).
+    @Test(arguments: [("ios9-coalescing-120hz", [String]()),
+                      ("ios8", ["app.handler=lognormal(6ms,0.5)", "gpu.render=uniform(2ms,9ms)"]),
+                      ("android-default", ["app.handler=uniform(1ms,12ms)"])])
+    func batchedSplitsGiveEveryFramesFigures(_ name: String, _ overrides: [String]) throws {
+        let s = try Scenario.named(name)
+        let c = try s.configuration(overrides: overrides, duration: "20s")
+        let r = try PipelineRun.run(c, keepLog: true)
+        let b = r.measurements.budget!
+        let log = r.frameLog!
+        var one = Array(repeating: StreamingStats(resolution: 1e3, highestValue: 100_000), count: b.stages.count)
+        var totals = Array(repeating: Int64(0), count: b.stages.count)
+        var frames = 0
+        for f in log.frames where f.stageOffset >= 0 {
+            frames += 1
+            for (i, d) in log.stages(of: f, count: b.stages.count).enumerated() {
+                one[i].record(Double(d) / 1e6)
+                totals[i] += d
+            }
+        }
+        #expect(frames == b.frames && frames > 1_000)
+        #expect(totals == b.totalNanos)
+        for i in one.indices {
+            one[i].settle()
+            let got = b.stats[i], want = one[i]
+            #expect(got.count == want.count)
+            #expect(got.min == want.min && got.max == want.max, "\(b.stages[i])")
+            #expect(got.percentiles([0.5, 0.9, 0.99]) == want.percentiles([0.5, 0.9, 0.99]), "\(b.stages[i])")
+        }
+    }
 }

@@ -216,6 +216,28 @@ struct Countdown: SimulationModel {
         #expect(s.percentile(50) == 2.5 && s.percentile(99) == 2.5 && s.mean == 2.5)
     }
 
+    /// `record(x, count: n)` reports what n calls of `record(x)` report:
+    /// count, extremes and percentiles, exactly (in the exact table and in
+    /// the histograms, past 64 distinct values, negative ones included),
+    /// and the mean to the last bits.
+    @Test func recordingACountIsRecordingThatManyTimes() {
+        var rng = SeededRandom(seed: 11)
+        var batched = StreamingStats(resolution: 1e3, highestValue: 100_000), single = batched
+        for round in 0..<400 {
+            let x = round < 40 ? Double(round % 5) * 2.5 : (rng.nextUnit() - 0.1) * 90
+            let n = 1 + Int(rng.nextUnit() * 9)
+            batched.record(x, count: n)
+            for _ in 0..<n { single.record(x) }
+        }
+        batched.settle()
+        single.settle()
+        #expect(batched.count == single.count && batched.count > 400)
+        #expect(batched.min == single.min && batched.max == single.max)
+        let ps = [0.0, 1, 10, 25, 50, 75, 90, 99, 99.9, 100]
+        #expect(batched.percentiles(ps) == single.percentiles(ps))
+        #expect(abs(batched.mean! - single.mean!) <= 1e-12 * abs(single.mean!) + 1e-12)
+    }
+
     @Test func negativeValuesAndMergingKeepTheOrder() {
         var a = StreamingStats(resolution: 1e3, highestValue: 1_000), b = a
         for x in stride(from: -50.0, to: 0, by: 1) { a.record(x) }
