@@ -42,10 +42,7 @@ extension ShardPart {
 
     /// Reads a part file.
     public static func read(_ path: String) throws(LatsimError) -> Self {
-        guard let data = InputFiles.contents(path) else {
-            throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
-                              expected: "a part written by \(writer)")
-        }
+        let data = try InputFiles.read(path, expected: "a part written by \(writer)")
         return try decode(data, file: path)
     }
 

@@ -87,12 +87,10 @@ extension DevicePreset {
         if nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/") {
             var path = nameOrPath
             if let folder, !nameOrPath.hasPrefix("/") { path = (folder as NSString).appendingPathComponent(nameOrPath) }
-            guard let data = InputFiles.contents(path) else {
-                throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
-                                  expected: "a device preset YAML file, or a built-in device name")
-            }
-            guard data.count <= Scenario.maximumBytes, let text = String(data: data, encoding: .utf8) else {
-                throw LatsimError(file: path, problem: "not UTF-8 text of at most 1 MiB", expected: "a device preset YAML file")
+            let data = try InputFiles.read(path, expected: "a device preset YAML file, or a built-in device name",
+                                           maximumBytes: Scenario.maximumBytes)
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw LatsimError(file: path, problem: "not UTF-8 text", expected: "a device preset YAML file")
             }
             return try DevicePreset(yaml: text, file: path)
         }

@@ -54,16 +54,7 @@ enum MeasuredDurations {
     /// Missed"` shifts nothing; only the named column's cells become
     /// numbers, a plain decimal without building a string.
     static func read(_ path: String, column: String, upTo maximum: SimTime, framePeriod: Rational) throws(LatsimError) -> [SimTime] {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
-            throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a file of at most 64 MiB")
-        }
-        guard let data = InputFiles.contents(path) else {
-            throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
-                              expected: "a CSV file of measured durations with a header row")
-        }
-        guard data.count <= maximumBytes else {
-            throw LatsimError(file: path, problem: "the file has \(data.count) bytes", expected: "a file of at most 64 MiB")
-        }
+        let data = try InputFiles.read(path, expected: "a CSV file of measured durations with a header row", maximumBytes: maximumBytes)
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<[SimTime], LatsimError> in
             Result { () throws(LatsimError) -> [SimTime] in
                 try read(raw.bindMemory(to: UInt8.self), path: path, column: column, upTo: maximum, framePeriod: framePeriod)

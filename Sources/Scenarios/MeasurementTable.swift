@@ -77,12 +77,10 @@ public struct MeasurementTable: Sendable {
 
     /// A table from a file.
     public static func load(file path: String) throws(LatsimError) -> MeasurementTable {
-        guard let data = InputFiles.contents(path) else {
-            throw LatsimError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read this file" : "no such file",
-                              expected: "a YAML table of measurements (Docs/Devices.md, \"Validation\")")
-        }
-        guard data.count <= Scenario.maximumBytes, let text = String(data: data, encoding: .utf8) else {
-            throw LatsimError(file: path, problem: "not UTF-8 text of at most 1 MiB", expected: "a YAML table of measurements")
+        let data = try InputFiles.read(path, expected: "a YAML table of measurements (Docs/Devices.md, \"Validation\")",
+                                       maximumBytes: Scenario.maximumBytes)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw LatsimError(file: path, problem: "not UTF-8 text", expected: "a YAML table of measurements")
         }
         var t = try MeasurementTable(yaml: text, file: path)
         t.folder = (path as NSString).deletingLastPathComponent

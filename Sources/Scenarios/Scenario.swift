@@ -248,16 +248,13 @@ extension Scenario {
     /// Reads a scenario from a file path.
     public static func load(file path: String) throws(LatsimError) -> Scenario {
         let url = URL(fileURLWithPath: path)
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
-            throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a scenario file of at most 1 MiB")
-        }
-        guard let data = InputFiles.contents(path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            var e = LatsimError(file: path, problem: exists ? "cannot read this file" : "no such file, and no built-in scenario of that name",
-                                expected: exists ? "a readable YAML scenario" : "a built-in scenario name or the path of a YAML file")
-            if !exists { e.seeAlso = .scenarios }
+        guard FileManager.default.fileExists(atPath: path) else {
+            var e = LatsimError(file: path, problem: "no such file, and no built-in scenario of that name",
+                                expected: "a built-in scenario name or the path of a YAML file")
+            e.seeAlso = .scenarios
             throw e
         }
+        let data = try InputFiles.read(path, expected: "a YAML scenario file", maximumBytes: maximumBytes)
         guard let text = String(data: data, encoding: .utf8) else {
             throw LatsimError(file: path, problem: "not UTF-8 text", expected: "a YAML scenario")
         }

@@ -217,4 +217,23 @@ import Darwin
         }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b.json").path))
     }
+
+    /// Scenario files, device presets, measurement tables, measured-duration
+    /// files and sweep parts go through the same reader: a device or a
+    /// directory is named as such, a missing scenario still points at the
+    /// built-in names.
+    @Test func everyInputFileSaysWhatItIsWhenItIsNotAFile() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (args, words) in [(["run", "/dev/null"], "/dev/null: is not a regular file"),
+                              (["run", dir.path + "/"], "is a directory"),
+                              (["run", "nope.yaml"], "no built-in scenario of that name"),
+                              (["run", "ios8", "--device", "/dev/null"], "/dev/null: is not a regular file"),
+                              (["validate", "--measurements", "/dev/null"], "/dev/null: is not a regular file"),
+                              (["run", "ios8", "--set", "app.handler=empirical(@/dev/null:ms)"], "/dev/null: is not a regular file"),
+                              (["sweep", "merge", "/dev/null"], "/dev/null: is not a regular file")] {
+            let o = try Latsim.run(args, in: dir)
+            #expect(o.status == 2 && o.stderr.contains(words) && o.stderr.count < 400, "\(args): \(o.stderr)")
+        }
+    }
 }
