@@ -157,7 +157,7 @@ struct AndroidxKalmanState: Sendable {
         var v = TouchPoint(x: x.state[1], y: y.state[1])
         var a = TouchPoint(x: x.state[2], y: y.state[2])
         let j = TouchPoint(x: x.state[3], y: y.state[3])
-        var confidence = AndroidxKalmanState.confidence(speed: v.length / reportInterval, jerk: j.length, tool: c.tool)
+        var confidence = AndroidxKalmanState.confidence(speed: v.length / reportInterval, jerk: j.length, tool: c.tool ?? .finger)
         if c.strategy == .aggressive { confidence = 1 }
         var steps = AndroidxKalmanState.ceilToInt(Double(targetMs) / reportInterval * confidence)
         if c.strategy == .safe { steps = Swift.max(steps, 1) }

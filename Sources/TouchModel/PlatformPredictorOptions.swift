@@ -144,14 +144,17 @@ public enum AndroidxTool: String, Sendable, Hashable, Codable, CaseIterable {
 public struct AndroidxKalmanConfiguration: Sendable, Hashable, Codable {
     /// The prediction strategy.
     public var strategy: AndroidxStrategy
-    /// The tool, which picks the confidence ranges.
-    public var tool: AndroidxTool
+    /// The tool, which picks the confidence ranges; nil: the tool of the
+    /// input, as androidx takes it from each MotionEvent's tool type (a
+    /// finger's ranges unless the run's `input.tool` is a pencil; see
+    /// ``PredictorSpec/forInput(stylus:)``).
+    public var tool: AndroidxTool?
     /// `debug.input.androidx_prediction_offset`, whole milliseconds added
     /// to the target before its 32 ms cap; 0 by default.
     public var offsetMilliseconds: Int
 
-    /// A configuration; by default balanced, finger, no offset.
-    public init(strategy: AndroidxStrategy = .balanced, tool: AndroidxTool = .finger, offsetMilliseconds: Int = 0) {
+    /// A configuration; by default balanced, the input's tool, no offset.
+    public init(strategy: AndroidxStrategy = .balanced, tool: AndroidxTool? = nil, offsetMilliseconds: Int = 0) {
         self.strategy = strategy
         self.tool = tool
         self.offsetMilliseconds = offsetMilliseconds

@@ -16,7 +16,7 @@ import SimKernel
 /// | `chromium.empty`, `chromium.linearFirst`, `chromium.linearSecond`, `chromium.leastSquares` | none |
 /// | `chromium.kalman` | `heuristics`, `directionCutOff` |
 /// | `chromium.linearResampling` | at most one latency variant: `time[=ms]` (default 3.3), `frames[=ratio]` (default 0.5), `experiment`, `fixedMs[=ms]` (default −5), `fractional=ratio` (see ``ResampleLatency``) |
-/// | `androidx.kalman` | one strategy of `balanced` (default), `safe`, `aggressive`; one tool of `finger` (default), `stylus`; `offset=ms` (whole) |
+/// | `androidx.kalman` | one strategy of `balanced` (default), `safe`, `aggressive`; one tool of `finger`, `stylus` (default: the input's, as androidx reads each MotionEvent's tool type); `offset=ms` (whole) |
 ///
 /// `+1e` on a Chromium name adds Chromium's 1€ filter with Chromium's
 /// defaults (``ChromiumOneEuroFilter``); androidx applies none.
@@ -96,10 +96,21 @@ public enum PredictorSpec: Sendable, Hashable, Codable, CustomStringConvertible,
         case .platform(.androidx(let c)):
             var options: [String] = []
             if c.strategy != .balanced { options.append(c.strategy.rawValue) }
-            if c.tool != .finger { options.append(c.tool.rawValue) }
+            if let tool = c.tool { options.append(tool.rawValue) }
             if c.offsetMilliseconds != 0 { options.append("offset=\(c.offsetMilliseconds)") }
             return "androidx.kalman" + PredictorSpec.parenthesized(options)
         }
+    }
+
+    /// This spec on an input of a stylus (`stylus`) or a finger: androidx's
+    /// predictor with no tool written takes the input's (androidx reads it
+    /// from each MotionEvent), so on a stylus it runs with the stylus's
+    /// confidence ranges and is named `androidx.kalman(stylus)`; every other
+    /// spec is unchanged.
+    public func forInput(stylus: Bool) -> PredictorSpec {
+        guard stylus, case .platform(.androidx(var c)) = self, c.tool == nil else { return self }
+        c.tool = .stylus
+        return .platform(.androidx(c))
     }
 
     /// The predictor this spec names, with no history. `frameInterval` is

@@ -167,7 +167,7 @@ struct SpecParser {
             }
         }
         c.strategy = strategy ?? .balanced
-        c.tool = tool ?? .finger
+        c.tool = tool
         c.offsetMilliseconds = offset ?? 0
         return c
     }

@@ -27,6 +27,27 @@ import TouchModel
         #expect(abs(latsim.photonErrorPx.rms - chromium.photonErrorPx.rms) < 1e-9 * latsim.photonErrorPx.rms)
     }
 
+    /// androidx takes the tool from each MotionEvent: `androidx.kalman` with
+    /// no tool written runs with a stylus's confidence ranges when a pencil
+    /// draws (`input.tool: pencil`), as `androidx.kalman(stylus)` does, and
+    /// with a finger's otherwise; a tool written is kept.
+    @Test func androidxTakesTheInputsTool() throws {
+        let pencil = ["input.tool=pencil"]
+        let unwritten = try Self.score(pencil + ["app.prediction.predictor=androidx.kalman"])
+        let stylus = try Self.score(pencil + ["app.prediction.predictor=androidx.kalman(stylus)"])
+        let finger = try Self.score(pencil + ["app.prediction.predictor=androidx.kalman(finger)"])
+        #expect(unwritten.samples == stylus.samples && unwritten.errorPx.rms == stylus.errorPx.rms)
+        #expect(unwritten.errorPx.rms != finger.errorPx.rms, "\(unwritten.errorPx) \(finger.errorPx)")
+        let onFinger = try Self.score(["app.prediction.predictor=androidx.kalman"])
+        let fingerWritten = try Self.score(["app.prediction.predictor=androidx.kalman(finger)"])
+        #expect(onFinger.errorPx.rms == fingerWritten.errorPx.rms)
+        let s = try Scenario.named("ios9-prediction")
+        #expect(try s.configuration(overrides: pencil + ["app.prediction.predictor=androidx.kalman"]).appPredictor?.description
+                == "androidx.kalman(stylus)")
+        #expect(try s.configuration(overrides: ["app.prediction.predictor=androidx.kalman"]).appPredictor?.description
+                == "androidx.kalman")
+    }
+
     /// The app gives its predictor the display period as the frame interval.
     /// Chromium's resampler with `frames=r` samples `r · interval − 5 ms`
     /// after the target, with no clamp: at 120 Hz, r = 0.6 makes that 0, so

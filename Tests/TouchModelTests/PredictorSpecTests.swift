@@ -33,7 +33,7 @@ struct PredictorSpecTests {
         ("chromium.linearResampling(fixedMs=-3)", "chromium.linearResampling(fixedMs=-3)"),
         ("chromium.linearResampling(fractional=0.25)", "chromium.linearResampling(fractional=0.25)"),
         ("androidx.kalman(SAFE, stylus, offset=-4)", "androidx.kalman(safe,stylus,offset=-4)"),
-        ("androidx.kalman(balanced,finger)", "androidx.kalman"),
+        ("androidx.kalman(balanced,finger)", "androidx.kalman(finger)"),
         ("Androidx.Kalman(aggressive)", "androidx.kalman(aggressive)"),
         ("kalman +1e", "kalman+1e"),
         ("chromium.linearFirst +1E2019", "chromium.linearFirst+1e2019"),

@@ -299,10 +299,13 @@ public struct PipelineConfiguration: Sendable {
     /// filter, as `+1e` on its name does (once: `kalman+1e` with `oneEuro`
     /// is `kalman+1e`); `androidx.kalman` has no filter and stays unsmoothed
     /// (a scenario that asks for both is refused when it is read).
+    /// `androidx.kalman` with no tool written takes the input's: a pencil
+    /// is a stylus (``PredictorSpec/forInput(stylus:)``).
     public var appPredictor: PredictorSpec? {
         if predictor.isNone { return nil }
-        guard smoothing == .oneEuro else { return predictor }
-        return predictor.withOneEuro ?? predictor
+        let p = predictor.forInput(stylus: tool == .pencil)
+        guard smoothing == .oneEuro else { return p }
+        return p.withOneEuro ?? p
     }
 
     /// True when the finger taps (`input.trajectory: taps`): the run
