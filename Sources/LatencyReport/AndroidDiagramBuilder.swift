@@ -66,6 +66,10 @@ public enum AndroidDiagramBuilder {
             boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: l.time, endNs: max(l.compositionEnd, l.time + 1),
                                     label: "compose \(l.frame)", colorKey: Int(l.buffer), highlighted: l.frame == followed.seq))
         }
+        for w in a.idleWakes where overlaps(w.start, w.end) {
+            boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: w.start, endNs: max(w.end, w.start + 1), label: "idle wake",
+                                    colorKey: waitKey, highlighted: w.frame == followed.seq))
+        }
         let shown = a.presents.filter { !$0.repeated }
         for (i, p) in shown.enumerated() {
             let until = i + 1 < shown.count ? shown[i + 1].time : c.duration
