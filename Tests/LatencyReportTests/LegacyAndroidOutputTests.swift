@@ -92,6 +92,14 @@ import Testing
         let te = e.filter { $0.name.hasPrefix("TE: frame") }
         #expect(te.count == woken.measurements.framesPresented && te.allSatisfy { $0.phase == "i" })
 
+        // the diagram draws it on the SurfaceFlinger lane: taps, each frame sent from idle
+        let taps = try Self.run("android-default", on: "nexus-5",
+                                ["input.trajectory=taps", "input.tapJitter=0ms", "display.idleWake=11ms"], duration: "1s")
+        let chart = try #require(AndroidDiagramBuilder.diagram(taps, scenario: "android-default", frames: 40, warmUpFrames: 0))
+        let box = try #require(chart.boxes.first { $0.label == "idle wake" })
+        let tapWake = try #require(taps.frameLog?.android?.idleWakes.first)
+        #expect(box.lane == .surfaceFlinger && box.startNs == tapWake.start && box.endNs - box.startNs == 11_000_000)
+
         let idle0 = try events(try Self.run("walt-screen", on: "nexus-5"))
         #expect(!idle0.contains { $0.name.hasPrefix("idle wake") } && idle0.contains { $0.name.hasPrefix("TE: frame") })
         let video = try events(try Self.run("walt-screen", on: "nexus-9", ["display.idleWake=1frame"]))
