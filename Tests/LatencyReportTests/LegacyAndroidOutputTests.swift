@@ -89,6 +89,12 @@ import Testing
         let w = try #require(woken.frameLog?.android?.idleWakes.first)
         #expect(wakes.first?.ts == w.start)
         #expect(wakes.first?.args["cost ms"] == .number(Double(w.present - w.ready) / 1e6))
+        // the native trace carries the same slice
+        let native = try Perfetto_Protos_Trace(serializedBytes: try #require(try PipelineTraceExport.perfetto(woken, scenario: "walt-screen")))
+        let nativeWakes = native.packet.compactMap { p -> Perfetto_Protos_TrackEvent? in
+            if case .trackEvent(let t)? = p.data { return t } else { return nil }
+        }.filter { $0.name.hasPrefix("idle wake") && $0.type == .sliceBegin }
+        #expect(nativeWakes.count == 1)
         let te = e.filter { $0.name.hasPrefix("TE: frame") }
         #expect(te.count == woken.measurements.framesPresented && te.allSatisfy { $0.phase == "i" })
 
