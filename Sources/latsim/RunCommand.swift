@@ -156,7 +156,8 @@ extension RunCommand {
             try CLI.write(ResultHeader.document("run", command: CLI.command, [("runs", .array(docs))]).text() + "\n", to: json)
             if json == "-" { return }
         }
-        CLI.say(RunTable.seeds(jobs.indices.map { (jobs[$0].0.name, runs[$0], headlines[$0]) }, seeds: seeds, first: jobs.map(\.1.seed)))
+        CLI.say(RunTable.seeds(jobs.indices.map { (jobs[$0].0.name, runs[$0], headlines[$0]) }, seeds: seeds, first: jobs.map(\.1.seed))
+                + RunTable.noFrameTimeline(zip(jobs, runs).map { ($0.0.name, $1[0]) }))
         if budget { CLI.say("\nThe stage budget of seed S alone:\n\n" + RunTable.budget(zip(jobs, runs).map { ($0.0.name, $1[0]) })) }
     }
 
