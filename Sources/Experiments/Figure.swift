@@ -182,7 +182,8 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         case .both: break
         }
         switch d.channel {
-        case .display, .bufferQueue, .frameTimeline: return true
+        case .display, .bufferQueue: return true
+        case .frameTimeline: return c.platform != .android || c.android.version.hasFrameTimeline
         case .touch: return !c.taps
         case .tap: return c.taps
         case .lift: return c.taps && c.liftResponse
@@ -233,7 +234,7 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
 
     static func jank(_ column: String, _ c: JankClass, _ better: FigureDirection) -> FigureDeclaration {
         FigureDeclaration(column, "frameTimeline" + c.rawValue.prefix(1).uppercased() + c.rawValue.dropFirst(), .count, better,
-                          .android, .frameTimeline, 0) { $0.measurements.android.map { Double($0.frameTimeline[c]) } }
+                          .android, .frameTimeline, 0) { $0.measurements.android?.frameTimeline.map { Double($0[c]) } }
     }
 
     /// A force run's figures, when its app recognises peek and pop.

@@ -147,7 +147,8 @@ public enum Validation {
 
     /// Runs one row.
     public static func run(_ row: MeasurementTable.Row, _ c: PipelineConfiguration) throws(LatsimError) -> ValidationResult {
-        let r = try PipelineRun.run(c)
+        // a command-mode panel's idle wake is a stage of its own: its part comes from the budget
+        let r = try PipelineRun.run(c, keepBudget: c.platform == .android && c.android.panelInterface == .command)
         let m = r.measurements
         let stats: StreamingStats
         switch row.measure {
@@ -167,8 +168,23 @@ public enum Validation {
     }
 
     /// What a figure is made of: the stages known from the configuration
-    /// and the run, and the rest of the pipeline as the remainder.
+    /// and the run, and the rest of the pipeline as the remainder; on a
+    /// command-mode panel the idle wake, a labelled unknown, named with its
+    /// range and value and taken out of that remainder.
     static func composition(_ measure: MeasurementTable.Measure, _ r: RunResult, total: Double) -> [ValidationResult.Part] {
+        var parts = pipelineParts(measure, r, total: total)
+        // the remainder is the part before the scan-out and the panel (a cost
+        // of the wake makes frame-to-photon's "frames late or queued" part)
+        if let wake = idleWake(measure, r), parts.count >= 3 {
+            let i = parts.count - 3
+            if wake.ms != 0 { parts[i].ms -= wake.ms }
+            parts.insert(wake, at: i + 1)
+        }
+        return parts
+    }
+
+    /// The parts of a figure without the idle wake.
+    static func pipelineParts(_ measure: MeasurementTable.Measure, _ r: RunResult, total: Double) -> [ValidationResult.Part] {
         let c = r.configuration
         let geometry = FrameGeometry(c)
         let rowMs = Double(geometry.rowOffset ?? roundHalfUp(geometry.framePeriodNanos / 2)) / 1e6
@@ -211,5 +227,25 @@ public enum Validation {
         parts.append(.init(stage: "scan-out to the measured row", ms: rowMs))
         parts.append(.init(stage: "the panel's response", ms: panelMs))
         return parts
+    }
+
+    /// The idle wake's part of a figure on a command-mode panel (nil on any
+    /// other): its mean cost over the figure's frames, from the stage budget
+    /// for a tap or touch (the frames it splits), from the run's total for
+    /// frame-to-photon (every presented frame); named as the unknown it is.
+    static func idleWake(_ measure: MeasurementTable.Measure, _ r: RunResult) -> ValidationResult.Part? {
+        let c = r.configuration
+        guard c.platform == .android, c.android.panelInterface == .command, let a = r.measurements.android else { return nil }
+        let ms: Double
+        switch measure {
+        case .frameToPhoton:
+            let n = r.measurements.frameToPhotonMs.count
+            ms = n > 0 ? Double(a.idleWakeDelay) / 1e6 / Double(n) : 0
+        case .tapToPhoton, .touchToPhoton:
+            ms = r.measurements.budget?.meanMs(.idleWake) ?? 0
+        }
+        let period = formatDecimal(c.framePeriod.doubleValue / 1e6, places: 1)
+        let size = formatDecimal(Double(c.android.idleWake) / 1e6, places: 3)
+        return .init(stage: "idle wake (unknown, 0–\(period) ms, one frame: \(size) ms here)", ms: ms)
     }
 }

@@ -66,6 +66,10 @@ public enum AndroidDiagramBuilder {
             boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: l.time, endNs: max(l.compositionEnd, l.time + 1),
                                     label: "compose \(l.frame)", colorKey: Int(l.buffer), highlighted: l.frame == followed.seq))
         }
+        for w in a.idleWakes where overlaps(w.start, w.end) {
+            boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: w.start, endNs: max(w.end, w.start + 1), label: "idle wake",
+                                    colorKey: waitKey, highlighted: w.frame == followed.seq))
+        }
         let shown = a.presents.filter { !$0.repeated }
         for (i, p) in shown.enumerated() {
             let until = i + 1 < shown.count ? shown[i + 1].time : c.duration
@@ -102,7 +106,7 @@ public enum AndroidDiagramBuilder {
         let photon = geometry.photonTime(latch: followed.presented, y: c.heightPoints / 2)
         let ttp = Double(photon - followed.physicalTime) / 1e6
         let timing = c.androidTiming
-        var names: [Int: String] = [uiWorkKey: "touch and UI work", waitKey: "waiting"]
+        var names: [Int: String] = [uiWorkKey: "touch and UI work", waitKey: a.idleWakes.isEmpty ? "waiting" : "waiting, idle wake"]
         for b in 0..<timing.buffers { names[b] = "buffer \(Character(UnicodeScalar(UInt8(65 + b % 26))))" }
         let resampledNote = followed.resampled == "none" ? "drawn at the sample as reported"
             : "drawn at the point \(followed.resampled) \(formatDecimal(Double(followed.physicalTime - scan.instant) / 1e6, places: 3)) ms past the sample"
@@ -113,7 +117,9 @@ public enum AndroidDiagramBuilder {
             title: "\(scenario): \(formatDecimal(c.displayHz.doubleValue, places: 2)) Hz, \(formatDecimal(c.scanHz.doubleValue, places: 2)) Hz scan, "
                 + "D_app \(formatDecimal(Double(timing.appDuration) / 1e6, places: 3)) ms, D_sf \(formatDecimal(Double(timing.sfDuration) / 1e6, places: 3)) ms, \(timing.buffers) buffers",
             subtitle: "\(formatDecimal(framesOfLatency, places: 2)) frames, \(formatDecimal(ttp, places: 3)) ms from scan to photon; \(resampledNote)"
-                + (continuous ? "; the GL thread in the RenderThread lane" : ""),
+                + (continuous ? "; the GL thread in the RenderThread lane" : "")
+                + (c.android.panelInterface == .command && c.android.idleWake > 0
+                   ? "; idle wake \(formatDecimal(Double(c.android.idleWake) / 1e6, places: 3)) ms (unknown)" : ""),
             colorNames: names, colorOverrides: [uiWorkKey: 0x8D6E63, waitKey: 0xB8B8B8, 4: 0x17BECF],
             lanes: PipelineLane.android, ticks: ticks, legendRows: 3)
     }

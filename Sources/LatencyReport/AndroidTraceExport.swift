@@ -6,7 +6,7 @@ import SimKernel
 /// Turns an Android run's frame log into a Chrome trace-event file laid
 /// out as Perfetto shows an Android trace: a track per thread (input, UI
 /// thread, RenderThread, GPU, SurfaceFlinger, display) with vsync-app and
-/// vsync-sf instants, and FrameTimeline's "Expected Timeline" and "Actual
+/// vsync-sf instants, and (from Android 12) FrameTimeline's "Expected Timeline" and "Actual
 /// Timeline" tracks, one slice per app frame, the actual slices carrying
 /// the jank type and coloured by it. Overlapping frames (a pipeline deeper
 /// than a period) go on numbered timeline tracks.
@@ -93,6 +93,11 @@ public enum AndroidTraceExport {
             refs.latch[l.frame] = t.slice(sf, name: "latch and composite frame \(l.frame)", startNs: l.time,
                                           durationNs: l.compositionEnd - l.time, args: ["buffer": .integer(Int64(l.buffer))])
         }
+        for w in a.idleWakes {
+            // a command-mode panel sent this frame from idle: its clocks and link woke first
+            t.slice(sf, name: "idle wake (display.idleWake, an unknown) frame \(w.frame)", startNs: w.start, durationNs: w.end - w.start,
+                    args: ["ready for vsync ms": ms(w.ready), "present ms": ms(w.present), "cost ms": ms(w.present - w.ready)])
+        }
         for s in a.skips { t.instant(sf, name: "back-pressure: nothing latched", atNs: s.time) }
         for x in a.appTicks { t.instant(ui, name: "vsync-app", atNs: x) }
         for x in a.sfTicks { t.instant(sf, name: "vsync-sf", atNs: x) }
@@ -103,13 +108,17 @@ public enum AndroidTraceExport {
                               args: ["buffer": .integer(Int64(p.buffer))])
             if p.measured { refs.present[p.time] = ref }
         }
+        if c.android.panelInterface == .command {
+            // the host writes each new frame into the panel's memory from its TE pulse, ahead of the panel's read
+            for p in shown { t.instant(display, name: "TE: frame \(p.frame) written to panel memory", atNs: p.time) }
+        }
         for p in a.presents where p.repeated {
             t.instant(display, name: p.hitch ? "repeated frame (hitch)" : "repeated frame", atNs: p.time)
         }
         for f in log.frames {
             t.counter("BufferQueue", atNs: f.vsync, values: ["buffers held": Double(f.buffersHeld)])
         }
-        if timelineTracks { timelines(a, c, into: &t) }
+        if timelineTracks && c.android.version.hasFrameTimeline { timelines(a, c, into: &t) }
         flows(log, a, refs, into: &t)
         return t
     }
@@ -130,10 +139,11 @@ public enum AndroidTraceExport {
     /// the frame is SurfaceFlinger's jank, its present otherwise). Present
     /// type: dropped, on time within 2 ms of the expected present (AOSP's
     /// threshold), late or early beyond; unknown for a frame without a
-    /// vsync id. Frames whose work had not ended by the run's end are left out.
+    /// vsync id. Frames whose work had not ended by the run's end are left
+    /// out. Nil on a release without FrameTimeline (before Android 12).
     public static func frameTimeline(_ result: RunResult, scenario: String) -> FrameTimelineTracks? {
-        guard let a = result.frameLog?.android else { return nil }
         let c = result.configuration
+        guard let a = result.frameLog?.android, c.android.version.hasFrameTimeline else { return nil }
         let timing = c.androidTiming
         let lead = timing.appDuration + timing.sfDuration
         var frames: [TimelineFrame] = []

@@ -48,7 +48,8 @@ public enum FigureCatalogueText {
         - **produced by**: the runs that have the figure: every run, a drawing
           finger (any `input.trajectory` but `taps`), a tapping finger, taps whose
           lifts the app draws, an app that uses force or predicts, Android's
-          BufferQueue and FrameTimeline.
+          BufferQueue and FrameTimeline (Android 12 and later: an older release
+          has no FrameTimeline).
         - **over a sweep point's seeds**: a latency statistic is taken of the
           seeds' frames pooled (their histograms merged); a per-run value is the
           mean of the seeds' values. `run --seeds` and `compare` give every figure

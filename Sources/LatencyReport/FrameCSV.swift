@@ -7,10 +7,11 @@ import SimKernel
 /// carries its touch-to-photon, pipeline frames and the duration of each
 /// stage of its platform's budget, which add up to its touch-to-photon.
 public enum FrameCSV {
-    /// The columns of a run on `platform`.
-    public static func header(_ platform: Platform) -> [String] {
+    /// The columns of a run of configuration `c` (its platform's stages;
+    /// an Android command-mode panel's include the idle wake).
+    public static func header(_ c: PipelineConfiguration) -> [String] {
         ["vsync_ms", "frame", "shows", "hitch", "dropped", "buffers_held", "touch_scan", "touch_ms", "photon_ms",
-         "touch_to_photon_ms", "pipeline_frames"] + BudgetStage.stages(of: platform).map { Self.column($0) }
+         "touch_to_photon_ms", "pipeline_frames"] + BudgetStage.stages(of: c).map { Self.column($0) }
     }
 
     /// The column of a stage: `scan_ms`, `render_server_wait_ms`, ...
@@ -25,8 +26,8 @@ public enum FrameCSV {
     /// The CSV of a run kept with its frame log; nil without one.
     public static func csv(_ r: RunResult) -> String? {
         guard let log = r.frameLog else { return nil }
-        let stages = BudgetStage.stages(of: r.configuration.platform).count
-        var out = header(r.configuration.platform).joined(separator: ",") + "\n"
+        let stages = BudgetStage.stages(of: r.configuration).count
+        var out = header(r.configuration).joined(separator: ",") + "\n"
         out.reserveCapacity(log.frames.count * (120 + 12 * stages))
         for f in log.frames {
             var cells = [ms(f.vsync), String(f.frame), f.kind.rawValue, f.hitch ? "1" : "0", String(f.dropped),

@@ -42,7 +42,7 @@ extension ReportWriter {
             page.add("| \(label) | \(f(m.touchToPhotonMs.percentile(50))) | \(f(m.pipelineFrames.percentile(50))) | \(f(m.frameToPhotonMs.percentile(50))) | \(formatDecimal(fixed.framesPerSecond, places: 1)) | \(f(s.touchToPhotonMs.percentile(50))) / \(f(s.touchToPhotonMs.percentile(99))) |")
             cdf.append((label, m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
             if let a = s.android, let fixedMedian = m.touchToPhotonMs.percentile(50), let median = s.touchToPhotonMs.percentile(50),
-               median - fixedMedian > 1000.0 / 120, a.frameTimeline[.bufferStuffing] > s.framesPresented / 2 { stuffed = true }
+               median - fixedMedian > 1000.0 / 120, (a.frameTimeline?[.bufferStuffing] ?? 0) > s.framesPresented / 2 { stuffed = true }
             cdf.append(("\(label), lognormal handler and GPU", s.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
         }
         page.add()

@@ -53,7 +53,7 @@ public enum RunSummary {
                 ("hitchTimeRatioMsPerS", .number(r.hitchTimeRatioMsPerS, places: 6)),
                 ("tripleBufferedFraction", m.android == nil ? .number(r.tripleBufferedFraction, places: 6) : .null),
                 ("hitches", .int(m.hitches)),
-                ("frameTimeline", m.android.map { frameTimeline($0.frameTimeline) } ?? .null),
+                ("frameTimeline", m.android?.frameTimeline.map(frameTimeline) ?? .null),
             ] + (m.android.map(androidDisplay) ?? []))),
             ("work", .object([
                 ("deliveries", .int(m.deliveries)),
@@ -114,14 +114,23 @@ public enum RunSummary {
         } else {
             offsets = .null
         }
-        return .object([
+        // a command-mode panel's frames sent from idle, and what the wake cost them, follow idleWakeMs
+        var fields: [(String, JSONValue)] = [
             ("appDurationMs", .ms(Double(a.appDuration) / 1e6)),
             ("sfDurationMs", .ms(Double(a.sfDuration) / 1e6)),
             ("androidVersion", .string(c.android.version.rawValue)),
             ("timingRule", .string(c.android.version.targetsVsync ? "targetVsync" : "legacyOffsets")),
             ("panelInterface", .string(c.android.panelInterface.rawValue)),
             ("idleWakeMs", .ms(Double(c.android.idleWake) / 1e6)),
-            ("phaseOffsets", offsets),
+        ]
+        if c.android.panelInterface == .command {
+            fields.append(("idleWakes", .int(a.idleWakes)))
+            fields.append(("idleWakeDelayMs", .ms(Double(a.idleWakeDelay) / 1e6)))
+        }
+        fields.append(("phaseOffsets", offsets))
+        // a release without FrameTimeline says so (display.frameTimeline is null)
+        if let why = c.android.version.noFrameTimelineReason { fields.append(("noFrameTimeline", .string(why))) }
+        return .object(fields + [
             ("buffers", .int(a.buffers)),
             ("present", .string(c.present.rawValue)),
             ("renderMode", .string(c.android.renderMode.rawValue)),

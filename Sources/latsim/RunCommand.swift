@@ -135,7 +135,7 @@ struct RunCommand: ParsableCommand {
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { return }
         }
-        CLI.say(RunTable.render(zip(results, headlines).map { ($0.0.0, $0.0.1, $0.1) }))
+        CLI.say(RunTable.render(zip(results, headlines).map { ($0.0.0, $0.0.1, $0.1) }) + RunTable.noFrameTimeline(results))
         if budget { CLI.say("\n" + RunTable.budget(results)) }
     }
 }
@@ -156,7 +156,8 @@ extension RunCommand {
             try CLI.write(ResultHeader.document("run", command: CLI.command, [("runs", .array(docs))]).text() + "\n", to: json)
             if json == "-" { return }
         }
-        CLI.say(RunTable.seeds(jobs.indices.map { (jobs[$0].0.name, runs[$0], headlines[$0]) }, seeds: seeds, first: jobs.map(\.1.seed)))
+        CLI.say(RunTable.seeds(jobs.indices.map { (jobs[$0].0.name, runs[$0], headlines[$0]) }, seeds: seeds, first: jobs.map(\.1.seed))
+                + RunTable.noFrameTimeline(zip(jobs, runs).map { ($0.0.name, $1[0]) }))
         if budget { CLI.say("\nThe stage budget of seed S alone:\n\n" + RunTable.budget(zip(jobs, runs).map { ($0.0.name, $1[0]) })) }
     }
 
@@ -211,12 +212,41 @@ enum RunTable {
             let whole = c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
             t.rows.append([label, f(total, 3), whole.map { f($0.percentile(50), 3) } ?? "-",
                            whole.map { f($0.percentile(99), 3) } ?? "-", "100.0%"])
-            blocks.append(t.render())
+            blocks.append(t.render() + (androidNote(c).map { "\n" + $0 } ?? ""))
         }
         return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."
     }
 
     static func f(_ x: Double?, _ p: Int) -> String { x.map { formatDecimal($0, places: p) } ?? "-" }
+
+    /// A line under the figures for each Android run of a release without
+    /// FrameTimeline, saying why its classes are absent; empty otherwise.
+    static func noFrameTimeline(_ results: [(String, RunResult)]) -> String {
+        var lines: [String] = []
+        for (name, r) in results where r.configuration.platform == .android {
+            if let why = r.configuration.android.version.noFrameTimelineReason { lines.append("\(name): \(why).") }
+        }
+        return lines.isEmpty ? "" : "\n\n" + lines.joined(separator: "\n")
+    }
+
+    /// Under an Android budget, what its latch and present stages follow
+    /// when that is not Android 12's rule on a video-mode panel: a legacy
+    /// release's DispSync offsets, a command-mode panel's idle wake (an
+    /// unknown). Nil otherwise.
+    static func androidNote(_ c: PipelineConfiguration) -> String? {
+        guard c.platform == .android else { return nil }
+        let a = c.android
+        var notes: [String] = []
+        if !a.version.targetsVsync {
+            let unset = a.version.unsetPhaseOffset
+            let app = DurationSyntax.format(a.appPhaseOffset ?? unset), sf = DurationSyntax.format(a.sfPhaseOffset ?? unset)
+            notes.append("latch wait and present wait follow Android \(a.version.rawValue)'s legacy DispSync offsets (app \(app), SurfaceFlinger \(sf) after each vsync; latched at SurfaceFlinger's first wake-up after the queue)")
+        }
+        if a.panelInterface == .command {
+            notes.append("the panel is command-mode: idle wake is display.idleWake, an unpublished unknown from 0 to 1 frame, here \(formatDecimal(Double(a.idleWake) / 1e6, places: 3)) ms")
+        }
+        return notes.isEmpty ? nil : notes.map { "- " + $0 + "." }.joined(separator: "\n")
+    }
 
     /// `run --seeds`: a row per figure, a column per scenario, each cell the
     /// mean over the seeds ± the half-width of its 95% interval.

@@ -43,7 +43,7 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
         #expect(near(m.touchToPhotonMs.mean, (m.touchToPhotonMs.max + (n - 1) * m.touchToPhotonMs.min) / n, 1e-9),
                 "exactly one frame (the touch-down frame) is not at 58.667 ms")
         #expect(allFrames(m.pipelineFrames) == 5)
-        #expect(a.frameTimeline[.onTime] == m.framesPresented && m.framesPresented > 590 && m.repeatedFrames == 0)
+        #expect(a.frameTimeline?[.onTime] == m.framesPresented && m.framesPresented > 590 && m.repeatedFrames == 0)
         #expect(a.dequeueWaits == 0 && a.fenceWaits == 0 && a.maxBuffersHeld == 2)
         #expect(a.extrapolated == a.choreographerFrames - 1 && a.interpolated == 0)
         let frames = try #require(r.frameLog?.android?.frames)
@@ -91,7 +91,7 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
         let r = try runAndroid("android-slow-app", log: true)
         let m = r.measurements
         let a = try #require(m.android)
-        #expect(a.frameTimeline[.appDeadlineMissed] == 100 && a.frameTimeline[.bufferStuffing] == 395)
+        #expect(a.frameTimeline?[.appDeadlineMissed] == 100 && a.frameTimeline?[.bufferStuffing] == 395)
         #expect(m.framesPresented == 495 && m.repeatedFrames == 99)
         let frames = try #require(r.frameLog?.android?.frames)
         #expect(frames.count == 495 && frames.first?.jank == .appDeadlineMissed)
@@ -114,7 +114,7 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
     @Test func continuousRenderingRunsAheadAndEveryBufferAddsAFrame() throws {
         let m = try runAndroid("android-gl-continuous").measurements
         let a = try #require(m.android)
-        #expect(a.frameTimeline[.unknown] == m.framesPresented && m.framesPresented > 590)
+        #expect(a.frameTimeline?[.unknown] == m.framesPresented && m.framesPresented > 590)
         #expect(near(m.touchToPhotonMs.percentile(50), 6 * Self.T - 8) && near(m.touchToPhotonMs.max, 6 * Self.T - 8))
         #expect(near(m.frameToPhotonMs.percentile(50), 2 * Self.T + 15.666667 + Self.T / 2, 1e-5))
         #expect(a.dequeueWaits >= m.framesPresented - 3 && a.fenceWaits >= m.framesPresented - 3)
@@ -131,7 +131,7 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
         let m = try runAndroid(name).measurements
         let a = try #require(m.android)
         #expect(a.buffers == buffers)
-        #expect(a.frameTimeline[.onTime] == m.framesPresented && m.repeatedFrames == 0)
+        #expect(a.frameTimeline?[.onTime] == m.framesPresented && m.repeatedFrames == 0)
         #expect(near(m.frameToPhotonMs.min, frameToPhoton, 1e-5) && near(m.frameToPhotonMs.max, frameToPhoton, 1e-5))
     }
 
@@ -143,8 +143,8 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
         let signalled = try runAndroid("android-default", ["gpu.render=12ms"]).measurements
         let unsignaled = try runAndroid("android-default", ["gpu.render=12ms", "android.latchUnsignaled=true"]).measurements
         let s = try #require(signalled.android), u = try #require(unsignaled.android)
-        #expect(s.frameTimeline[.appDeadlineMissed] == 1 && s.frameTimeline[.bufferStuffing] == signalled.framesPresented - 1)
-        #expect(u.frameTimeline[.onTime] == unsignaled.framesPresented && u.backPressureSkips == 0)
+        #expect(s.frameTimeline?[.appDeadlineMissed] == 1 && s.frameTimeline?[.bufferStuffing] == signalled.framesPresented - 1)
+        #expect(u.frameTimeline?[.onTime] == unsignaled.framesPresented && u.backPressureSkips == 0)
         #expect(near(signalled.touchToPhotonMs.percentile(50)! - unsignaled.touchToPhotonMs.percentile(50)!, Self.T, 2e-6))
     }
 
@@ -154,8 +154,8 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
         let exact = 16_666_667 - 6_000_000
         let on = try runAndroid("android-default", ["gpu.render=\(exact)ns"]).measurements
         let off = try runAndroid("android-default", ["gpu.render=\(exact + 1)ns"]).measurements
-        #expect(on.android?.frameTimeline[.onTime] == on.framesPresented)
-        #expect(off.android?.frameTimeline[.onTime] == 0)
+        #expect(on.android?.frameTimeline?[.onTime] == on.framesPresented)
+        #expect(off.android?.frameTimeline?[.onTime] == 0)
     }
 
     /// Two buffers: the dequeue waits for the latch that releases a buffer,
@@ -165,7 +165,7 @@ func near(_ x: Double?, _ expected: Double, _ tolerance: Double = 2e-6) -> Bool 
         let m = try runAndroid("android-default", ["android.buffers=2"]).measurements
         let a = try #require(m.android)
         #expect(a.dequeueWaits > 10 && a.fenceWaits > 10)
-        #expect(m.framesPresented * 2 <= 602 && a.frameTimeline[.appDeadlineMissed] >= m.framesPresented - 2)
+        #expect(m.framesPresented * 2 <= 602 && (a.frameTimeline?[.appDeadlineMissed] ?? -1) >= m.framesPresented - 2)
     }
 
     /// Back-pressure: Pixel 6, GPU 10 ms (jobs back to back: 100 frames a

@@ -38,7 +38,7 @@ struct AndroidPeerAgreementTests {
             ("work.resampled.interpolated", a.interpolated), ("work.resampled.extrapolated", a.extrapolated),
             ("engine.events", r.events),
         ]
-        for c in JankClass.allCases { list.append(("display.frameTimeline.\(c.rawValue)", a.frameTimeline[c])) }
+        for c in JankClass.allCases { list.append(("display.frameTimeline.\(c.rawValue)", a.frameTimeline?[c] ?? -1)) }
         return list
     }
 

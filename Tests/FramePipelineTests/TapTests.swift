@@ -72,7 +72,7 @@ struct TapTests {
         #expect(m.touchToPhotonMs.count == 0)
         // frame-to-photon of the frame that drew it: V9 + T/2 - A9 = D_app + D_sf + T/2
         #expect(allFrames(m.frameToPhotonMs) == Self.ms(Self.v9 + Self.halfT - (Self.v9 - 32_333_334)))
-        #expect(m.android?.frameTimeline[.onTime] == 6)
+        #expect(m.android?.frameTimeline?[.onTime] == 6)
     }
 
     /// Android, `auto`: ready at V7 = 116,666,667 ns, in the channel at

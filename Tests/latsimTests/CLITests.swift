@@ -86,6 +86,22 @@ import Testing
         #expect(c.stdout != a.stdout)
     }
 
+    /// A release before Android 12 had no FrameTimeline: `run` says so
+    /// under its table (with `--seeds` too) and prints no jank rows; the
+    /// budget of a command-mode panel names the idle wake and the legacy
+    /// rule. Android 12 runs print neither.
+    @Test func aLegacyReleaseSaysItHasNoFrameTimeline() throws {
+        let legacy = try Latsim.run(["run", "walt-screen", "--device", "nexus-5", "--duration", "1s", "--budget"])
+        #expect(legacy.status == 0 && legacy.stdout.contains("walt-screen: Android 6.0 has no FrameTimeline (introduced in Android 12)"))
+        #expect(!legacy.stdout.contains("stuffing") && legacy.stdout.contains("\nidle wake "))
+        #expect(legacy.stdout.contains("follow Android 6.0's legacy DispSync offsets (app 7.5ms, SurfaceFlinger 5ms"))
+        let seeds = try Latsim.run(["run", "walt-screen", "--device", "pixel", "--duration", "1s", "--seeds", "2"])
+        #expect(seeds.status == 0 && seeds.stdout.contains("Android 7.1 has no FrameTimeline"))
+        let twelve = try Latsim.run(["run", "walt-screen", "--device", "pixel-4", "--duration", "1s", "--budget"])
+        #expect(twelve.status == 0 && twelve.stdout.contains("stuffing") && !twelve.stdout.contains("FrameTimeline ("))
+        #expect(!twelve.stdout.contains("idle wake") && !twelve.stdout.contains("legacy DispSync"))
+    }
+
     @Test func listAndShowPrintTheBuiltins() throws {
         let l = try Latsim.run(["list"])
         #expect(l.status == 0)

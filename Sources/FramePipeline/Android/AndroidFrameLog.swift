@@ -70,6 +70,17 @@ public final class AndroidFrameLog: @unchecked Sendable {
         /// Its buffer.
         public var buffer: Int32
     }
+    /// A frame sent from an idle command-mode panel: the wake of the gated
+    /// clocks and the link (`display.idleWake`) from its composition's end.
+    public struct IdleWake: Sendable {
+        /// The wake's start (the composition's end) and end.
+        public var start, end: SimTime
+        /// The vsync the frame was ready for, and its present (the first TE
+        /// after the wake): the wake cost it `present - ready`.
+        public var ready, present: SimTime
+        /// The frame.
+        public var frame: Int64
+    }
     /// A vsync-sf tick at which back-pressure latched nothing.
     public struct Skip: Sendable {
         /// The tick.
@@ -119,6 +130,8 @@ public final class AndroidFrameLog: @unchecked Sendable {
     public var gpuJobs: [GPUJob] = []
     /// Latches, in order.
     public var latches: [Latch] = []
+    /// Idle wakes, in order (a command-mode panel with `display.idleWake` above 0).
+    public var idleWakes: [IdleWake] = []
     /// vsync-sf ticks held back.
     public var skips: [Skip] = []
     /// Present vsyncs after the first present.

@@ -9,8 +9,10 @@ public struct AndroidMeasurements: Sendable {
     public var sfDuration: SimTime = 0
     /// The BufferQueue's buffers.
     public var buffers = 0
-    /// FrameTimeline's class of every presented or dropped app frame.
-    public var frameTimeline = FrameTimelineCounts()
+    /// FrameTimeline's class of every presented or dropped app frame; nil
+    /// on a release without FrameTimeline (before Android 12,
+    /// ``AndroidVersion/hasFrameTimeline``).
+    public var frameTimeline: FrameTimelineCounts?
     /// The most buffers held at once (from dequeue to release).
     public var maxBuffersHeld = 0
     /// Dequeues that waited for a free buffer.
@@ -39,6 +41,12 @@ public struct AndroidMeasurements: Sendable {
     public var extrapolated = 0
     /// Frames that consumed samples and added no point (resampling on).
     public var notResampled = 0
+    /// Frames sent from an idle command-mode panel (Docs/Android.md, "The
+    /// panel's interface"); 0 on a video-mode panel or without a wake.
+    public var idleWakes = 0
+    /// What the wake cost them in all, ns: from the vsync each was ready for
+    /// to its present.
+    public var idleWakeDelay: SimTime = 0
 
     /// No figure yet.
     public init() {}

@@ -190,6 +190,9 @@ extension AndroidPipeline {
             measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
         if let log {
+            if let w = surfaceFlinger.lastWake {
+                log.android?.idleWakes.append(.init(start: w.start, end: w.end, ready: w.ready, present: now, frame: seq))
+            }
             log.android?.presents.append(.init(time: now, frame: seq, buffer: frames[seq].buffer, repeated: false, hitch: false, measured: measured))
             logFrame(seq, presented: now, jank: jank)
             var r = record(seq, measured ? .new : .old, hitch: false, now)
@@ -204,7 +207,8 @@ extension AndroidPipeline {
     /// resampled point's lead, then the chain from the newest sample's
     /// instant through its window's end, ready, the input channel, the
     /// frame's UI work, the sync, the buffer, queueBuffer, the GPU queue and
-    /// job, the latch and the present to the photons.
+    /// job, the latch (on a command-mode panel, the vsync the frame was
+    /// ready for before an idle wake held it) and the present to the photons.
     mutating func splitBudget(_ seq: Int64, _ c: DrawnContent, present: SimTime) {
         guard let b = measurement.budget else { return }
         let t = c.newest
@@ -223,6 +227,7 @@ extension AndroidPipeline {
         b.until(frames[seq].gpuStart)
         b.until(frames[seq].gpuDone)
         b.until(frames[seq].latched)
+        if surfaceFlinger.commandPanel { b.until(surfaceFlinger.lastWake?.ready ?? present) }
         b.until(present)
         b.until(photon - g.panelResponse)
         b.until(photon)
@@ -279,7 +284,7 @@ extension AndroidPipeline {
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration
         a.buffers = timing.buffers
-        a.frameTimeline = timeline.counts
+        a.frameTimeline = configuration.android.version.hasFrameTimeline ? timeline.counts : nil
         a.maxBuffersHeld = bufferQueue.maxHeld
         a.dequeueWaits = bufferQueue.dequeueWaits
         a.dequeueWaitTime = bufferQueue.dequeueWaitTime
@@ -294,6 +299,8 @@ extension AndroidPipeline {
         a.interpolated = consumer.interpolated
         a.extrapolated = consumer.extrapolated
         a.notResampled = consumer.notResampled
+        a.idleWakes = surfaceFlinger.idleWakes
+        a.idleWakeDelay = surfaceFlinger.idleWakeDelay
         m.android = a
         var checks = InvariantChecks()
         checks.budgetMismatches = m.budget?.mismatches ?? 0

@@ -42,6 +42,8 @@ struct SurfaceFlinger {
     private(set) var badComposition: SimTime?
     /// On a command-mode panel, the wake from idle (0: video mode, or none).
     let idleWake: SimTime
+    /// A command-mode panel (the stage budget has an idle-wake stage).
+    let commandPanel: Bool
     /// When each latched buffer's composition ends (-1: not yet known),
     /// alongside ``latched``.
     private var compositionEnds = Ring<SimTime>()
@@ -49,6 +51,21 @@ struct SurfaceFlinger {
     private var lastPresent: SimTime = -1
     /// Frames sent from an idle command-mode panel.
     private(set) var idleWakes = 0
+    /// The first vsync at which the oldest latched frame was ready to show
+    /// but held by the wake (-1: not held).
+    private var heldByWake: SimTime = -1
+    /// The wake of the frame presented last; nil when it was not sent from idle.
+    private(set) var lastWake: IdleWake?
+    /// What the waits for the wake cost, ns, summed over the frames sent from idle.
+    private(set) var idleWakeDelay: SimTime = 0
+
+    /// A frame sent from an idle command-mode panel: the wake runs from its
+    /// composition's end for `display.idleWake`; `ready` is the vsync the
+    /// frame would have been shown at without it, so the wake cost it
+    /// `present - ready` (whole periods, 0 when it ended before that TE).
+    struct IdleWake {
+        var start, end, ready: SimTime
+    }
 
     init(configuration c: PipelineConfiguration, sfDuration: SimTime) {
         self.sfDuration = sfDuration
@@ -58,7 +75,8 @@ struct SurfaceFlinger {
         let n = Nanos.perSecond * c.displayHz.denominator, d = c.displayHz.numerator
         compositionLimit = (n + d - 1) / d
         vsyncs = c.vsyncClock.ticks(from: c.vsyncClock.index(atOrAfter: sfDuration))
-        idleWake = c.android.panelInterface == .command ? c.android.idleWake : 0
+        commandPanel = c.android.panelInterface == .command
+        idleWake = commandPanel ? c.android.idleWake : 0
     }
 
     /// The next vsync-sf tick.
@@ -142,8 +160,20 @@ struct SurfaceFlinger {
         guard let seq = latched.first, frames[seq].composed, frames[seq].gpuDone >= 0,
               now >= frames[seq].latched + sfDuration else { return nil }
         let fromIdle = idleWake > 0 && (lastPresent < 0 || now - lastPresent > compositionLimit)
-        if fromIdle && compositionEnds[0] + idleWake > now { return nil }
-        if fromIdle { idleWakes += 1 }
+        if fromIdle {
+            let woken = compositionEnds[0] + idleWake
+            if woken > now {
+                if heldByWake < 0 { heldByWake = now }
+                return nil
+            }
+            let ready = heldByWake >= 0 ? heldByWake : now
+            idleWakes += 1
+            idleWakeDelay += now - ready
+            lastWake = IdleWake(start: compositionEnds[0], end: woken, ready: ready)
+            heldByWake = -1
+        } else if idleWake > 0 {
+            lastWake = nil
+        }
         lastPresent = now
         _ = compositionEnds.removeFirst()
         return latched.removeFirst()

@@ -76,6 +76,19 @@ public enum AndroidVersion: String, Sendable, CaseIterable, Keyword, Comparable 
     /// True up to 7.0: SurfaceFlinger latches a buffer whose GPU fence has
     /// not signalled (the present still waits for it).
     public var latchesBeforeFence: Bool { self < .v7_1 }
+
+    /// True from Android 12: SurfaceFlinger has FrameTimeline, the jank
+    /// classes and Perfetto's expected and actual frame timelines (Perfetto,
+    /// `docs/data-sources/frametimeline.md`: "requires Android 12+";
+    /// references/android.md, section 2). Before it a run reports no
+    /// FrameTimeline classes, packets or tracks (Docs/Android.md,
+    /// "FrameTimeline before Android 12").
+    public var hasFrameTimeline: Bool { self >= .v12 }
+
+    /// Why a run of this release has no FrameTimeline; nil from 12.
+    public var noFrameTimelineReason: String? {
+        hasFrameTimeline ? nil : "Android \(rawValue) has no FrameTimeline (introduced in Android 12): no jank classes"
+    }
 }
 
 /// How the display controller feeds the panel (`display.interface`;

@@ -44,23 +44,36 @@ public enum BudgetStage: String, CaseIterable, Sendable {
     /// SurfaceFlinger's vsync-sf latch).
     case latchWait
     /// Android: from the latch to the present vsync (composition, and the
-    /// wait for its vsync).
+    /// wait for its vsync); on a command-mode panel, to the vsync the frame
+    /// was ready for.
     case presentWait
+    /// Android, a command-mode panel only: what waking the gated clocks and
+    /// the sleeping link cost a frame sent from idle (`display.idleWake`, an
+    /// unpublished unknown): from the vsync it was ready for to the TE after
+    /// the wake, whole periods, 0 when the wake ended before that vsync.
+    case idleWake
     /// The scan-out from the top of the screen down to the measured row.
     case scanOut
     /// The panel's response (`device.panelResponse`).
     case panel
 
-    /// The stages of a platform's frames, in order.
-    public static func stages(of platform: Platform) -> [BudgetStage] {
+    /// The stages of a platform's frames, in order; an Android
+    /// command-mode panel adds ``idleWake`` after ``presentWait``.
+    public static func stages(of platform: Platform, panel: PanelInterface = .video) -> [BudgetStage] {
         switch platform {
         case .ios:
             return [.scan, .digitizer, .deliveryWait, .handler, .renderServerWait, .prepare, .gpuWait, .gpu, .latchWait,
                     .scanOut, .panel]
         case .android:
             return [.resampling, .scan, .digitizer, .dispatch, .batchWait, .uiThread, .syncWait, .dequeueWait,
-                    .renderThread, .gpuWait, .gpu, .latchWait, .presentWait, .scanOut, .panel]
+                    .renderThread, .gpuWait, .gpu, .latchWait, .presentWait]
+                + (panel == .command ? [.idleWake] : []) + [.scanOut, .panel]
         }
+    }
+
+    /// The stages of a configuration's frames, in order.
+    public static func stages(of c: PipelineConfiguration) -> [BudgetStage] {
+        stages(of: c.platform, panel: c.platform == .android ? c.android.panelInterface : .video)
     }
 
     /// A short name for tables and charts.
@@ -83,6 +96,7 @@ public enum BudgetStage: String, CaseIterable, Sendable {
         case .gpu: return "GPU"
         case .latchWait: return "latch wait"
         case .presentWait: return "present wait"
+        case .idleWake: return "idle wake"
         case .scanOut: return "scan-out"
         case .panel: return "panel"
         }
@@ -161,7 +175,7 @@ final class BudgetRecorder {
     private let upDelay: Bool
 
     init(platform: Platform, configuration c: PipelineConfiguration) {
-        stages = BudgetStage.stages(of: platform)
+        stages = BudgetStage.stages(of: platform, panel: platform == .android ? c.android.panelInterface : .video)
         count = stages.count
         current = .allocate(capacity: count)
         current.initialize(repeating: 0, count: count)

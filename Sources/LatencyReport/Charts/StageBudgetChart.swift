@@ -73,6 +73,7 @@ public struct StageBudgetChart: GnuplotChart {
         case .gpu: return 0xC7372B
         case .latchWait: return 0xD9D2E6
         case .presentWait: return 0xB3A6CF
+        case .idleWake: return 0x8C7BB8
         case .scanOut: return 0x6A51A3
         case .panel: return 0x3F2A72
         }
