@@ -71,13 +71,21 @@ public enum InputFiles {
         default: throw LatsimError(file: path, problem: "is not a regular file (a device, pipe or socket)", expected: expected)
         }
         guard Int64(s.st_size) <= Int64(maximumBytes) else {
-            throw LatsimError(file: path, problem: "has \(s.st_size) bytes", expected: "\(expected) of at most \(maximumBytes) bytes")
+            throw LatsimError(file: path, problem: "has \(s.st_size) bytes", expected: "\(expected) of at most \(size(maximumBytes))")
         }
         guard let data = contents(path) else {
             throw LatsimError(file: path, problem: access(path, R_OK) == 0 ? "cannot be read" : "cannot be read (permission denied)",
                               expected: expected)
         }
         return data
+    }
+
+    /// A size limit as people write it: whole GiB, MiB or KiB, else bytes.
+    static func size(_ bytes: Int) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
     }
 
     /// The input that `path` is (the same file by device and inode), if any.
