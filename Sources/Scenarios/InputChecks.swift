@@ -17,6 +17,10 @@ extension Settings {
             throw error("app.liftResponse", problem: "is set on a run whose finger does not tap (input.trajectory: \(c.trajectory)): the model reports the lift-offs of taps only",
                         expected: "input.trajectory: taps, or app.liftResponse: false")
         }
+        if c.scrolls && c.taps {
+            throw error("app.scrolls", problem: "is set on a run whose finger taps (input.trajectory: taps): a tap never moves, so nothing scrolls",
+                        expected: "a moving finger (input.trajectory: drags, line, strokes, ...), or app.scrolls: false")
+        }
         if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
     }
 }
