@@ -13,7 +13,8 @@ struct RunCommand: ParsableCommand {
         discussion: """
         Prints a table with a row per figure the runs produce (Docs/Figures.md), each \
         scenario's headline first (tap-to-photon for a tapping app, frame-to-photon for \
-        walt-screen, touch-to-photon otherwise): latency, pipeline frames (the talk's \
+        walt-screen, time to first scroll movement for a scrolling app, touch-to-photon \
+        otherwise): latency, pipeline frames (the talk's \
         diagram convention), the display's frames, repeated and dropped frames and hitches \
         (only while the app had something new to show), Android's FrameTimeline classes \
         and buffer figures, force (3D Touch) latencies from the true threshold crossing, \
