@@ -10,7 +10,8 @@ extension Settings {
         if c.tapHold + c.tapJitter >= c.tapInterval {
             let key = entries["input.tapJitter"] != nil ? "input.tapJitter"
                 : entries["input.tapHold"] != nil ? "input.tapHold" : "input.tapInterval"
-            throw error(key, problem: "a tap held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next tap's slot, \(DurationSyntax.format(c.tapInterval)) later",
+            let what = c.trajectory == "drags" ? "drag" : "tap"
+            throw error(key, problem: "a \(what) held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next \(what)'s slot, \(DurationSyntax.format(c.tapInterval)) later",
                         expected: "input.tapHold + input.tapJitter below input.tapInterval")
         }
         if c.liftResponse && !c.taps {

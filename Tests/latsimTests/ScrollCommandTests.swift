@@ -40,6 +40,7 @@ import Testing
         (["--set", "app.touchSlop=eight"], "app.touchSlop = 'eight'"),
         (["--set", "app.scrolls=sometimes"], "app.scrolls = 'sometimes'"),
         (["--set", "input.trajectory=taps"], "app.scrolls = 'true'"),
+        (["--set", "input.tapHold=950ms"], "a drag held 950ms"),
     ])
     func badScrollSettingsAreRefused(args: [String], says: String) throws {
         let o = try Latsim.run(["run", "android-scroll"] + args)
