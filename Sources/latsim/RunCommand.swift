@@ -33,6 +33,7 @@ struct RunCommand: ParsableCommand {
           latsim run Examples/scenarios/my-app.yaml --json result.json
           latsim run ios9-low-latency android-default --set app.handler=8ms
           latsim run ios9-peek-pop --set app.force.intent=20ms
+          latsim run android-scroll --device nexus-5 --set app.touchSlop=16
           latsim run ios8 --set 'app.handler=lognormal(6ms,0.5)' --seeds 10
           latsim run ios9-prediction \\
               --predictor-command 'python3 Examples/predictors/linear.py'
