@@ -30,6 +30,9 @@ struct Measurement {
     var prediction = PredictionScorer()
     /// A scrolling app's tracker (`app.scrolls`); nil otherwise.
     var scroll: ScrollTracker?
+    /// Whether there is a tracker: tested per touch and per frame without
+    /// reading the (large) optional above, which would copy it.
+    let scrolling: Bool
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
     /// The content number (iOS: the scan) of the newest touch shown so far.
@@ -46,13 +49,14 @@ struct Measurement {
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
         taps = trajectory.taps
-        if c.scrolls && !taps { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
+        scrolling = c.scrolls && !taps
+        if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
     /// one with `coalesced`, the main touch with `main`).
     mutating func drew(_ touches: Ring<Touch>, use: TouchUse) {
-        if scroll != nil { for i in 0..<touches.count { scroll!.drew(touches[i]) } }
+        if scrolling { for i in 0..<touches.count { scroll!.drew(touches[i]) } }
         if use == .coalesced {
             for i in 0..<touches.count {
                 drawnWaiting.append((touches[i].time, touches[i].position.y))
@@ -68,7 +72,7 @@ struct Measurement {
     /// The app drew one digitizer sample (Android: a touch-down, or a sample
     /// its frame consumed).
     mutating func drew(_ touch: Touch) {
-        if scroll != nil { scroll!.drew(touch) }
+        if scrolling { scroll!.drew(touch) }
         drawnWaiting.append((touch.time, touch.position.y))
         if taps { drawnLifts.append(touch.lifted) }
     }
@@ -118,7 +122,7 @@ struct Measurement {
             let frames = geometry.pipelineFrames(latch: latch, windowStart: s.windowStart)
             touchToPhotonMs.record(ttp)
             pipelineFrames.record(frames)
-            if scroll != nil { scroll!.shown(s, photon: photon, finger: truth.state(at: photon)) }
+            if scrolling { scroll!.shown(s, photon: photon, finger: truth.state(at: photon)) }
             if predicts {
                 effectiveMs.record(ttp - Double(horizon) / 1e6)
                 effectiveFrames.record(geometry.frames(frames, minus: horizon))

@@ -27,8 +27,9 @@ public struct ScrollMeasurements: Sendable {
 /// more than the slop from the touch-down along the scroll axis (y); from
 /// then on it follows the finger less the slop, so it does not jump. The
 /// tracker follows the frames shown (in the order of their content) and
-/// records ``ScrollMeasurements``.
-struct ScrollTracker {
+/// records ``ScrollMeasurements``. A class, as ``BudgetRecorder`` is: a run
+/// that does not scroll carries one empty reference, not its streams.
+final class ScrollTracker {
     /// The slop, points.
     let slop: Double
     /// The finger's motion, for each gesture's contact.
@@ -47,7 +48,7 @@ struct ScrollTracker {
     }
 
     /// The app drew `touch` (a touch-down opens a gesture).
-    mutating func drew(_ touch: Touch) {
+    func drew(_ touch: Touch) {
         guard touch.began, touch.time > lastDown else { return }
         lastDown = touch.time
         downs.append((touch.time, touch.position.y))
@@ -55,7 +56,7 @@ struct ScrollTracker {
 
     /// A frame whose newest drawn touch is `s` reaches the photon at
     /// `photon`, when the finger is `finger`.
-    mutating func shown(_ s: Touch, photon: SimTime, finger: FingerState) {
+    func shown(_ s: Touch, photon: SimTime, finger: FingerState) {
         while let d = downs.first, d.time <= s.time {
             _ = downs.popFirst()
             gesture = (trajectory.gestureContact(atOrBefore: d.time) ?? d.time, d.y, 0, false, false)
