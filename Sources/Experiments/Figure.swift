@@ -22,6 +22,8 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     case tapToPhotonP50, tapToPhotonMean, tapToPhotonP99, touchDownMean
     // lift: taps whose lift the app draws
     case liftToPhotonMean, touchUpMean
+    // scroll: a scroll view following a dragging finger
+    case scrollStartP50, scrollStartMean, scrollToPhotonP50, scrollToPhotonP99, scrollTrailMean
     // the display
     case framesPresented, fps, repeatedFrames, droppedFrames, hitches, hitchMsPerS, triplePercent, wastedUpdates
     // Android's BufferQueue and FrameTimeline
@@ -76,6 +78,16 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
             return D("lift mean ms", "liftMeanMs", .milliseconds, .lower, .both, .lift, 3, inFrames: true, stream: .init({ $0.liftToPhotonMs }, .mean))
         case .touchUpMean:
             return D("touch-up ms", "touchUpMeanMs", .milliseconds, .lower, .both, .lift, 3, inFrames: true, stream: .init({ $0.touchUpMs }, .mean))
+        case .scrollStartP50:
+            return D("scroll start p50 ms", "scrollStartP50Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.startMs }, .p50))
+        case .scrollStartMean:
+            return D("scroll start mean ms", "scrollStartMeanMs", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.startMs }, .mean))
+        case .scrollToPhotonP50:
+            return D("s2p p50 ms", "s2pP50Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.scrollToPhotonMs }, .p50))
+        case .scrollToPhotonP99:
+            return D("s2p p99 ms", "s2pP99Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.scrollToPhotonMs }, .p99))
+        case .scrollTrailMean:
+            return D("scroll trail pt", "scrollTrailMeanPt", .points, .lower, .both, .scroll, 3, stream: .init({ $0.scroll?.trailPoints }, .mean))
         case .framesPresented:
             return D("presented", "framesPresented", .count, .none, .both, .display, 0) { Double($0.measurements.framesPresented) }
         case .fps:
@@ -187,6 +199,7 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         case .touch: return !c.taps
         case .tap: return c.taps
         case .lift: return c.taps && c.liftResponse
+        case .scroll: return c.scrolls && !c.taps
         case .force: return c.force.interaction != .none
         case .prediction: return !c.predictor.isNone
         }
@@ -207,9 +220,10 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     }
 
     /// The headline of a run of `c` when its scenario names none: a tapping
-    /// finger's tap-to-photon, else touch-to-photon (Docs/Figures.md).
+    /// finger's tap-to-photon, a scrolling app's time to first scroll
+    /// movement, else touch-to-photon (Docs/Figures.md).
     public static func headline(for c: PipelineConfiguration) -> Figure {
-        c.taps ? .tapToPhotonP50 : .touchToPhotonP50
+        c.taps ? .tapToPhotonP50 : c.scrolls ? .scrollStartP50 : .touchToPhotonP50
     }
 
     /// The figures some run of `configurations` produces, in catalogue order
@@ -292,6 +306,8 @@ public enum FigureChannel: String, Sendable, CaseIterable {
     case tap
     /// A tapping finger whose lifts the app draws (`app.liftResponse`).
     case lift
+    /// A scrolling app (`app.scrolls`) with a moving finger.
+    case scroll
     /// An app that uses force (`app.force.interaction`).
     case force
     /// An app that predicts (`app.predictor`).

@@ -7,6 +7,7 @@ public enum FigureCatalogueText {
     static let platformText: [FigurePlatform: String] = [.ios: "iOS", .android: "Android", .both: "both"]
     static let channelText: [FigureChannel: String] = [
         .display: "every run", .touch: "a drawing finger", .tap: "a tapping finger", .lift: "taps, app.liftResponse",
+        .scroll: "app.scrolls",
         .force: "app.force.interaction", .prediction: "app.predictor", .frameTimeline: "FrameTimeline", .bufferQueue: "BufferQueue",
     ]
     static let aggregationText: [FigureAggregation: String] = [
@@ -47,9 +48,10 @@ public enum FigureCatalogueText {
           count that describes the run); `compare` says `better` or `worse` by it.
         - **produced by**: the runs that have the figure: every run, a drawing
           finger (any `input.trajectory` but `taps`), a tapping finger, taps whose
-          lifts the app draws, an app that uses force or predicts, Android's
-          BufferQueue and FrameTimeline (Android 12 and later: an older release
-          has no FrameTimeline).
+          lifts the app draws, a scrolling app (`app.scrolls`) with a moving
+          finger, an app that uses force or predicts, Android's BufferQueue and
+          FrameTimeline (Android 12 and later: an older release has no
+          FrameTimeline).
         - **over a sweep point's seeds**: a latency statistic is taken of the
           seeds' frames pooled (their histograms merged); a per-run value is the
           mean of the seeds' values. `run --seeds` and `compare` give every figure
@@ -59,15 +61,18 @@ public enum FigureCatalogueText {
         Repeated frames, hitches and fps are defined in Model.md, "Repeated frames
         and hitches"; the FrameTimeline classes in Android.md, "Measurements"; the
         force figures in Force.md, "What is measured"; the prediction figures in
-        Prediction.md (points; `PredictionMetric`).
+        Prediction.md (points; `PredictionMetric`); the scroll figures (time to
+        first scroll movement, scroll-to-photon, the content's trail) in Model.md,
+        "Scrolling".
 
         ## Headline
 
         Each scenario names the figure it exists for, shown first in every table:
         `headline:` in its YAML (walt-screen: `frameToPhotonP50`), else its app
         model's: `tapToPhotonP50` for a tapping finger (agawi-glkit,
-        agawi-glsurfaceview), `touchToPhotonP50` otherwise (pencil-drawing and the
-        drawing scenarios).
+        agawi-glsurfaceview), `scrollStartP50` for a scrolling app (android-scroll,
+        ios-scroll), `touchToPhotonP50` otherwise (pencil-drawing and the drawing
+        scenarios).
 
         ## The catalogue
 

@@ -36,6 +36,7 @@ public enum FigureTable {
     public static let groups: [(title: String, channels: Set<FigureChannel>)] = [
         ("latency and display", [.touch, .display]),
         ("taps", [.tap, .lift]),
+        ("scrolling", [.scroll]),
         ("Android BufferQueue and FrameTimeline", [.bufferQueue, .frameTimeline]),
         ("force (3D Touch)", [.force]),
         ("prediction", [.prediction]),

@@ -22,7 +22,9 @@ public enum BuiltinScenarios {
 
     /// The apps that published measurements used (Docs/Devices.md, "App
     /// models"), to run on a device preset (`--device NAME`).
-    public static let appNames = ["walt-screen", "agawi-glkit", "agawi-glsurfaceview", "pencil-drawing"]
+    public static let appNames = [
+        "walt-screen", "agawi-glkit", "agawi-glsurfaceview", "pencil-drawing", "android-scroll", "ios-scroll",
+    ]
 
     /// The scenarios of each platform's pipeline: iOS first (the talk's,
     /// then 3D Touch), then Android.

@@ -10,12 +10,17 @@ extension Settings {
         if c.tapHold + c.tapJitter >= c.tapInterval {
             let key = entries["input.tapJitter"] != nil ? "input.tapJitter"
                 : entries["input.tapHold"] != nil ? "input.tapHold" : "input.tapInterval"
-            throw error(key, problem: "a tap held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next tap's slot, \(DurationSyntax.format(c.tapInterval)) later",
+            let what = c.trajectory == "drags" ? "drag" : "tap"
+            throw error(key, problem: "a \(what) held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next \(what)'s slot, \(DurationSyntax.format(c.tapInterval)) later",
                         expected: "input.tapHold + input.tapJitter below input.tapInterval")
         }
         if c.liftResponse && !c.taps {
             throw error("app.liftResponse", problem: "is set on a run whose finger does not tap (input.trajectory: \(c.trajectory)): the model reports the lift-offs of taps only",
                         expected: "input.trajectory: taps, or app.liftResponse: false")
+        }
+        if c.scrolls && c.taps {
+            throw error("app.scrolls", problem: "is set on a run whose finger taps (input.trajectory: taps): a tap never moves, so nothing scrolls",
+                        expected: "a moving finger (input.trajectory: drags, line, strokes, ...), or app.scrolls: false")
         }
         if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
     }

@@ -11,7 +11,7 @@ import SimKernel
 /// `(seed, k)`); traces are O(log n).
 public struct Trajectory: Sendable {
     /// The kinds of synthetic motion ``make(_:parameters:)`` knows by name.
-    public static let syntheticKinds: [String] = ["line", "circle", "strokes", "flick", "random"]
+    public static let syntheticKinds: [String] = ["line", "circle", "strokes", "flick", "random", "drags"]
     /// The finger that taps without moving (``TapTiming``): not a motion.
     public static let tapsName = "taps"
 
@@ -22,6 +22,7 @@ public struct Trajectory: Sendable {
         case strokes(StrokeMotion)
         case flick(FlickMotion)
         case random(RandomMotion)
+        case drags(DragMotion)
         case trace(RecordedTrace)
         case taps(TapMotion)
     }
@@ -81,6 +82,7 @@ public struct Trajectory: Sendable {
         case "strokes": return Trajectory(name: spec, motion: .strokes(StrokeMotion(parameters)))
         case "flick": return Trajectory(name: spec, motion: .flick(FlickMotion(parameters)))
         case "random": return Trajectory(name: spec, motion: .random(RandomMotion(parameters)))
+        case "drags": return Trajectory(name: spec, motion: .drags(DragMotion(parameters)))
         case tapsName: return Trajectory(name: spec, motion: .taps(TapMotion(parameters)))
         default: break
         }
@@ -165,6 +167,7 @@ public struct Trajectory: Sendable {
         case .strokes(let m): return m.state(at: t)
         case .flick(let m): return m.state(at: t)
         case .random(let m): return m.state(at: t)
+        case .drags(let m): return m.state(at: t)
         case .trace(let m): return m.state(at: t)
         case .taps(let m): return m.state(at: t)
         }
@@ -174,6 +177,14 @@ public struct Trajectory: Sendable {
     /// every other trajectory.
     public func tapContact(_ i: Int64) -> SimTime? {
         if case .taps(let m) = motion { return m.contact(i) }
+        return nil
+    }
+
+    /// The contact (touch-down instant) of the gesture a finger of `drags`
+    /// is in, or last was in, at `t`; nil before the first contact and for
+    /// every other trajectory.
+    public func gestureContact(atOrBefore t: SimTime) -> SimTime? {
+        if case .drags(let m) = motion { return m.contact(atOrBefore: t) }
         return nil
     }
 

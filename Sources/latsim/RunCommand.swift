@@ -13,7 +13,8 @@ struct RunCommand: ParsableCommand {
         discussion: """
         Prints a table with a row per figure the runs produce (Docs/Figures.md), each \
         scenario's headline first (tap-to-photon for a tapping app, frame-to-photon for \
-        walt-screen, touch-to-photon otherwise): latency, pipeline frames (the talk's \
+        walt-screen, time to first scroll movement for a scrolling app, touch-to-photon \
+        otherwise): latency, pipeline frames (the talk's \
         diagram convention), the display's frames, repeated and dropped frames and hitches \
         (only while the app had something new to show), Android's FrameTimeline classes \
         and buffer figures, force (3D Touch) latencies from the true threshold crossing, \
@@ -32,6 +33,7 @@ struct RunCommand: ParsableCommand {
           latsim run Examples/scenarios/my-app.yaml --json result.json
           latsim run ios9-low-latency android-default --set app.handler=8ms
           latsim run ios9-peek-pop --set app.force.intent=20ms
+          latsim run android-scroll --device nexus-5 --set app.touchSlop=16
           latsim run ios8 --set 'app.handler=lognormal(6ms,0.5)' --seeds 10
           latsim run ios9-prediction \\
               --predictor-command 'python3 Examples/predictors/linear.py'

@@ -207,6 +207,13 @@ public struct PipelineConfiguration: Sendable {
     /// Whether the app's touch handler responds to a tap's lift-off
     /// (touchesEnded, ACTION_UP) with a frame of its own (`app.liftResponse`).
     public var liftResponse: Bool
+    /// Whether the app is a scroll view whose content follows the finger
+    /// once a drag passes the touch slop (`app.scrolls`; Docs/Model.md,
+    /// "Scrolling").
+    public var scrolls: Bool
+    /// The scroll view's touch slop in the model's points (`app.touchSlop`:
+    /// dp on Android, points on iOS).
+    public var touchSlop: Double
     /// Taps: from one tap's slot to the next (`input.tapInterval`).
     public var tapInterval: SimTime
     /// Taps: how long the finger rests on the glass (`input.tapHold`).
@@ -268,6 +275,8 @@ public struct PipelineConfiguration: Sendable {
         touchDownDelay = nil
         touchUpDelay = nil
         liftResponse = false
+        scrolls = false
+        touchSlop = 0
         tapInterval = 1
         tapHold = 0
         tapJitter = 0

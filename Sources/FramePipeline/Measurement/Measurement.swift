@@ -28,6 +28,11 @@ struct Measurement {
     /// from its contact; the drag figures are not recorded.
     let taps: Bool
     var prediction = PredictionScorer()
+    /// A scrolling app's tracker (`app.scrolls`); nil otherwise.
+    var scroll: ScrollTracker?
+    /// Whether there is a tracker: tested per touch and per frame without
+    /// reading the (large) optional above, which would copy it.
+    let scrolling: Bool
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
     /// The content number (iOS: the scan) of the newest touch shown so far.
@@ -44,11 +49,14 @@ struct Measurement {
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
         taps = trajectory.taps
+        scrolling = c.scrolls && !taps
+        if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
     /// one with `coalesced`, the main touch with `main`).
     mutating func drew(_ touches: Ring<Touch>, use: TouchUse) {
+        if scrolling { for i in 0..<touches.count { scroll!.drew(touches[i]) } }
         if use == .coalesced {
             for i in 0..<touches.count {
                 drawnWaiting.append((touches[i].time, touches[i].position.y))
@@ -64,6 +72,7 @@ struct Measurement {
     /// The app drew one digitizer sample (Android: a touch-down, or a sample
     /// its frame consumed).
     mutating func drew(_ touch: Touch) {
+        if scrolling { scroll!.drew(touch) }
         drawnWaiting.append((touch.time, touch.position.y))
         if taps { drawnLifts.append(touch.lifted) }
     }
@@ -113,6 +122,7 @@ struct Measurement {
             let frames = geometry.pipelineFrames(latch: latch, windowStart: s.windowStart)
             touchToPhotonMs.record(ttp)
             pipelineFrames.record(frames)
+            if scrolling { scroll!.shown(s, photon: photon, finger: truth.state(at: photon)) }
             if predicts {
                 effectiveMs.record(ttp - Double(horizon) / 1e6)
                 effectiveFrames.record(geometry.frames(frames, minus: horizon))
@@ -152,6 +162,7 @@ struct Measurement {
         m.tapToPhotonMs = tapToPhotonMs
         m.liftToPhotonMs = liftToPhotonMs
         m.prediction = prediction
+        m.scroll = scroll?.figures
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result
         m.settle()

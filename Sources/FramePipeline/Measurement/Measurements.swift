@@ -70,6 +70,9 @@ public struct Measurements: Sendable {
     public var androidScorecard: AndroidPredictionMetrics?
     /// The presses' figures, when the app uses force (Docs/Force.md); nil otherwise.
     public var force: ForceMeasurements?
+    /// A scrolling app's figures (`app.scrolls`, Docs/Model.md,
+    /// "Scrolling"); nil otherwise.
+    public var scroll: ScrollMeasurements?
 
     /// No figure yet.
     public init() {}
@@ -86,6 +89,7 @@ public struct Measurements: Sendable {
         touchDownMs.settle()
         liftToPhotonMs.settle()
         touchUpMs.settle()
+        scroll?.settle()
     }
 
     /// Milliseconds at 1 µs resolution (HdrHistogram keeps three significant
