@@ -3,7 +3,7 @@
 /// number grows with every change to a result's figures or keys.
 public enum LatsimVersion {
     /// The version, `MAJOR.MINOR.PATCH`.
-    public static let current = "0.9.0"
+    public static let current = "0.10.0"
     /// The shape of the result files (Docs/Results.md): 2 since results
     /// carry their header and one top-level object.
     public static let resultFormat = 2
