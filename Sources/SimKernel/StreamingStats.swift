@@ -132,15 +132,7 @@ public struct StreamingStats: Sendable {
             let c = UInt32(Swift.min(left, UInt64(UInt32.max)))
             left -= UInt64(c)
             if x >= 0 {
-                let v = UInt64(Swift.min(Double(highest), x * resolution + 0.5))
-                // tested by its case, in place: `positive == nil` copies the histogram
-                switch positive {
-                case .some: positive!.record(v, count: c)
-                case .none:
-                    var h = makeHistogram()
-                    h.record(v, count: c)
-                    positive = h
-                }
+                Self.record(UInt64(Swift.min(Double(highest), x * resolution + 0.5)), count: c, into: &positive, highest: highest)
             } else {
                 recordNegative(x, count: c)
             }
@@ -177,12 +169,20 @@ public struct StreamingStats: Sendable {
     mutating func recordNegative(_ x: Double, count n: UInt32) {
         let v = UInt64(Swift.min(Double(highest), (Swift.abs(x) * resolution).rounded()))
         negativeCount += UInt64(n)
-        switch negative {
-        case .some: negative!.record(v, count: n)
+        Self.record(v, count: n, into: &negative, highest: highest)
+    }
+
+    /// Records `n` values `v` into a histogram made at its first value. The
+    /// optional is tested by its case, in place: `h == nil` would copy the
+    /// histogram on every value.
+    @usableFromInline
+    static func record(_ v: UInt64, count n: UInt32, into h: inout Histogram<UInt32>?, highest: UInt64) {
+        switch h {
+        case .some: h!.record(v, count: n)
         case .none:
-            var h = makeHistogram()
-            h.record(v, count: n)
-            negative = h
+            var made = makeHistogram(highest: highest)
+            made.record(v, count: n)
+            h = made
         }
     }
 
@@ -193,7 +193,7 @@ public struct StreamingStats: Sendable {
     }
 
     @usableFromInline
-    func makeHistogram() -> Histogram<UInt32> {
+    static func makeHistogram(highest: UInt64) -> Histogram<UInt32> {
         Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: highest, numberOfSignificantValueDigits: .three)
     }
 
