@@ -41,7 +41,7 @@ public struct Scenario: Sendable {
     public init(yaml: String, file: String, defaultName: String) throws(LatsimError) {
         guard yaml.utf8.count <= Scenario.maximumBytes else {
             throw LatsimError(file: file, problem: "the scenario has \(yaml.utf8.count) bytes",
-                              expected: "a scenario file of at most 1 MiB")
+                              expected: "a scenario file of at most \(InputFiles.size(Scenario.maximumBytes))")
         }
         self.yaml = yaml
         self.file = file

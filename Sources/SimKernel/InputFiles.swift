@@ -81,7 +81,7 @@ public enum InputFiles {
     }
 
     /// A size limit as people write it: whole GiB, MiB or KiB, else bytes.
-    static func size(_ bytes: Int) -> String {
+    public static func size(_ bytes: Int) -> String {
         for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
             return "\(bytes >> shift) \(unit)"
         }
