@@ -16,15 +16,17 @@ public struct Touch: Sendable, Hashable {
     public var ready: SimTime
     /// The reported position, points (with digitizer noise, if any).
     public var position: TouchPoint
+    /// The reported force (with the digitizer's force noise, if any),
+    /// normalised as `UITouch.force`: 1.0 an average touch (Docs/Force.md).
+    public var force: Double
+    // the flags come last: a touch is then 58 bytes, and a value holding
+    // one can put a flag of its own in the 6 bytes its stride leaves
+    // (``Commit`` fits in 128 bytes, copied without a call)
     /// True for the first touch of a stroke (touch-down).
     public var began: Bool
     /// True for a tap's lift-off, when the app responds to it
     /// (`app.liftResponse`); its time is the lift's instant.
     public var lifted: Bool
-
-    /// The reported force (with the digitizer's force noise, if any),
-    /// normalised as `UITouch.force`: 1.0 an average touch (Docs/Force.md).
-    public var force: Double
 
     /// A touch from its parts.
     public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool,

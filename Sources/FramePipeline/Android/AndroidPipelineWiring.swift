@@ -214,24 +214,24 @@ extension AndroidPipeline {
         let t = c.newest
         let g = measurement.geometry
         let photon = g.photonTime(latch: present, y: t.position.y)
-        b.begin(at: t.time - c.lead)
-        b.add(-c.lead)
-        b.until(b.windowEnd(of: t))
-        b.until(t.ready)
-        b.until(t.ready + dispatch.latency)
-        b.until(c.drawnAt)
-        b.until(frames[seq].uiEnd)
-        b.until(frames[seq].handedOver)
-        b.until(frames[seq].renderStart)
-        b.until(frames[seq].queued)
-        b.until(frames[seq].gpuStart)
-        b.until(frames[seq].gpuDone)
-        b.until(frames[seq].latched)
-        if surfaceFlinger.commandPanel { b.until(surfaceFlinger.lastWake?.ready ?? present) }
-        b.until(present)
-        b.until(photon - g.panelResponse)
-        b.until(photon)
-        b.end(total: photon - t.time)
+        var chain = b.chain(from: t.time - c.lead)
+        chain.add(-c.lead)
+        chain.until(b.windowEnd(of: t))
+        chain.until(t.ready)
+        chain.until(t.ready + dispatch.latency)
+        chain.until(c.drawnAt)
+        chain.until(frames[seq].uiEnd)
+        chain.until(frames[seq].handedOver)
+        chain.until(frames[seq].renderStart)
+        chain.until(frames[seq].queued)
+        chain.until(frames[seq].gpuStart)
+        chain.until(frames[seq].gpuDone)
+        chain.until(frames[seq].latched)
+        if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
+        chain.until(present)
+        chain.until(photon - g.panelResponse)
+        chain.until(photon)
+        b.end(chain, total: photon - t.time)
     }
 
     /// The per-frame record of frame `seq` shown at the present vsync `now`.

@@ -158,10 +158,8 @@ final class BudgetRecorder {
     /// touches' windows (they only move forward): no division per frame.
     private let scanClock: PeriodicClock
     private var windowEnds: Ticker
+    /// The stages the last chain had.
     private var filled = 0
-    private var cursor: SimTime = 0
-    /// The frame's stages so far, summed as they are added.
-    private var sum: SimTime = 0
     private var overflowed = false
     private(set) var mismatches = 0
     /// The distinct splits counted since the last flush.
@@ -177,8 +175,10 @@ final class BudgetRecorder {
     init(platform: Platform, configuration c: PipelineConfiguration) {
         stages = BudgetStage.stages(of: platform, panel: platform == .android ? c.android.panelInterface : .video)
         count = stages.count
-        current = .allocate(capacity: count)
-        current.initialize(repeating: 0, count: count)
+        // room for every stage there is: a chain writes without a bounds
+        // check, and ``end(_:total:)`` checks it had its platform's count
+        current = .allocate(capacity: BudgetChain.capacity)
+        current.initialize(repeating: 0, count: BudgetChain.capacity)
         totals = .allocate(capacity: count)
         totals.initialize(repeating: 0, count: count)
         stats = .allocate(capacity: count)
@@ -221,48 +221,30 @@ final class BudgetRecorder {
     /// The stages of the frame last split, ns.
     var currentStages: UnsafeBufferPointer<SimTime> { UnsafeBufferPointer(start: current, count: Swift.min(filled, count)) }
 
-    /// A frame whose touch was taken at `start` begins.
+    /// A frame whose touch was taken at `start` begins: its chain is walked
+    /// on the stack (``BudgetChain``), into the recorder's storage.
     @inline(__always)
-    func begin(at start: SimTime) {
-        filled = 0
-        sum = 0
-        cursor = start
+    func chain(from start: SimTime) -> BudgetChain {
+        BudgetChain(out: current, cursor: start)
     }
 
-    /// A stage of a given length that does not move along the chain
-    /// (Android's resampling lead).
+    /// The frame's chain is complete, its touch-to-photon `total` ns: its
+    /// stages are counted. A steady pipeline splits its frames the same
+    /// few ways over and over (a 120 Hz scan under a 60 Hz display takes
+    /// turns between a handful of splits), so a split is first looked up
+    /// among the distinct splits seen lately (``Splits``) and only counted
+    /// there; the streams and totals take each split once per batch, with
+    /// its count. Every figure the budget reports (exact totals,
+    /// percentiles, maximum) depends on which values were recorded and how
+    /// often, not on their order, so batching changes no figure.
     @inline(__always)
-    func add(_ duration: SimTime) {
-        if filled < count { current[filled] = duration }
-        filled &+= 1
-        sum &+= duration
-    }
-
-    /// The next stage lasts until `instant` (or is empty when the chain is
-    /// already past it).
-    @inline(__always)
-    func until(_ instant: SimTime) {
-        let end = Swift.max(cursor, instant)
-        add(end &- cursor)
-        cursor = end
-    }
-
-    /// The frame's stages are complete, its touch-to-photon `total` ns:
-    /// they are counted. A steady pipeline splits its frames the same few
-    /// ways over and over (a 120 Hz scan under a 60 Hz display takes turns
-    /// between a handful of splits), so a split is first looked up among
-    /// the distinct splits seen lately (``Splits``) and only counted there;
-    /// the streams and totals take each split once per batch, with its
-    /// count. Every figure the budget reports (exact totals, percentiles,
-    /// maximum) depends on which values were recorded and how often, not
-    /// on their order, so batching changes no figure.
-    @inline(__always)
-    func end(total: SimTime) {
+    func end(_ chain: BudgetChain, total: SimTime) {
+        filled = chain.filled
         guard filled == count else {
             mismatches += 1
             return
         }
-        if sum != total { mismatches += 1 }
+        if chain.sum != total { mismatches += 1 }
         if !splits.count(current) {
             flush()
             _ = splits.count(current)
@@ -296,6 +278,45 @@ final class BudgetRecorder {
         return StageBudget(stages: stages, stats: all,
                            totalNanos: Array(UnsafeBufferPointer(start: totals, count: count)),
                            totalsExact: !overflowed, mismatches: mismatches)
+    }
+}
+
+/// A measured frame's chain of instants from its touch to its photons, in
+/// stages (``BudgetRecorder/chain(from:)``): a value on the stack, so the
+/// cursor and the running sum stay in registers while the stages are
+/// stored. Each stage lasts from the cursor until the next instant (empty
+/// when the chain is already past it).
+struct BudgetChain {
+    /// The most stages a chain can have: every stage there is.
+    static let capacity = BudgetStage.allCases.count
+    let out: UnsafeMutablePointer<SimTime>
+    var cursor: SimTime
+    /// Stages stored so far.
+    var filled = 0
+    /// Their sum.
+    var sum: SimTime = 0
+
+    init(out: UnsafeMutablePointer<SimTime>, cursor: SimTime) {
+        self.out = out
+        self.cursor = cursor
+    }
+
+    /// A stage of a given length that does not move along the chain
+    /// (Android's resampling lead).
+    @inline(__always)
+    mutating func add(_ duration: SimTime) {
+        precondition(filled < Self.capacity, "a budget chain has more stages than there are")
+        out[filled] = duration
+        filled &+= 1
+        sum &+= duration
+    }
+
+    /// The next stage lasts until `instant`.
+    @inline(__always)
+    mutating func until(_ instant: SimTime) {
+        let end = Swift.max(cursor, instant)
+        add(end &- cursor)
+        cursor = end
     }
 }
 

@@ -9,6 +9,9 @@ struct Commit {
     /// The main touch of the handler run that made it: the newest touch the
     /// app used.
     var mainTouch: Touch
+    /// True for the last commit of its handler run (declared here, in the
+    /// bytes the touch leaves: a commit is 128 bytes).
+    var isLastOfRun: Bool
     /// How many touches the app had drawn in all when it committed.
     var drawnTouches: Int64
     /// Where the stroke's end is drawn (the predicted touch with prediction on).
@@ -17,8 +20,10 @@ struct Commit {
     var horizon: SimTime
     /// The handler run that made it.
     var handlerRun: Int64
-    /// True for the last commit of its handler run.
-    var isLastOfRun: Bool
+    /// When its handler run started (the delivery).
+    var delivered: SimTime
+    /// When it was made.
+    var committed: SimTime
 }
 
 /// A prediction the app made, for scoring.
@@ -56,8 +61,6 @@ struct CommitMade {
     /// When the next commit of this handler run is made; nil for the last
     /// (the app is idle again).
     var nextCommit: SimTime?
-    /// When its handler run started (the delivery).
-    var delivered: SimTime
 }
 
 /// The app's main thread (Docs/Model.md, "App"): a delivery runs the touch
@@ -156,16 +159,16 @@ struct App {
         return n == 1 ? start + duration : start + Int64(roundHalfUp(Int128(duration) * Int128(i), Int128(n)))
     }
 
-    /// The app commits its next transaction now.
-    mutating func commit(rng: inout SeededRandom) -> CommitMade {
+    /// The app commits its next transaction at `now`.
+    mutating func commit(at now: SimTime, rng: inout SeededRandom) -> CommitMade {
         let index = nextCommitIndex
         let last = index == commitsPerRun
-        let c = Commit(seq: commitsMade, mainTouch: mainTouch, drawnTouches: drawnTouches, drawn: drawn,
-                       horizon: horizonApplied, handlerRun: run, isLastOfRun: last)
+        let c = Commit(seq: commitsMade, mainTouch: mainTouch, isLastOfRun: last, drawnTouches: drawnTouches, drawn: drawn,
+                       horizon: horizonApplied, handlerRun: run, delivered: start, committed: now)
         commitsMade += 1
         let metal = rendersMetal ? metalTime.draw(&rng) : nil
         nextCommitIndex += 1
         if last { busy = false }
-        return CommitMade(commit: c, metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1), delivered: start)
+        return CommitMade(commit: c, metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1))
     }
 }

@@ -1,19 +1,17 @@
 import SimKernel
 
 /// The instants the iOS stage budget needs that no stage keeps: when each
-/// commit's handler run started and when it was made, and when each frame
-/// began its prepare, joined the GPU queue and ran on the GPU. Kept beside
-/// the frames (a frame carries only what the pipeline needs to run), only
-/// when the budget is, and forgotten as frames are latched: commits and
-/// frames are made in order and latched in order, so both rings stay as
-/// short as the frames in flight. Each is a store into a ring
-/// (``Ring``): the budget is built from them only when a frame is
-/// measured (``IOSPipeline/splitBudget(_:_:latch:)``).
+/// frame began its prepare, joined the GPU queue and ran on the GPU (the
+/// delivery and commit instants travel with the commit, ``Commit``). Kept
+/// beside the frames (a frame carries only what the pipeline needs to
+/// run), only when the budget is, and forgotten as frames are latched:
+/// frames are made in order and latched in order, so the ring stays as
+/// short as the frames in flight. Each is a store into a ring (``Ring``):
+/// the budget is built from them only when a frame is measured
+/// (``IOSPipeline/splitBudget(_:_:latch:)``).
 struct BudgetStamps {
     /// A frame's instants (-1 until they happen).
     struct Frame {
-        var delivered: SimTime
-        var committed: SimTime
         var prepareStart: SimTime
         var submitted: SimTime = -1
         var gpuStart: SimTime = -1
@@ -22,8 +20,6 @@ struct BudgetStamps {
 
     /// Whether the stamps are kept (the run keeps its stage budget).
     private(set) var isKept = false
-    /// Commits not yet rendered (or rendered by a frame not yet made).
-    private var commits = Ring<(seq: Int64, delivered: SimTime, committed: SimTime)>()
     /// Frames not yet latched, by id from ``firstFrame`` on.
     private var frames = Ring<Frame>()
     private var firstFrame: Int64 = 0
@@ -33,27 +29,15 @@ struct BudgetStamps {
     /// Starts keeping the stamps.
     mutating func keep() { isKept = true }
 
-    /// Commit `seq`, of a handler run started at `delivered`, is made now.
-    @inline(__always)
-    func committed(_ seq: Int64, delivered: SimTime, at now: SimTime) {
-        commits.append((seq, delivered, now))
-    }
-
-    /// Frame `id` begins with commit `seq`: its prepare starts at
-    /// `prepareStart` (-1 for a Metal frame, which has none: it starts when
-    /// it joins the GPU queue).
-    mutating func began(_ id: Int64, commit seq: Int64, prepareStart: SimTime) {
-        while let c = commits.first, c.seq < seq { commits.removeFirst() }
-        guard let c = commits.first, c.seq == seq else {
-            missing += 1
-            return
-        }
+    /// Frame `id` begins: its prepare starts at `prepareStart` (-1 for a
+    /// Metal frame, which has none: it starts when it joins the GPU queue).
+    mutating func began(_ id: Int64, prepareStart: SimTime) {
         if frames.isEmpty { firstFrame = id }
-        guard id == firstFrame + Int64(frames.count) else {
+        guard id == firstFrame &+ Int64(frames.count) else {
             missing += 1
             return
         }
-        frames.append(Frame(delivered: c.delivered, committed: c.committed, prepareStart: prepareStart))
+        frames.append(Frame(prepareStart: prepareStart))
     }
 
     @inline(__always)

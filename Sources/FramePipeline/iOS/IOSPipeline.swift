@@ -97,8 +97,6 @@ struct IOSPipeline: PlatformPipeline {
     var newestScanReady: Int64 = -1
     /// The commits from the front frame's on, which frames name by number.
     var commits = CommitTable()
-    /// The start of each handler run not yet shown, for frame-to-photon.
-    var handlerStarts = Ring<(run: Int64, start: SimTime)>()
     /// With the stage budget kept: the instants of every commit not yet
     /// rendered and of every frame not yet latched (``BudgetStamps``).
     var stamps = BudgetStamps()
@@ -171,10 +169,9 @@ struct IOSPipeline: PlatformPipeline {
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
         case .commit:
-            let made = app.commit(rng: &rng)
+            let made = app.commit(at: now, rng: &rng)
             let c = made.commit
             commits.append(c)
-            if stamps.isKept { stamps.committed(c.seq, delivered: made.delivered, at: now) }
             log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
             if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
@@ -235,7 +232,6 @@ struct IOSPipeline: PlatformPipeline {
         // queue copy itself when it is emptied
         let run = app.beginHandler(delivery.waiting, now: now, rng: &rng)
         measurement.drew(delivery.waiting, use: configuration.touches)
-        handlerStarts.append((app.run, now))
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
         force?.delivered(delivery.waiting, run: app.run, now: now)
         if let log {
@@ -259,7 +255,7 @@ struct IOSPipeline: PlatformPipeline {
         guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
-        if stamps.isKept { stamps.began(frame.id, commit: frame.commit, prepareStart: now) }
+        if stamps.isKept { stamps.began(frame.id, prepareStart: now) }
         log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit, buffer: buffer))
         s.schedule(.prepareDone, at: done)
     }
@@ -269,7 +265,7 @@ struct IOSPipeline: PlatformPipeline {
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         var frame = Frame(id: nextFrameID, commit: c.seq, path: .metal, buffer: -1)
         nextFrameID += 1
-        if stamps.isKept { stamps.began(frame.id, commit: c.seq, prepareStart: -1) }
+        if stamps.isKept { stamps.began(frame.id, prepareStart: -1) }
         if let b = buffers.acquire(at: now) {
             frame.buffer = b
             submitGPU(frame, duration: gpu, now, &s)
@@ -333,7 +329,7 @@ struct IOSPipeline: PlatformPipeline {
         if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
-                                              drawn: c.drawn, horizon: c.horizon, frameStart: handlerStart(of: c.handlerRun, now))
+                                              drawn: c.drawn, horizon: c.horizon, frameStart: c.delivered)
         if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
         if let log {
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
@@ -364,29 +360,23 @@ struct IOSPipeline: PlatformPipeline {
     /// scan-out to the photons.
     mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
         guard let b = measurement.budget else { return }
-        let t = commits[frame.commit].mainTouch
+        let c = commits[frame.commit]
+        let t = c.mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
-        b.begin(at: t.time)
-        b.until(b.windowEnd(of: t))
-        b.until(t.ready)
-        b.until(stamp.delivered)
-        b.until(stamp.committed)
-        b.until(stamp.prepareStart)
-        b.until(stamp.submitted)
-        b.until(stamp.gpuStart)
-        b.until(stamp.gpuEnd)
-        b.until(latch)
-        b.until(photon - g.panelResponse)
-        b.until(photon)
-        b.end(total: photon - t.time)
-    }
-
-    /// When handler run `run` started (its delivery); runs before it are
-    /// forgotten, since latches follow commit order.
-    mutating func handlerStart(of run: Int64, _ now: SimTime) -> SimTime {
-        while let first = handlerStarts.first, first.run < run { handlerStarts.removeFirst() }
-        return handlerStarts.first?.start ?? now
+        var chain = b.chain(from: t.time)
+        chain.until(b.windowEnd(of: t))
+        chain.until(t.ready)
+        chain.until(c.delivered)
+        chain.until(c.committed)
+        chain.until(stamp.prepareStart)
+        chain.until(stamp.submitted)
+        chain.until(stamp.gpuStart)
+        chain.until(stamp.gpuEnd)
+        chain.until(latch)
+        chain.until(photon - g.panelResponse)
+        chain.until(photon)
+        b.end(chain, total: photon - t.time)
     }
 
     func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }
