@@ -28,8 +28,10 @@ public struct Digitizer: Sendable {
     /// Force noise has a generator of its own, so that it never moves the
     /// position noise's draws.
     var forceRNG: SeededRandom
-    /// The current scan window's start (and, advanced once, its end).
+    /// The current scan window's start, and its end (the next window's
+    /// start): one step of each per scan.
     var window: Ticker
+    var windowEnd: Ticker
     /// A window is one of two widths (the period rounded down or up): the
     /// sample instant's offset is computed once for each.
     var offsets: (width: SimTime, offset: SimTime, otherWidth: SimTime, otherOffset: SimTime) = (-1, 0, -1, 0)
@@ -61,6 +63,7 @@ public struct Digitizer: Sendable {
         forceSensor = ForceSensor(c.force)
         forceRNG = SeededRandom(seed: c.seed, stream: ForceSensor.stream)
         window = c.scanClock.ticks(from: 0)
+        windowEnd = c.scanClock.ticks(from: 1)
         var downRNG = SeededRandom(seed: c.seed, stream: 2)
         tapping = trajectory.taps
         if tapping {
@@ -70,7 +73,7 @@ public struct Digitizer: Sendable {
             // the contact is at 0: its touch-down replaces window 0's touch
             pendingDown = Touch(scan: 0, time: 0, windowStart: 0, ready: d.draw(&downRNG),
                                 position: trajectory.state(at: 0).position, began: true)
-            window.advance()
+            nextWindow()
         }
         findNextReady()
     }
@@ -80,6 +83,13 @@ public struct Digitizer: Sendable {
     /// the whole digitizer once per scan.
     public private(set) var nextReady: SimTime = 0
 
+    /// Moves on to the next scan window.
+    @inline(__always)
+    private mutating func nextWindow() {
+        window = windowEnd
+        windowEnd.advance()
+    }
+
     /// Sets ``nextReady`` after the state it depends on moved.
     private mutating func findNextReady() {
         if let d = pendingDown {
@@ -87,19 +97,25 @@ public struct Digitizer: Sendable {
         } else if tapping, let ready = taps?.next.ready {
             nextReady = ready
         } else {
-            var end = window
-            nextReady = end.advance() + delay
+            nextReady = windowEnd.time + delay
         }
     }
 
     /// Scans the current window, whose touch is ready `now`, and moves on to
     /// the next window. Returns the touch, or nil while the finger is up.
     public mutating func scan(readyAt now: SimTime) -> Touch? {
-        defer { findNextReady() }
-        if tapping || pendingDown != nil { return touchDown() }
+        if tapping || pendingDown != nil {
+            let down = touchDown()
+            findNextReady()
+            return down
+        }
         let index = window.index
         let w0 = window.time
-        let w1 = window.advance()
+        let w1 = windowEnd.time
+        nextWindow()
+        // no touch-down is pending and the finger does not tap: the next
+        // touch is the next window's
+        nextReady = windowEnd.time + delay
         lastWindow = w0..<w1
         let width = w1 - w0
         let offset: SimTime
@@ -132,8 +148,7 @@ public struct Digitizer: Sendable {
             down = d
             pendingDown = nil
             fingerWasDown = true
-            var end = window
-            while end.advance() + delay <= down.ready { window.advance(); end = window }
+            while windowEnd.time + delay <= down.ready { nextWindow() }
         } else {
             down = taps!.take()
             if down.lifted {
