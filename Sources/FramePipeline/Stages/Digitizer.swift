@@ -28,10 +28,10 @@ public struct Digitizer: Sendable {
     /// Force noise has a generator of its own, so that it never moves the
     /// position noise's draws.
     var forceRNG: SeededRandom
-    /// The current scan window's start, and its end (the next window's
-    /// start): one step of each per scan.
-    var window: Ticker
+    /// The current scan window's end (the next window's start), walked one
+    /// tick per scan, and its start (the tick before).
     var windowEnd: Ticker
+    var windowStart: SimTime
     /// A window is one of two widths (the period rounded down or up): the
     /// sample instant's offset is computed once for each.
     var offsets: (width: SimTime, offset: SimTime, otherWidth: SimTime, otherOffset: SimTime) = (-1, 0, -1, 0)
@@ -62,7 +62,7 @@ public struct Digitizer: Sendable {
         noiseRNG = SeededRandom(seed: c.seed, stream: 1)
         forceSensor = ForceSensor(c.force)
         forceRNG = SeededRandom(seed: c.seed, stream: ForceSensor.stream)
-        window = c.scanClock.ticks(from: 0)
+        windowStart = c.scanClock.tick(0)
         windowEnd = c.scanClock.ticks(from: 1)
         var downRNG = SeededRandom(seed: c.seed, stream: 2)
         tapping = trajectory.taps
@@ -86,7 +86,7 @@ public struct Digitizer: Sendable {
     /// Moves on to the next scan window.
     @inline(__always)
     private mutating func nextWindow() {
-        window = windowEnd
+        windowStart = windowEnd.time
         windowEnd.advance()
     }
 
@@ -109,8 +109,8 @@ public struct Digitizer: Sendable {
             findNextReady()
             return down
         }
-        let index = window.index
-        let w0 = window.time
+        let index = windowEnd.index &- 1
+        let w0 = windowStart
         let w1 = windowEnd.time
         nextWindow()
         // no touch-down is pending and the finger does not tap: the next
