@@ -27,10 +27,15 @@ public struct Touch: Sendable, Hashable {
     /// True for a tap's lift-off, when the app responds to it
     /// (`app.liftResponse`); its time is the lift's instant.
     public var lifted: Bool
+    /// True for a touch a scan window made, ready the digitizer's delay
+    /// after the window's end (not a touch-down or lift-off timed by a
+    /// distribution, not a tap's): the stage budget reads the window's end
+    /// from it.
+    public var scanned: Bool
 
     /// A touch from its parts.
     public init(scan: Int64, time: SimTime, windowStart: SimTime, ready: SimTime, position: TouchPoint, began: Bool,
-                lifted: Bool = false, force: Double = 0) {
+                lifted: Bool = false, force: Double = 0, scanned: Bool = false) {
         self.scan = scan
         self.time = time
         self.windowStart = windowStart
@@ -39,6 +44,7 @@ public struct Touch: Sendable, Hashable {
         self.began = began
         self.lifted = lifted
         self.force = force
+        self.scanned = scanned
     }
 
     /// A placeholder before any touch exists (scan -1).

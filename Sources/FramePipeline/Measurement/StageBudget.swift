@@ -169,6 +169,7 @@ final class BudgetRecorder {
     /// whether it taps, and whether its touch-downs and lift-offs take a
     /// measured delay from the instant.
     private let taps: Bool
+    private let digitizerDelay: SimTime
     private let downDelay: Bool
     private let upDelay: Bool
 
@@ -187,6 +188,7 @@ final class BudgetRecorder {
         windowEnds = scanClock.ticks(from: 1)
         splits = Splits(stages: count)
         taps = c.taps
+        digitizerDelay = c.digitizerDelay
         downDelay = c.touchDownDelay != nil
         upDelay = c.touchUpDelay != nil
     }
@@ -204,6 +206,8 @@ final class BudgetRecorder {
     /// window is modelled, and the whole delay is the digitizer's.
     @inline(__always)
     func windowEnd(of t: Touch) -> SimTime {
+        // a scanned touch is ready the digitizer's delay after its window
+        if t.scanned { return t.ready &- digitizerDelay }
         guard taps else { return windowEnd(of: t.scan) }
         if t.lifted ? upDelay : downDelay { return t.time }
         return scanClock.tick(scanClock.index(atOrAfter: t.windowStart) &+ 1)

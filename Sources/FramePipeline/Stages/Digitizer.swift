@@ -137,7 +137,7 @@ public struct Digitizer: Sendable {
         var force = state.force
         if !forceSensor.isExact { force = forceSensor.apply(force, rng: &forceRNG) }
         return Touch(scan: index, time: instant, windowStart: w0, ready: now, position: position, began: !fingerWasDown,
-                     force: force)
+                     force: force, scanned: true)
     }
 
     /// The touch-down ready now: a tap's, or a drag's first. After a drag's,
