@@ -92,6 +92,9 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     @usableFromInline let slotCount: Int
     /// The slot holding the earliest clock event (any slot when all are empty).
     @usableFromInline var earliestSlot = 0
+    /// Events the model handled within another instead of popping them
+    /// (``handledWithin(_:)``), by kind.
+    @usableFromInline let within: UnsafeMutablePointer<Int>
 
     /// An empty scheduler with room for `capacity` pending events (it grows
     /// when needed).
@@ -101,11 +104,14 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         slotCount = Event.clocks
         slots = .allocate(capacity: Swift.max(1, slotCount))
         slots.initialize(repeating: .empty, count: Swift.max(1, slotCount))
+        within = .allocate(capacity: 256)
+        within.initialize(repeating: 0, count: 256)
     }
 
     deinit {
         heap.deallocate()
         slots.deallocate()
+        within.deallocate()
     }
 
     /// The number of events pending.
@@ -121,6 +127,32 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         let clock = slots[earliestSlot]
         if size > 0 && (slotCount == 0 || !Entry.precedes(clock, heap[0])) { return heap[0] }
         return slotCount > 0 && clock.time != .max ? clock : nil
+    }
+
+    /// Whether an event at `time` with a tie rank below `rank` is pending.
+    ///
+    /// A model that would schedule an event of rank `rank` at ``now`` may
+    /// instead handle it at once, within the current event, when this is
+    /// false for `now`: the event would then have been the next handled
+    /// (nothing at this instant comes before it), so handling it at once
+    /// changes no order. It says so with ``handledWithin(_:)``.
+    @inlinable @inline(__always)
+    public func waits(at time: SimTime, rankBelow rank: UInt8) -> Bool {
+        // the rank is the order word's top byte: an order below the rank's
+        // first order word has a lower rank; the heap's top and the
+        // earliest clock are each the first of their events at an instant
+        let first = UInt64(rank) << 56
+        if size > 0 && heap[0].time == time && heap[0].order < first { return true }
+        if slotCount > 0 && slots[earliestSlot].time == time && slots[earliestSlot].order < first { return true }
+        return false
+    }
+
+    /// Counts an event of kind `event` that the model handled within the
+    /// current one (``waits(at:rankBelow:)``), so the counts a run reports
+    /// are those of handling it as its own event.
+    @inlinable
+    public mutating func handledWithin(_ event: Event) {
+        within[Int(event.rawValue)] &+= 1
     }
 
     /// Schedules `event` at `time` (which must not be before ``now``).

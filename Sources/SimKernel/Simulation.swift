@@ -91,6 +91,7 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
             counts[Int(e.kindCode)] &+= 1
             model.handle(e.event, payload: e.payload, &scheduler)
         }
+        for i in 0..<256 { counts[i] &+= scheduler.within[i] }
         return (model, EventCounts(counts))
     }
 }

@@ -43,7 +43,6 @@ struct RenderServer {
     let prepareTime: DurationSampler
     /// GPU time of a render-server frame (`gpu.render`).
     let gpuTime: DurationSampler
-    var vsyncs: Ticker
     /// The newest commit not yet rendered: what the server needs of it (the
     /// commit itself stays in the pipeline's table).
     private(set) var pending: Waiting?
@@ -67,7 +66,6 @@ struct RenderServer {
         lowLatencyAlways = c.renderServer == .lowLatency && c.animations == .never && !c.force.animates
         prepareTime = DurationSampler(c.prepare)
         gpuTime = DurationSampler(c.gpuRender)
-        vsyncs = c.vsyncClock.ticks(from: 0)
     }
 
     /// True when the server may start work outside a vsync at `now`.
@@ -113,7 +111,4 @@ struct RenderServer {
         preparing = nil
         return (f, gpuTime.draw(&rng))
     }
-
-    /// The vsync wake: returns the next wake.
-    mutating func wake() -> SimTime { vsyncs.advance() }
 }

@@ -16,7 +16,10 @@ public enum IOSEvent: UInt8, SimulationEvent {
     case commit
     /// A digitizer sample is ready.
     case sampleReady
-    /// The render server's vsync wake.
+    /// The render server's vsync wake. It is at the latch's vsync and is
+    /// handled within the latch (Docs/Engine.md, "Events handled within
+    /// another"); it is an event of its own only when an event of a lower
+    /// rank waits at that instant.
     case renderServerWake
     /// A per-scan delivery of touches (`os.delivery: perScan`).
     case delivery
@@ -38,20 +41,19 @@ public enum IOSEvent: UInt8, SimulationEvent {
         }
     }
 
-    /// The periodic sources (Docs/Engine.md): the vsync latch, the scan,
-    /// the render server's vsync wake and the frame start.
+    /// The periodic sources (Docs/Engine.md): the vsync latch, the scan
+    /// and the frame start.
     public var clock: Int {
         switch self {
         case .latch: return 0
         case .sampleReady: return 1
-        case .renderServerWake: return 2
-        case .frameStart: return 3
-        case .gpuDone, .prepareDone, .commit, .delivery: return -1
+        case .frameStart: return 2
+        case .gpuDone, .prepareDone, .commit, .delivery, .renderServerWake: return -1
         }
     }
 
-    /// Four clocks.
-    public static var clocks: Int { 4 }
+    /// Three clocks.
+    public static var clocks: Int { 3 }
 
     /// The name in JSON and traces.
     public var name: String {
@@ -141,7 +143,6 @@ struct IOSPipeline: PlatformPipeline {
 
     func start(_ s: inout EventScheduler<Event>) {
         s.schedule(.latch, at: display.firstLatch)
-        s.schedule(.renderServerWake, at: renderServer.vsyncs.time)
         if let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
         s.schedule(.sampleReady, at: digitizer.nextReady)
     }
@@ -193,10 +194,7 @@ struct IOSPipeline: PlatformPipeline {
             }
 
         case .renderServerWake:
-            tryStartRender(now, &s)
-            buffers.atVsync(now)
-            log?.bufferSamples.append(.init(time: now, held: buffers.held, allocated: buffers.allocated))
-            s.schedule(.renderServerWake, at: renderServer.wake())
+            renderServerWake(now, &s)
 
         case .prepareDone:
             let (frame, gpuTime) = renderServer.finishPrepare(rng: &rng)
@@ -216,7 +214,22 @@ struct IOSPipeline: PlatformPipeline {
         case .latch:
             s.schedule(.latch, at: display.nextLatch())
             latch(now, &s)
+            // the render server wakes at the same vsync, after every event
+            // of a lower rank at this instant: now, unless one waits
+            if s.waits(at: now, rankBelow: IOSEvent.renderServerWake.tieRank) {
+                s.schedule(.renderServerWake, at: now)
+            } else {
+                s.handledWithin(.renderServerWake)
+                renderServerWake(now, &s)
+            }
         }
+    }
+
+    /// The render server's vsync wake.
+    mutating func renderServerWake(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        tryStartRender(now, &s)
+        buffers.atVsync(now)
+        log?.bufferSamples.append(.init(time: now, held: buffers.held, allocated: buffers.allocated))
     }
 
     // MARK: wiring
