@@ -11,6 +11,16 @@ public protocol SimulationModel {
     mutating func start(_ scheduler: inout EventScheduler<Event>)
     /// Handles one event at `scheduler.now`, scheduling what follows from it.
     mutating func handle(_ event: Event, payload: UInt8, _ scheduler: inout EventScheduler<Event>)
+    /// The run ends at `end`, its last event handled: the model handles
+    /// what it keeps out of the scheduler and is due before `end` (events
+    /// it handles when their results are needed, counted with
+    /// ``EventScheduler/handledWithin(_:)``).
+    mutating func finishEvents(before end: SimTime, _ scheduler: inout EventScheduler<Event>)
+}
+
+extension SimulationModel {
+    /// A model that keeps every event in the scheduler has nothing to do.
+    public mutating func finishEvents(before end: SimTime, _ scheduler: inout EventScheduler<Event>) {}
 }
 
 /// How many events of each kind a run handled. Bookkeeping kinds
@@ -91,6 +101,7 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
             counts[Int(e.kindCode)] &+= 1
             model.handle(e.event, payload: e.payload, &scheduler)
         }
+        model.finishEvents(before: end, &scheduler)
         for i in 0..<256 { counts[i] &+= scheduler.within[i] }
         return (model, EventCounts(counts))
     }

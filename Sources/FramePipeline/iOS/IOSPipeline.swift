@@ -14,7 +14,9 @@ public enum IOSEvent: UInt8, SimulationEvent {
     case latch
     /// The app commits a transaction.
     case commit
-    /// A digitizer sample is ready.
+    /// A digitizer sample is ready. Under coalesced delivery scans are
+    /// handled when their touches are needed (Docs/Engine.md, "Events
+    /// handled within another"), not as events of their own.
     case sampleReady
     /// The render server's vsync wake. It is at the latch's vsync and is
     /// handled within the latch (Docs/Engine.md, "Events handled within
@@ -105,6 +107,10 @@ struct IOSPipeline: PlatformPipeline {
     /// The app's response to force; nil when it does not use force.
     let force: ForceResponse?
     let log: FrameLog?
+    /// Scans are handled when their touches are needed, not as events:
+    /// under coalesced delivery nothing reads what a scan produces but the
+    /// frame start and the latch (``scansReady(before:rank:_:)``).
+    let scansOnDemand: Bool
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -120,6 +126,7 @@ struct IOSPipeline: PlatformPipeline {
         log = keepLog ? FrameLog() : nil
         force = c.force.isUsed ? ForceResponse(configuration: c, trajectory: trajectory, keepLog: keepLog) : nil
         log?.force = force?.log
+        scansOnDemand = c.delivery == .coalesced
     }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
@@ -144,7 +151,12 @@ struct IOSPipeline: PlatformPipeline {
     func start(_ s: inout EventScheduler<Event>) {
         s.schedule(.latch, at: display.firstLatch)
         if let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
-        s.schedule(.sampleReady, at: digitizer.nextReady)
+        if !scansOnDemand { s.schedule(.sampleReady, at: digitizer.nextReady) }
+    }
+
+    /// The scans ready before the run's end.
+    mutating func finishEvents(before end: SimTime, _ s: inout EventScheduler<Event>) {
+        scansReady(before: end, rank: 0, &s)
     }
 
     @inline(__always)
@@ -152,16 +164,12 @@ struct IOSPipeline: PlatformPipeline {
         let now = s.now
         switch event {
         case .sampleReady:
-            if let touch = digitizer.scan(readyAt: now) {
-                newestScanReady = touch.scan
-                delivery.receive(touch)
-                log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
-                                        instant: touch.time, ready: now, index: touch.scan))
-            }
+            scan(readyAt: now)
             s.schedule(.sampleReady, at: digitizer.nextReady)
             requestPerScanDelivery(&s)
 
         case .frameStart:
+            scansReady(before: now, rank: IOSEvent.frameStart.tieRank, &s)
             s.schedule(.frameStart, at: delivery.nextFrameStart())
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
@@ -212,6 +220,7 @@ struct IOSPipeline: PlatformPipeline {
             if done.path != .metalWithCoreAnimation { display.completed(done) }
 
         case .latch:
+            scansReady(before: now, rank: IOSEvent.latch.tieRank, &s)
             s.schedule(.latch, at: display.nextLatch())
             latch(now, &s)
             // the render server wakes at the same vsync, after every event
@@ -233,6 +242,31 @@ struct IOSPipeline: PlatformPipeline {
     }
 
     // MARK: wiring
+
+    /// The digitizer's scan whose touch is ready at `now`.
+    @inline(__always)
+    mutating func scan(readyAt now: SimTime) {
+        if let touch = digitizer.scan(readyAt: now) {
+            newestScanReady = touch.scan
+            delivery.receive(touch)
+            log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
+                                    instant: touch.time, ready: now, index: touch.scan))
+        }
+    }
+
+    /// With scans on demand, the scans an event of tie rank `rank` at `now`
+    /// comes after: those ready before `now`, and at `now` when the scan's
+    /// rank is lower. Each is handled as its event would have been, in
+    /// order (nothing between reads what a scan produces), and counted.
+    @inline(__always)
+    mutating func scansReady(before now: SimTime, rank: UInt8, _ s: inout EventScheduler<Event>) {
+        guard scansOnDemand else { return }
+        let scanRank = IOSEvent.sampleReady.tieRank
+        while digitizer.nextReady < now || (digitizer.nextReady == now && scanRank < rank) {
+            s.handledWithin(.sampleReady)
+            scan(readyAt: digitizer.nextReady)
+        }
+    }
 
     /// `perScan`: a delivery now, once, when the app is idle and touches wait.
     mutating func requestPerScanDelivery(_ s: inout EventScheduler<Event>) {
