@@ -27,7 +27,8 @@ public enum IOSEvent: UInt8, SimulationEvent {
     case delivery
     /// A frame start (`os.delivery: coalesced`): the coalesced touches go
     /// to an idle app. Periodic, so a clock; the one-off per-scan delivery
-    /// is a kind of its own.
+    /// is a kind of its own. At the vsync itself (`os.dispatchDelay: 0`) it
+    /// is handled within the latch, like the render server's wake.
     case frameStart
 
     /// The order at equal times (1 first).
@@ -111,6 +112,10 @@ struct IOSPipeline: PlatformPipeline {
     /// under coalesced delivery nothing reads what a scan produces but the
     /// frame start and the latch (``scansReady(before:rank:_:)``).
     let scansOnDemand: Bool
+    /// Frame starts are at the vsyncs (coalesced, no dispatch delay): each
+    /// is handled within the latch at its vsync when nothing waits before
+    /// it, else scheduled there, at the vsync.
+    let frameStartsAtVsync: Bool
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -127,6 +132,7 @@ struct IOSPipeline: PlatformPipeline {
         force = c.force.isUsed ? ForceResponse(configuration: c, trajectory: trajectory, keepLog: keepLog) : nil
         log?.force = force?.log
         scansOnDemand = c.delivery == .coalesced
+        frameStartsAtVsync = c.delivery == .coalesced && c.dispatchDelay == 0
     }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
@@ -150,7 +156,7 @@ struct IOSPipeline: PlatformPipeline {
 
     func start(_ s: inout EventScheduler<Event>) {
         s.schedule(.latch, at: display.firstLatch)
-        if let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
+        if !frameStartsAtVsync, let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
         if !scansOnDemand { s.schedule(.sampleReady, at: digitizer.nextReady) }
     }
 
@@ -169,9 +175,8 @@ struct IOSPipeline: PlatformPipeline {
             requestPerScanDelivery(&s)
 
         case .frameStart:
-            scansReady(before: now, rank: IOSEvent.frameStart.tieRank, &s)
-            s.schedule(.frameStart, at: delivery.nextFrameStart())
-            if !app.busy && delivery.hasWaiting { deliver(now, &s) }
+            if !frameStartsAtVsync { s.schedule(.frameStart, at: delivery.nextFrameStart()) }
+            frameStart(now, &s)
 
         case .delivery:
             delivery.perScanServed()
@@ -231,7 +236,24 @@ struct IOSPipeline: PlatformPipeline {
                 s.handledWithin(.renderServerWake)
                 renderServerWake(now, &s)
             }
+            // the frame start at this vsync comes next, unless something
+            // waits before it (a wake deferred above among them)
+            if frameStartsAtVsync {
+                if s.waits(at: now, rankBelow: IOSEvent.frameStart.tieRank) {
+                    s.schedule(.frameStart, at: now)
+                } else {
+                    s.handledWithin(.frameStart)
+                    frameStart(now, &s)
+                }
+            }
         }
+    }
+
+    /// A frame start: the touches ready by now go to the app if it is idle.
+    @inline(__always)
+    mutating func frameStart(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        scansReady(before: now, rank: IOSEvent.frameStart.tieRank, &s)
+        if !app.busy && delivery.hasWaiting { deliver(now, &s) }
     }
 
     /// The render server's vsync wake.
