@@ -118,9 +118,11 @@ struct FrameTable {
     }
 
     /// Frame `seq`.
+    /// Frame `seq`, addressed in place: reading a field or passing the
+    /// frame to a borrowing parameter copies nothing.
     subscript(seq: Int64) -> AndroidFrame {
-        @inline(__always) _read { yield slots.base[Int(truncatingIfNeeded: seq) & mask] }
-        @inline(__always) nonmutating _modify { yield &slots.base[Int(truncatingIfNeeded: seq) & mask] }
+        @inline(__always) unsafeAddress { UnsafePointer(slots.base + (Int(truncatingIfNeeded: seq) & mask)) }
+        @inline(__always) nonmutating unsafeMutableAddress { slots.base + (Int(truncatingIfNeeded: seq) & mask) }
     }
 
     /// A frame begins: it takes its slot.

@@ -177,7 +177,11 @@ extension AndroidPipeline {
         lastPresented = seq
         // the release fence of the buffer latched before it signals
         if let end = gpu.signal(through: seq, now: now) { gpuStarted(now, end, &s) }
-        let jank = timeline.presented(frames[seq], now: now)
+        // classified from the fields it needs: the frame is not copied
+        let expected = frames[seq].expected
+        let jank = timeline.presented(seq, expected: expected, jank: timeline.classify(
+            expected: expected, deadline: frames[seq].deadline, previousLatch: frames[seq].previousLatch,
+            end: Swift.max(frames[seq].queued, frames[seq].gpuDone), present: now), now: now)
         var measured = false
         let start = frames[seq].frameTime
         if frames[seq].content != nil {

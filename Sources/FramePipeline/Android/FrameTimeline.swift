@@ -94,25 +94,33 @@ struct FrameTimeline {
         finish(seq)
     }
 
-    /// `f` is presented now: returns its class.
-    mutating func presented(_ f: AndroidFrame, now: SimTime) -> JankClass {
-        finish(f.seq)
-        if !f.isContinuous && now < f.expected { early += 1 }
-        let c = classify(f, present: now)
+    /// Frame `seq`, expected at `expected` (-1: continuous) and classified
+    /// `c` (``classify(_:present:)``), is presented now: returns its class.
+    mutating func presented(_ seq: Int64, expected: SimTime, jank c: JankClass, now: SimTime) -> JankClass {
+        finish(seq)
+        if expected >= 0 && now < expected { early += 1 }
         counts.add(c)
         return c
     }
 
-    func classify(_ f: AndroidFrame, present: SimTime) -> JankClass {
-        if f.isContinuous { return .unknown }
-        let late = present - f.expected
+    /// The class of frame `f` presented at `present`.
+    func classify(_ f: borrowing AndroidFrame, present: SimTime) -> JankClass {
+        classify(expected: f.expected, deadline: f.deadline, previousLatch: f.previousLatch,
+                 end: Swift.max(f.queued, f.gpuDone), present: present)
+    }
+
+    /// The class of a frame expected at `expected` (-1: continuous) with
+    /// its deadline, the latch before it, and the end of its work (queued
+    /// and its GPU done), presented at `present`.
+    func classify(expected: SimTime, deadline: SimTime, previousLatch: SimTime, end: SimTime, present: SimTime) -> JankClass {
+        if expected < 0 { return .unknown }
+        let late = present - expected
         if late <= Self.presentThreshold { return .onTime }
-        let end = Swift.max(f.queued, f.gpuDone)
-        if f.previousLatch >= 0 && f.previousLatch >= f.deadline {
+        if previousLatch >= 0 && previousLatch >= deadline {
             // stuffed: judged against lastLatch + T, an instant rounded half up
-            return end <= f.previousLatch + roundedPeriod ? .bufferStuffing : .appDeadlineMissed
+            return end <= previousLatch + roundedPeriod ? .bufferStuffing : .appDeadlineMissed
         }
-        return end > f.deadline ? .appDeadlineMissed : .surfaceFlingerDeadlineMissed
+        return end > deadline ? .appDeadlineMissed : .surfaceFlingerDeadlineMissed
     }
 
     private mutating func finish(_ seq: Int64) {
