@@ -122,7 +122,10 @@ public struct BuiltinPredictor: TouchPredictor {
         return smoother!.filter(raw, at: target)
     }
 
-    /// The unsmoothed prediction; it changes no state.
+    /// The unsmoothed prediction; it changes no state. Inlined: called from
+    /// ``predict(horizon:)``, a mutating method, it made a copy of the whole
+    /// predictor (578 bytes) per prediction.
+    @inline(__always)
     public func rawPrediction(horizon: SimTime) -> TouchPoint? {
         let n = history.count
         guard n > 0 else { return nil }
