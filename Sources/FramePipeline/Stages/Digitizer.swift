@@ -103,6 +103,7 @@ public struct Digitizer: Sendable {
 
     /// Scans the current window, whose touch is ready `now`, and moves on to
     /// the next window. Returns the touch, or nil while the finger is up.
+    @inline(__always)
     public mutating func scan(readyAt now: SimTime) -> Touch? {
         if tapping || pendingDown != nil {
             let down = touchDown()
