@@ -18,6 +18,7 @@ import SimKernel
 /// be pulled back inside the screen). Everything about stroke k comes from
 /// `SeededRandom(seed:stream:)` with a stream derived from k, so a state is
 /// computed in O(1) from t alone.
+@usableFromInline
 struct StrokeMotion: Sendable {
     /// Length of one stroke period (touch-down to next touch-down).
     static let period: SimTime = 1_500 * Nanos.perMillisecond
@@ -37,6 +38,7 @@ struct StrokeMotion: Sendable {
     /// Minimum-jerk progress along a segment: s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ and its
     /// derivative with respect to τ, for τ in [0, 1].
     @inline(__always)
+    @inlinable
     static func minimumJerk(_ tau: Double) -> (s: Double, ds: Double) {
         let t2 = tau * tau, t3 = t2 * tau
         let s = t3 * (10 + tau * (-15 + 6 * tau))
@@ -93,11 +95,13 @@ struct StrokeMotion: Sendable {
     }
 
     /// One stroke's segments (at most four, stored inline: no allocation).
+    @usableFromInline
     struct Plan: Sendable {
+        @usableFromInline
         struct Segment: Sendable {
-            var from = TouchPoint.zero, to = TouchPoint.zero
-            var start = 0.0, duration = 0.0
-            var end = 0.0, inverseDuration = 0.0
+            @usableFromInline var from = TouchPoint.zero, to = TouchPoint.zero
+            @usableFromInline var start = 0.0, duration = 0.0
+            @usableFromInline var end = 0.0, inverseDuration = 0.0
             init() {}
             init(from: TouchPoint, to: TouchPoint, start: Double, duration: Double) {
                 self.from = from
@@ -109,10 +113,10 @@ struct StrokeMotion: Sendable {
             }
         }
         let stroke: Int64
-        let count: Int
-        var segments: (Segment, Segment, Segment, Segment) = (Segment(), Segment(), Segment(), Segment())
-        var end = TouchPoint.zero
-        var movingUntil = 0.0
+        @usableFromInline let count: Int
+        @usableFromInline var segments: (Segment, Segment, Segment, Segment) = (Segment(), Segment(), Segment(), Segment())
+        @usableFromInline var end = TouchPoint.zero
+        @usableFromInline var movingUntil = 0.0
 
         init(stroke: Int64, count: Int) {
             precondition(count <= 4)
@@ -129,9 +133,9 @@ struct StrokeMotion: Sendable {
             }
         }
 
-        /// The state `u` seconds into the stroke (inlined: a call would copy
-        /// the plan).
-        @inline(__always)
+        /// The state `u` seconds into the stroke (inlined, also into other
+        /// modules: a call would copy the plan).
+        @inlinable @inline(__always)
         func state(at u: Double) -> FingerState {
             guard u < movingUntil else { return FingerState(position: end, velocity: .zero, isDown: false) }
             if u < segments.0.end || count == 1 { return Plan.state(segments.0, u) }
@@ -140,7 +144,7 @@ struct StrokeMotion: Sendable {
             return Plan.state(segments.3, u)
         }
 
-        @inline(__always)
+        @inlinable @inline(__always)
         static func state(_ s: Segment, _ u: Double) -> FingerState {
             let (m, dm) = StrokeMotion.minimumJerk(Swift.min(1, (u - s.start) * s.inverseDuration))
             let delta = s.to - s.from

@@ -8,15 +8,16 @@ public struct TrajectoryCursor: Sendable {
     /// The motion read.
     public let trajectory: Trajectory
     let strokes: StrokeMotion?
-    let hasStrokes: Bool
+    @usableFromInline let hasStrokes: Bool
     /// The stroke plan last used (stroke `Int64.min` before the first call).
-    var plan = StrokeMotion.Plan(stroke: .min, count: 0)
-    /// The instants the cached plan covers, [start, end).
-    var planStart: SimTime = 0
-    var planEnd: SimTime = 0
+    @usableFromInline var plan = StrokeMotion.Plan(stroke: .min, count: 0)
+    /// The instants the cached plan covers, [start, end) (empty before the
+    /// first call).
+    @usableFromInline var planStart: SimTime = 0
+    @usableFromInline var planEnd: SimTime = 0
     /// Whether a press gives the finger force (read once: the press is a
     /// large value, not to be copied per call).
-    let pressing: Bool
+    @usableFromInline let pressing: Bool
 
     /// A cursor at the start of `trajectory`.
     public init(_ trajectory: Trajectory) {
@@ -26,9 +27,22 @@ public struct TrajectoryCursor: Sendable {
         hasStrokes = strokes != nil
     }
 
-    /// The true finger state at `t`.
-    @inline(__always)
+    /// The true finger state at `t`. Inlined into the caller where the
+    /// cached stroke covers `t` (the common case: a scan or a photon a few
+    /// milliseconds after the last); everything else is a call.
+    @inlinable @inline(__always)
     public mutating func state(at t: SimTime) -> FingerState {
+        if hasStrokes && !pressing && t >= planStart && t < planEnd {
+            // read in place: calling through the stored plan would copy it
+            let u = Double(t - planStart) * 1e-9
+            return withUnsafePointer(to: &plan) { $0.pointee.state(at: u) }
+        }
+        return anyState(at: t)
+    }
+
+    /// ``state(at:)`` in every case.
+    @usableFromInline
+    mutating func anyState(at t: SimTime) -> FingerState {
         // `strokes` is read only to plan a new stroke: binding the optional
         // on every call would copy the whole motion
         guard hasStrokes else { return trajectory.state(at: t) }
