@@ -85,7 +85,7 @@ struct AndroidPipeline: PlatformPipeline {
 
     /// Splits every measured frame into stages (``StageBudget``).
     mutating func keepBudget() {
-        measurement.budget = BudgetRecorder(platform: .android, configuration: configuration)
+        measurement.keepBudget(BudgetRecorder(platform: .android, configuration: configuration))
     }
 
     /// Keeps the platforms' prediction scorecards too.

@@ -214,28 +214,30 @@ extension AndroidPipeline {
     /// job, the latch (on a command-mode panel, the vsync the frame was
     /// ready for before an idle wake held it) and the present to the photons.
     mutating func splitBudget(_ seq: Int64, _ c: DrawnContent, present: SimTime) {
-        guard let b = measurement.budget else { return }
+        guard let ref = measurement.budgetRef else { return }
         let t = c.newest
         let g = measurement.geometry
         let photon = g.photonTime(latch: present, y: t.position.y)
-        var chain = b.chain(from: t.time - c.lead)
-        chain.add(-c.lead)
-        chain.until(b.windowEnd(of: t))
-        chain.until(t.ready)
-        chain.until(t.ready + dispatch.latency)
-        chain.until(c.drawnAt)
-        chain.until(frames[seq].uiEnd)
-        chain.until(frames[seq].handedOver)
-        chain.until(frames[seq].renderStart)
-        chain.until(frames[seq].queued)
-        chain.until(frames[seq].gpuStart)
-        chain.until(frames[seq].gpuDone)
-        chain.until(frames[seq].latched)
-        if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
-        chain.until(present)
-        chain.until(photon - g.panelResponse)
-        chain.until(photon)
-        b.end(chain, total: photon - t.time)
+        ref._withUnsafeGuaranteedRef { b in
+            var chain = b.chain(from: t.time - c.lead)
+            chain.add(-c.lead)
+            chain.until(b.windowEnd(of: t))
+            chain.until(t.ready)
+            chain.until(t.ready + dispatch.latency)
+            chain.until(c.drawnAt)
+            chain.until(frames[seq].uiEnd)
+            chain.until(frames[seq].handedOver)
+            chain.until(frames[seq].renderStart)
+            chain.until(frames[seq].queued)
+            chain.until(frames[seq].gpuStart)
+            chain.until(frames[seq].gpuDone)
+            chain.until(frames[seq].latched)
+            if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
+            chain.until(present)
+            chain.until(photon - g.panelResponse)
+            chain.until(photon)
+            b.end(chain, total: photon - t.time)
+        }
     }
 
     /// The per-frame record of frame `seq` shown at the present vsync `now`.

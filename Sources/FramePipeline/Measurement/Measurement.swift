@@ -21,7 +21,16 @@ struct Measurement {
     var frameToPhotonMs = Measurements.milliseconds()
     /// Every measured frame's touch-to-photon split into stages, when the
     /// run keeps the budget (the pipeline splits it; see ``StageBudget``).
-    var budget: BudgetRecorder?
+    private(set) var budget: BudgetRecorder?
+    /// The same recorder, unretained (``budget`` keeps it alive): a frame's
+    /// split goes through it without a retain and release per frame.
+    private(set) var budgetRef: Unmanaged<BudgetRecorder>?
+
+    /// Keeps the stage budget with `recorder`.
+    mutating func keepBudget(_ recorder: BudgetRecorder) {
+        budget = recorder
+        budgetRef = .passUnretained(recorder)
+    }
     var tapToPhotonMs = Measurements.milliseconds()
     var liftToPhotonMs = Measurements.milliseconds()
     /// A tapping finger: each drawn touch is a tap's touch-down, measured

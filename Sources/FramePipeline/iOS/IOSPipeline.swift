@@ -144,7 +144,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// Splits every measured frame into stages (``StageBudget``).
     mutating func keepBudget() {
-        measurement.budget = BudgetRecorder(platform: .ios, configuration: configuration)
+        measurement.keepBudget(BudgetRecorder(platform: .ios, configuration: configuration))
         stamps.keep()
     }
 
@@ -428,24 +428,26 @@ struct IOSPipeline: PlatformPipeline {
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
     mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
-        guard let b = measurement.budget else { return }
+        guard let ref = measurement.budgetRef else { return }
         let c = commits[frame.commit]
         let t = c.mainTouch
         let g = measurement.geometry
         let photon = g.photonTime(latch: latch, y: t.position.y)
-        var chain = b.chain(from: t.time)
-        chain.until(b.windowEnd(of: t))
-        chain.until(t.ready)
-        chain.until(c.delivered)
-        chain.until(c.committed)
-        chain.until(stamp.prepareStart)
-        chain.until(stamp.submitted)
-        chain.until(stamp.gpuStart)
-        chain.until(stamp.gpuEnd)
-        chain.until(latch)
-        chain.until(photon - g.panelResponse)
-        chain.until(photon)
-        b.end(chain, total: photon - t.time)
+        ref._withUnsafeGuaranteedRef { b in
+            var chain = b.chain(from: t.time)
+            chain.until(b.windowEnd(of: t))
+            chain.until(t.ready)
+            chain.until(c.delivered)
+            chain.until(c.committed)
+            chain.until(stamp.prepareStart)
+            chain.until(stamp.submitted)
+            chain.until(stamp.gpuStart)
+            chain.until(stamp.gpuEnd)
+            chain.until(latch)
+            chain.until(photon - g.panelResponse)
+            chain.until(photon)
+            b.end(chain, total: photon - t.time)
+        }
     }
 
     func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }
