@@ -3,10 +3,11 @@ import SimKernel
 /// The Android pipeline's events (Docs/Android.md, "Tie order"): at equal
 /// times completions come before decisions, in the order of ``tieRank``.
 ///
-/// The nine model events are declared first, in tie order. The last two
-/// are bookkeeping: decisions deferred to later in the same instant, so
-/// they see every completion and arrival of that instant. They are not
-/// counted as model events.
+/// The nine model events are declared first, in tie order. The rest are
+/// bookkeeping, not counted as model events: two decisions deferred to
+/// later in the same instant, so they see every completion and arrival of
+/// that instant, and the engine's one event for a scan and its touch's
+/// arrival (``scanArrival``).
 public enum AndroidEvent: UInt8, SimulationEvent {
     /// A GPU job is done: its buffer's acquire fence signals.
     case gpuDone
@@ -19,9 +20,11 @@ public enum AndroidEvent: UInt8, SimulationEvent {
     case queueBuffer
     /// The UI thread's work is done (it then syncs to RenderThread).
     case uiWorkDone
-    /// A digitizer sample is ready: its evdev timestamp.
+    /// A digitizer sample is ready: its evdev timestamp. Handled, and
+    /// counted, within ``scanArrival``.
     case sampleReady
-    /// A sample reaches the app's input channel.
+    /// A sample reaches the app's input channel. Handled, and counted,
+    /// within ``scanArrival``.
     case inputChannel
     /// vsync-sf: SurfaceFlinger latches.
     case vsyncSf
@@ -34,6 +37,13 @@ public enum AndroidEvent: UInt8, SimulationEvent {
     /// idle after a tick it missed (skipped-frame correction), after every
     /// event of that instant.
     case deferredFrame
+    /// Bookkeeping: a scan and its touch's arrival, one event at the
+    /// arrival (the scan's ready instant plus the dispatch latency, a
+    /// constant). Nothing reads what a scan produces before its touch
+    /// arrives, so the scan is handled then (Docs/Engine.md, "Events
+    /// handled within another"); counted as a `sampleReady`, and as an
+    /// `inputChannel` when the finger was down.
+    case scanArrival
 
     /// The order at equal times (1 first); a bookkeeping event shares the
     /// rank of the kind it follows and comes after those scheduled before it.
@@ -45,7 +55,7 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         case .queueBuffer: return 4
         case .uiWorkDone, .glRead: return 5
         case .sampleReady: return 6
-        case .inputChannel: return 7
+        case .inputChannel, .scanArrival: return 7
         case .vsyncSf: return 8
         case .vsyncApp, .deferredFrame: return 9
         }
@@ -65,15 +75,16 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         case .vsyncApp: return "vsyncApp"
         case .glRead: return "glRead"
         case .deferredFrame: return "deferredFrame"
+        case .scanArrival: return "scanArrival"
         }
     }
 
-    /// The periodic sources (Docs/Engine.md): the present vsync, the scan,
-    /// vsync-sf and vsync-app.
+    /// The periodic sources (Docs/Engine.md): the present vsync, the scan
+    /// (with its arrival), vsync-sf and vsync-app.
     public var clock: Int {
         switch self {
         case .presentVsync: return 0
-        case .sampleReady: return 1
+        case .scanArrival: return 1
         case .vsyncSf: return 2
         case .vsyncApp: return 3
         default: return -1
@@ -83,6 +94,7 @@ public enum AndroidEvent: UInt8, SimulationEvent {
     /// Four clocks.
     public static var clocks: Int { 4 }
 
-    /// The two deferred decisions are bookkeeping.
-    public var isBookkeeping: Bool { self == .glRead || self == .deferredFrame }
+    /// The two deferred decisions and the scan with its arrival are
+    /// bookkeeping.
+    public var isBookkeeping: Bool { self == .glRead || self == .deferredFrame || self == .scanArrival }
 }

@@ -104,32 +104,58 @@ struct AndroidPipeline: PlatformPipeline {
         s.schedule(.presentVsync, at: display.firstLatch)
         s.schedule(.vsyncSf, at: surfaceFlinger.nextTick)
         s.schedule(.vsyncApp, at: choreographer.nextTick)
-        s.schedule(.sampleReady, at: digitizer.nextReady)
+        s.schedule(.scanArrival, at: nextArrival)
         if continuous { glDequeue(0, &s) }
+    }
+
+    /// When the next scan's touch arrives in the input channel (``AndroidEvent/scanArrival``).
+    var nextArrival: SimTime { dispatch.arrival(ofSampleReadyAt: digitizer.nextReady) }
+
+    /// The scans ready before the run's end whose touches had not arrived:
+    /// they are in transit.
+    mutating func finishEvents(before end: SimTime, _ s: inout EventScheduler<Event>) {
+        while digitizer.nextReady < end {
+            s.handledWithin(.sampleReady)
+            if scan(readyAt: digitizer.nextReady) != nil { dispatch.leftInTransit() }
+        }
+    }
+
+    /// The digitizer's scan whose touch is ready at `ready`.
+    @inline(__always)
+    mutating func scan(readyAt ready: SimTime) -> Touch? {
+        guard let touch = digitizer.scan(readyAt: ready) else { return nil }
+        log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
+                                instant: touch.time, ready: ready, index: touch.scan))
+        return touch
+    }
+
+    /// A scan's touch arrives in the app's input channel now.
+    @inline(__always)
+    mutating func arrive(_ touch: Touch, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
+        if !touch.began && !touch.lifted {
+            consumer.receive(touch)
+        } else if ui.busy {
+            ui.queueDown(touch)
+        } else {
+            startDown(touch, now, &s)
+        }
     }
 
     @inline(__always)
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
         switch event {
-        case .sampleReady:
-            if let touch = digitizer.scan(readyAt: now) {
-                s.schedule(.inputChannel, at: dispatch.send(touch))
-                log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
-                                        instant: touch.time, ready: now, index: touch.scan))
+        case .scanArrival:
+            s.handledWithin(.sampleReady)
+            if let touch = scan(readyAt: digitizer.nextReady) {
+                s.handledWithin(.inputChannel)
+                arrive(touch, now, &s)
             }
-            s.schedule(.sampleReady, at: digitizer.nextReady)
+            s.schedule(.scanArrival, at: nextArrival)
 
-        case .inputChannel:
-            let touch = dispatch.arrive()
-            log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
-            if !touch.began && !touch.lifted {
-                consumer.receive(touch)
-            } else if ui.busy {
-                ui.queueDown(touch)
-            } else {
-                startDown(touch, now, &s)
-            }
+        case .sampleReady, .inputChannel:
+            preconditionFailure("a scan and its arrival are one event, scanArrival")
 
         case .vsyncApp:
             let (frameTime, target) = choreographer.tick()

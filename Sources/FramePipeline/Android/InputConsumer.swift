@@ -4,25 +4,25 @@ import SimKernel
 /// InputReader, InputDispatcher and the socket to the app (Docs/Android.md,
 /// "Digitizer and kernel"): a sample reaches the app's input channel
 /// `android.dispatchLatency` after its evdev timestamp. Samples arrive in
-/// the order they were reported.
+/// the order they were reported. The pipeline handles a scan when its
+/// touch arrives (``AndroidEvent/scanArrival``), so only the samples still
+/// on their way when the run ends are kept: as a count.
 struct InputDispatch {
     let latency: SimTime
-    /// Samples on their way, oldest first.
-    private var inTransit = Ring<Touch>()
+    /// Samples reported before the run's end that had not reached the
+    /// channel by then.
+    private(set) var count = 0
 
     init(latency: SimTime) { self.latency = latency }
 
-    /// A sample is reported now: returns when it reaches the channel.
-    mutating func send(_ touch: Touch) -> SimTime {
-        inTransit.append(touch)
-        return touch.ready + latency
+    /// When a sample reported at `ready` reaches the channel (never, past
+    /// the last instant).
+    func arrival(ofSampleReadyAt ready: SimTime) -> SimTime {
+        ready > .max - latency ? .max : ready + latency
     }
 
-    /// The oldest sample on its way reaches the channel.
-    mutating func arrive() -> Touch { inTransit.removeFirst() }
-
-    /// Samples still on their way.
-    var count: Int { inTransit.count }
+    /// A sample was reported before the run's end and had not arrived.
+    mutating func leftInTransit() { count += 1 }
 }
 
 /// What a Choreographer frame took from the batch.
