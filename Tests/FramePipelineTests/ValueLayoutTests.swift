@@ -14,3 +14,44 @@ import Testing
         #expect(MemoryLayout<Commit>.size <= 128)
     }
 }
+
+/// The iOS budget's per-frame instants (``BudgetStamps``): a table by frame
+/// number that doubles when more frames are in flight than it holds.
+@Suite struct BudgetStampsTests {
+    @Test func framesBeyondTheTablesFirstSizeKeepTheirInstants() throws {
+        var stamps = BudgetStamps()
+        stamps.keep()
+        // 40 frames in flight at once (the table starts with 16 slots)
+        for id in Int64(100)..<140 {
+            stamps.began(id, prepareStart: id * 10)
+            stamps.submitted(id, at: id * 10 + 1)
+            stamps.gpuRan(id, from: id * 10 + 2, to: id * 10 + 3)
+        }
+        let f = try #require(stamps.latched(120))
+        #expect(f.prepareStart == 1200 && f.submitted == 1201 && f.gpuStart == 1202 && f.gpuEnd == 1203)
+        // the frames before it were dropped with it; the ones after are kept
+        #expect(stamps.latched(110) == nil)
+        #expect(stamps.missing == 1)
+        let last = try #require(stamps.latched(139))
+        #expect(last.gpuEnd == 1393)
+        #expect(stamps.missing == 1)
+    }
+
+    @Test func aMetalFrameStartsWhenItJoinsTheGPUQueue() throws {
+        var stamps = BudgetStamps()
+        stamps.keep()
+        stamps.began(0, prepareStart: -1)
+        stamps.submitted(0, at: 50)
+        #expect(try #require(stamps.latched(0)).prepareStart == 50)
+    }
+
+    @Test func aFrameOutOfOrderIsMissing() {
+        var stamps = BudgetStamps()
+        stamps.keep()
+        stamps.began(0, prepareStart: 0)
+        stamps.began(2, prepareStart: 0)
+        #expect(stamps.missing == 1)
+        #expect(stamps.latched(2) == nil)
+        #expect(stamps.missing == 2)
+    }
+}
