@@ -59,14 +59,21 @@ public struct StreamingStats: Sendable {
         highest = UInt64(Swift.max(2, (highestValue * resolution).rounded(.up)))
     }
 
-    /// Records one value.
-    @inlinable
+    /// Records one value. A repeat of the last value is counted where the
+    /// value is recorded (inlined); any other goes through a call.
+    @inlinable @inline(__always)
     public mutating func record(_ x: Double) {
         _count &+= 1
         if x == pendingValue && pendingCount < UInt32.max {
             pendingCount &+= 1
             return
         }
+        recordNew(x)
+    }
+
+    /// ``record(_:)`` of a value other than the last (already counted).
+    @usableFromInline
+    mutating func recordNew(_ x: Double) {
         if x == otherValue && otherCount < UInt32.max {
             // two values taking turns (e.g. the two samples of a 120 Hz scan)
             otherCount &+= 1

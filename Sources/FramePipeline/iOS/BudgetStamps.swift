@@ -47,6 +47,7 @@ struct BudgetStamps {
 
     /// Frame `id` begins: its prepare starts at `prepareStart` (-1 for a
     /// Metal frame, which has none: it starts when it joins the GPU queue).
+    @inline(__always)
     mutating func began(_ id: Int64, prepareStart: SimTime) {
         let t = table
         if count == 0 { firstFrame = id }
@@ -60,6 +61,7 @@ struct BudgetStamps {
     }
 
     /// Doubles the table, moving each frame kept to its slot in the new one.
+    @inline(never)
     private func grow(_ t: Table) {
         let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: 2 * (t.mask + 1))
         let newMask = 2 * (t.mask + 1) - 1

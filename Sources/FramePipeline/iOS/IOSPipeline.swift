@@ -493,12 +493,13 @@ struct CommitTable {
     /// A commit is made (its number is the next).
     func append(_ c: Commit) { ring.append(c) }
 
-    /// Commit `seq` (kept: from the front frame's on).
-    @inline(__always)
+    /// Commit `seq` (kept: from the front frame's on), read in place.
     subscript(seq: Int64) -> Commit {
-        let i = Int(truncatingIfNeeded: seq &- first)
-        precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
-        return ring.pointer(i).pointee
+        @inline(__always) unsafeAddress {
+            let i = Int(truncatingIfNeeded: seq &- first)
+            precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
+            return UnsafePointer(ring.pointer(i))
+        }
     }
 
     /// Forgets the commits before `seq`.
