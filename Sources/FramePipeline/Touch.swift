@@ -19,8 +19,8 @@ public struct Touch: Sendable, Hashable {
     /// The reported force (with the digitizer's force noise, if any),
     /// normalised as `UITouch.force`: 1.0 an average touch (Docs/Force.md).
     public var force: Double
-    // the flags come last: a touch is then 58 bytes, and a value holding
-    // one can put a flag of its own in the 6 bytes its stride leaves
+    // the flags come last: a touch is then 59 bytes, and a value holding
+    // one can put a flag of its own in the 5 bytes its stride leaves
     // (``Commit`` fits in 128 bytes, copied without a call)
     /// True for the first touch of a stroke (touch-down).
     public var began: Bool

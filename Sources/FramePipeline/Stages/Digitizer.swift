@@ -21,6 +21,10 @@ public struct Digitizer: Sendable {
     let sampleInstant: Rational
     let delay: SimTime
     let noise: DigitizerNoise
+    /// Whether a position or a force is reported as it is (read once, not
+    /// per scan).
+    let noiseless: Bool
+    let exactForce: Bool
     /// How the force is sensed (Docs/Force.md, "The digitizer").
     let forceSensor: ForceSensor
     var finger: TrajectoryCursor
@@ -58,6 +62,8 @@ public struct Digitizer: Sendable {
         sampleInstant = c.sampleInstant
         delay = c.digitizerDelay
         noise = c.noise
+        noiseless = c.noise.isNone
+        exactForce = ForceSensor(c.force).isExact
         finger = TrajectoryCursor(trajectory)
         noiseRNG = SeededRandom(seed: c.seed, stream: 1)
         forceSensor = ForceSensor(c.force)
@@ -133,10 +139,10 @@ public struct Digitizer: Sendable {
         defer { fingerWasDown = state.isDown }
         guard state.isDown else { return nil }
         var position = state.position
-        if !noise.isNone { position = noise.apply(position, rng: &noiseRNG) }
+        if !noiseless { position = noise.apply(position, rng: &noiseRNG) }
         touchesMade += 1
         var force = state.force
-        if !forceSensor.isExact { force = forceSensor.apply(force, rng: &forceRNG) }
+        if !exactForce { force = forceSensor.apply(force, rng: &forceRNG) }
         return Touch(scan: index, time: instant, windowStart: w0, ready: now, position: position, began: !fingerWasDown,
                      force: force, scanned: true)
     }
@@ -159,7 +165,7 @@ public struct Digitizer: Sendable {
             }
         }
         lastWindow = down.windowStart..<Swift.max(down.windowStart, down.ready)
-        if !noise.isNone { down.position = noise.apply(down.position, rng: &noiseRNG) }
+        if !noiseless { down.position = noise.apply(down.position, rng: &noiseRNG) }
         touchesMade += 1
         return down
     }
