@@ -320,8 +320,17 @@ struct IOSPipeline: PlatformPipeline {
 
     /// The render server starts preparing the waiting commit when it is idle
     /// and a buffer can be had.
+    ///
+    /// Asked two or three times a frame and mostly answered no: the test is
+    /// inlined where it is asked, the start is a call.
+    @inline(__always)
     mutating func tryStartRender(_ now: SimTime, _ s: inout EventScheduler<Event>) {
-        guard renderServer.wantsToStart, let buffer = buffers.acquire(at: now) else { return }
+        if renderServer.wantsToStart { startRender(now, &s) }
+    }
+
+    /// ``tryStartRender(_:_:)`` once a commit waits and the server is idle.
+    mutating func startRender(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        guard let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
         if stamps.isKept { stamps.began(frame.id, prepareStart: now) }
