@@ -63,6 +63,7 @@ struct BufferPool {
     }
 
     /// Gives a buffer back.
+    @inline(__always)
     mutating func release(_ id: Int8) {
         if heldMask & (1 << UInt8(id)) == 0 { conflicts += 1 }
         heldMask &= ~(1 << UInt8(id))

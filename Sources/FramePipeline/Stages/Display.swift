@@ -32,6 +32,7 @@ struct Display<Frame> {
     var firstLatch: SimTime { vsyncs.time }
 
     /// A frame is complete: it joins the present queue.
+    @inline(__always)
     mutating func completed(_ frame: Frame) { presentQueue.append(frame) }
 
     /// The latch event: returns the next latch.
@@ -39,6 +40,7 @@ struct Display<Frame> {
 
     /// The frame to latch now: the newest (`latest`) or oldest (`fifo`)
     /// completed frame; nil when none waits.
+    @inline(__always)
     mutating func frameToLatch() -> Frame? {
         guard !presentQueue.isEmpty else { return nil }
         return present == .latest ? presentQueue.removeLast() : presentQueue.removeFirst()

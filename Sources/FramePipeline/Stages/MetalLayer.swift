@@ -11,5 +11,6 @@ struct MetalLayer {
     mutating func waitForDrawable(_ frame: Frame, gpu: SimTime) { waiting.append((frame, gpu)) }
 
     /// The frame that has waited longest for a drawable, if any.
+    @inline(__always)
     mutating func nextWaiting() -> (frame: Frame, gpu: SimTime)? { waiting.popFirst() }
 }

@@ -257,6 +257,7 @@ struct IOSPipeline: PlatformPipeline {
     }
 
     /// The render server's vsync wake.
+    @inline(__always)
     mutating func renderServerWake(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         tryStartRender(now, &s)
         buffers.atVsync(now)
@@ -291,6 +292,7 @@ struct IOSPipeline: PlatformPipeline {
     }
 
     /// `perScan`: a delivery now, once, when the app is idle and touches wait.
+    @inline(__always)
     mutating func requestPerScanDelivery(_ s: inout EventScheduler<Event>) {
         if delivery.wantsPerScanDelivery(appIdle: !app.busy) { s.schedule(.delivery, at: s.now) }
     }
@@ -369,6 +371,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A display buffer is free again; a Metal frame waiting for a drawable
     /// takes it.
+    @inline(__always)
     mutating func releaseBuffer(_ id: Int8, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         buffers.release(id)
         if var waiting = metalLayer.nextWaiting(), let b = buffers.acquire(at: now) {
