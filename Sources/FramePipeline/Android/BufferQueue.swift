@@ -37,6 +37,7 @@ struct BufferQueue {
     /// dequeueBuffer now: the free buffer released earliest, with the
     /// release fence it had; nil when none is free (the dequeue waits, and
     /// ``release(_:fence:now:)`` hands it the next buffer).
+    @inline(__always)
     mutating func dequeue(now: SimTime) -> (id: Int32, fence: ReleaseFence)? {
         guard let b = free.popFirst() else {
             dequeueWaiting = true
@@ -47,6 +48,7 @@ struct BufferQueue {
         return take(b)
     }
 
+    @inline(__always)
     private mutating func take(_ b: Int32) -> (id: Int32, fence: ReleaseFence) {
         let bit: UInt64 = 1 << UInt64(b)
         if held & bit != 0 { conflicts += 1 }
@@ -74,6 +76,7 @@ struct BufferQueue {
     }
 
     /// queueBuffer: frame `seq` waits for SurfaceFlinger.
+    @inline(__always)
     mutating func enqueue(_ seq: Int64) {
         queue.append(seq)
         maxQueued = Swift.max(maxQueued, queue.count)

@@ -43,6 +43,7 @@ public struct FrameTimelineCounts: Sendable, Hashable {
     /// The count of one class.
     public subscript(c: JankClass) -> Int { counts[JankClass.allCases.firstIndex(of: c)!] }
 
+    @inline(__always)
     mutating func add(_ c: JankClass) {
         switch c {
         case .onTime: counts[0] += 1
@@ -76,6 +77,7 @@ struct FrameTimeline {
     }
 
     /// A frame begins (`expected` -1: a continuous frame).
+    @inline(__always)
     mutating func begin(seq: Int64, expected: SimTime) { inFlight.append((seq, expected, false)) }
 
     /// True while a frame has begun and is neither presented nor dropped.

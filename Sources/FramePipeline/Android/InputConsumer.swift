@@ -66,6 +66,7 @@ struct InputConsumer {
     }
 
     /// A MOVE sample reaches the channel: it waits in the batch.
+    @inline(__always)
     mutating func receive(_ touch: Touch) { batch.append(touch) }
 
     /// A DOWN is handled: it starts the touch's history.
