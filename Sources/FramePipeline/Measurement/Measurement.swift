@@ -112,6 +112,7 @@ struct Measurement {
 
     /// Frame-to-photon of a frame latched at `latch` whose frame started at
     /// `frameStart`, its content at screen row `y`.
+    @inline(__always)
     mutating func frameToPhoton(latch: SimTime, y: Double, frameStart: SimTime) {
         frameToPhotonMs.record(Double(geometry.photonTime(latch: latch, y: y) - frameStart) / 1e6)
     }

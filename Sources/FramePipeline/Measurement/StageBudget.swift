@@ -326,9 +326,10 @@ struct BudgetChain {
 
 /// The distinct stage splits a ``BudgetRecorder`` has counted and not yet
 /// recorded: up to ``capacity`` splits of `stages` durations each, with how
-/// many frames each stands for. A split is looked for where the last one
-/// was found, then at the entry after it (splits that take turns were
-/// entered in their turn order), then everywhere; allocated once.
+/// many frames each stands for. A split is looked for at the entry after
+/// the one found last (splits that take turns were entered in their turn
+/// order), then where the last one was found, then everywhere; allocated
+/// once.
 final class Splits {
     static let capacity = 16
     let stages: Int
@@ -374,9 +375,11 @@ final class Splits {
     @inline(__always)
     func count(_ s: UnsafeMutablePointer<SimTime>) -> Bool {
         if used > 0 {
-            if matches(last, s) { counts[last] &+= 1; return true }
+            // splits that take turns follow each other in entry order: the
+            // entry after the last one found is tried first
             let next = last &+ 1 < used ? last &+ 1 : 0
             if matches(next, s) { last = next; counts[next] &+= 1; return true }
+            if matches(last, s) { counts[last] &+= 1; return true }
             for k in 0..<used where k != last && k != next && matches(k, s) {
                 last = k
                 counts[k] &+= 1
