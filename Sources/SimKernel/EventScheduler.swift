@@ -129,26 +129,27 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         return slotCount > 0 && clock.time != .max ? clock : nil
     }
 
-    /// Whether an event at `time` with a tie rank below `rank` is pending.
+    /// Whether an event is pending at `time` that would be handled before
+    /// an event of tie rank `rank` scheduled now at `time`: one of a lower
+    /// rank, or of the same rank (scheduled earlier, so first).
     ///
     /// A model that would schedule an event of rank `rank` at ``now`` may
     /// instead handle it at once, within the current event, when this is
-    /// false for `now`: the event would then have been the next handled
-    /// (nothing at this instant comes before it), so handling it at once
-    /// changes no order. It says so with ``handledWithin(_:)``.
+    /// false for `now`: the event would then have been the next handled, so
+    /// handling it at once changes no order. It says so with
+    /// ``handledWithin(_:)``.
     @inlinable @inline(__always)
-    public func waits(at time: SimTime, rankBelow rank: UInt8) -> Bool {
-        // the rank is the order word's top byte: an order below the rank's
-        // first order word has a lower rank; the heap's top and the
+    public func waits(at time: SimTime, before rank: UInt8) -> Bool {
+        // the rank is the order word's top byte; the heap's top and the
         // earliest clock are each the first of their events at an instant
-        let first = UInt64(rank) << 56
-        if size > 0 && heap[0].time == time && heap[0].order < first { return true }
-        if slotCount > 0 && slots[earliestSlot].time == time && slots[earliestSlot].order < first { return true }
+        if size > 0 && heap[0].time == time && UInt8(truncatingIfNeeded: heap[0].order >> 56) <= rank { return true }
+        let clock = slots[earliestSlot]
+        if slotCount > 0 && clock.time == time && UInt8(truncatingIfNeeded: clock.order >> 56) <= rank { return true }
         return false
     }
 
     /// Counts an event of kind `event` that the model handled within the
-    /// current one (``waits(at:rankBelow:)``), so the counts a run reports
+    /// current one (``waits(at:before:)``), so the counts a run reports
     /// are those of handling it as its own event.
     @inlinable
     public mutating func handledWithin(_ event: Event) {

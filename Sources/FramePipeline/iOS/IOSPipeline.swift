@@ -229,8 +229,8 @@ struct IOSPipeline: PlatformPipeline {
             s.schedule(.latch, at: display.nextLatch())
             latch(now, &s)
             // the render server wakes at the same vsync, after every event
-            // of a lower rank at this instant: now, unless one waits
-            if s.waits(at: now, rankBelow: IOSEvent.renderServerWake.tieRank) {
+            // that comes before it at this instant: now, unless one waits
+            if s.waits(at: now, before: IOSEvent.renderServerWake.tieRank) {
                 s.schedule(.renderServerWake, at: now)
             } else {
                 s.handledWithin(.renderServerWake)
@@ -239,7 +239,7 @@ struct IOSPipeline: PlatformPipeline {
             // the frame start at this vsync comes next, unless something
             // waits before it (a wake deferred above among them)
             if frameStartsAtVsync {
-                if s.waits(at: now, rankBelow: IOSEvent.frameStart.tieRank) {
+                if s.waits(at: now, before: IOSEvent.frameStart.tieRank) {
                     s.schedule(.frameStart, at: now)
                 } else {
                     s.handledWithin(.frameStart)
