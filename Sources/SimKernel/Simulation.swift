@@ -82,7 +82,9 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
         }
     }
 
-    /// Handles the next event before `end`; false when there is none.
+    /// Handles the next event before `end`; false when there is none. What
+    /// a model keeps out of the scheduler (``SimulationModel/finishEvents(before:_:)``)
+    /// is handled only at the end of ``run(until:)``.
     @inlinable @discardableResult
     public mutating func step(before end: SimTime = .max) -> Bool {
         startIfNeeded()
