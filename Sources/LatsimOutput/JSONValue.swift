@@ -28,8 +28,8 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     func write(into out: inout String, indent: Int, level: Int) {
         let nl = indent > 0 ? "\n" : ""
-        let pad = String(repeating: " ", count: indent * (level + 1))
-        let closePad = String(repeating: " ", count: indent * level)
+        var pad: String { String(repeating: " ", count: indent * (level + 1)) }
+        var closePad: String { String(repeating: " ", count: indent * level) }
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -39,6 +39,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
             out += "[" + nl
+            let pad = pad
             for (i, v) in items.enumerated() {
                 out += pad
                 v.write(into: &out, indent: indent, level: level + 1)
@@ -48,6 +49,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .object(let fields):
             if fields.isEmpty { out += "{}"; return }
             out += "{" + nl
+            let pad = pad
             for (i, (k, v)) in fields.enumerated() {
                 out += pad
                 JSONValue.quote(k, into: &out)
@@ -63,6 +65,12 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// control characters escaped.
     package static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // most strings need no escape: appended whole
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""

@@ -33,7 +33,27 @@ public final class OutputTransaction: @unchecked Sendable {
         var createdFolders: [String]
     }
 
-    private static let key = "latsim.OutputTransaction"
+    /// The thread's open transaction: a thread-specific slot holding a
+    /// retained reference, released when the transaction closes, another
+    /// opens, or the thread ends (cheaper than Foundation's thread
+    /// dictionary, which bridges its keys and values on every use).
+    private static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        let status = pthread_key_create(&key) { Unmanaged<OutputTransaction>.fromOpaque($0).release() }
+        #else
+        let status = pthread_key_create(&key) { if let p = $0 { Unmanaged<OutputTransaction>.fromOpaque(p).release() } }
+        #endif
+        precondition(status == 0, "no thread-specific slot for the output transaction (pthread_key_create: \(status))")
+        return key
+    }()
+
+    /// Makes `t` this thread's transaction (nil: none), releasing the one before.
+    private static func setCurrent(_ t: OutputTransaction?) {
+        let old = pthread_getspecific(slot)
+        pthread_setspecific(slot, t.map { Unmanaged.passRetained($0).toOpaque() })
+        if let old { Unmanaged<OutputTransaction>.fromOpaque(old).release() }
+    }
     private let registry: CleanupRegistry
     private let pending = Locked([Pending]())
 
@@ -43,16 +63,18 @@ public final class OutputTransaction: @unchecked Sendable {
     @discardableResult
     public static func begin(registry: CleanupRegistry = .shared) -> OutputTransaction {
         let t = OutputTransaction(registry: registry)
-        Thread.current.threadDictionary[key] = t
+        setCurrent(t)
         return t
     }
 
     /// This thread's open transaction, if any.
-    public static var current: OutputTransaction? { Thread.current.threadDictionary[key] as? OutputTransaction }
+    public static var current: OutputTransaction? {
+        pthread_getspecific(slot).map { Unmanaged<OutputTransaction>.fromOpaque($0).takeUnretainedValue() }
+    }
 
     /// Closes the transaction on this thread.
     private func close() {
-        if Self.current === self { Thread.current.threadDictionary.removeObject(forKey: Self.key) }
+        if Self.current === self { Self.setCurrent(nil) }
     }
 
     /// The destinations held so far, in the order written.

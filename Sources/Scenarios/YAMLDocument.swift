@@ -18,18 +18,28 @@ import Yams
 /// libyaml's own messages quote the offending line; a message here names
 /// the line and column and echoes at most ``LatsimError/echoLimit``
 /// characters of anything from the file.
-enum YAMLDocument {
+package enum YAMLDocument {
     /// The most nodes a document may expand to.
     static let maximumNodes = 200_000
     /// The most bytes of scalar text a document may expand to.
     static let maximumScalarBytes = 2 << 20
+
+    /// How plain scalars are tagged: not at all. latsim reads every value
+    /// from its text, as its key says (a number, a duration, a name), and
+    /// never from a tag, so the YAML 1.1 rules (`yes` a boolean, `1_000` an
+    /// integer, `<<` a merge) would change nothing it reads; they would
+    /// only compile seven regular expressions on every start (Yams'
+    /// `Resolver.default`, about a quarter of a short run's instructions).
+    /// Keys are compared by their text: a quoted `"true"` and a plain
+    /// `true` are the same key.
+    package static let resolver = Resolver.basic
 
     /// The document's root (nil for an empty document), checked as the type
     /// says; `file` names it in errors.
     static func compose(_ text: String, file: String) throws(LatsimError) -> Node? {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try Yams.compose(yaml: text, resolver)
         } catch let e as YamlError {
             throw describe(e, file: file)
         } catch {

@@ -63,8 +63,18 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
         // printf rounds the exact binary value to `places` decimals itself
         s = Swift.abs(x) >= 4_503_599_627_370_496 && Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.\(places)f", x)
     } else {
-        let r = (x * scale).rounded() / scale
-        s = r == r.rounded() && Swift.abs(r) < 1e15 ? String(Int64(r)) : String(format: "%.\(places)f", r)
+        let m = (x * scale).rounded()
+        let r = m / scale
+        if r == r.rounded() && Swift.abs(r) < 1e15 {
+            s = String(Int64(r))
+        } else if Swift.abs(m) < 4_503_599_627_370_496 { // 2^52
+            // r is within half an ulp of m / 10^places, and below 2^52 that
+            // is less than half a unit of the last decimal: printf would
+            // write m's digits with the point `places` from the right
+            s = pointed(UInt64(Swift.abs(m)), places: places, negative: m < 0)
+        } else {
+            s = String(format: "%.\(places)f", r)
+        }
     }
     if s.contains(".") {
         while s.hasSuffix("0") { s.removeLast() }
@@ -77,6 +87,19 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
         s += String(repeating: "0", count: Swift.max(0, places - decimals))
     }
     return s
+}
+
+/// The digits of `m / 10^places` (sign, integer digits, point, exactly
+/// `places` decimals), as `%.{places}f` writes them.
+private func pointed(_ m: UInt64, places: Int, negative: Bool) -> String {
+    var digits = String(m)
+    if places > 0 {
+        if digits.utf8.count <= places {
+            digits = String(repeating: "0", count: places - digits.utf8.count + 1) + digits
+        }
+        digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -places))
+    }
+    return negative ? "-" + digits : digits
 }
 
 /// A number for a JSON document: its digits as ``formatDecimal(_:places:fixed:)``

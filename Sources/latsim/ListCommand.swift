@@ -27,6 +27,7 @@ struct ScenarioCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a scenario's YAML, ready to copy and edit.",
             discussion: "With --resolved, every key is printed with the value the run would use."
         )

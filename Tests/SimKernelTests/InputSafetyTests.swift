@@ -18,6 +18,50 @@ import Testing
         }
     }
 
+    /// Below 2^52 units of the last place, a number is written from its
+    /// rounded digits rather than through printf: the two agree on every
+    /// number, at every count of places (the rule the shortcut rests on).
+    @Test func theDigitsAreThoseOfPrintf() {
+        // printf's digits, through the same trimming
+        func reference(_ x: Double, _ places: Int, fixed: Bool) -> String {
+            var scale = 1.0
+            for _ in 0..<places { scale *= 10 }
+            let r = (x * scale).rounded() / scale
+            var s = r == r.rounded() && Swift.abs(r) < 1e15 ? String(Int64(r)) : String(format: "%.\(places)f", r)
+            if s.contains(".") {
+                while s.hasSuffix("0") { s.removeLast() }
+                if s.hasSuffix(".") { s.removeLast() }
+            }
+            if s == "-0" { s = "0" }
+            if fixed && places > 0 {
+                if !s.contains(".") { s += "." }
+                let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
+                s += String(repeating: "0", count: Swift.max(0, places - decimals))
+            }
+            return s
+        }
+        var rng = SeededRandom(seed: 7, stream: 1)
+        var checked = 0
+        for _ in 0..<20_000 {
+            let magnitude = Double(Int(rng.next() % 30) - 12)
+            let x = (rng.nextUnit() * 2 - 1) * pow(10, magnitude)
+            let places = Int(rng.next() % 18)
+            var scale = 1.0
+            for _ in 0..<places { scale *= 10 }
+            guard Swift.abs(x) * scale < 9_007_199_254_740_992 else { continue }
+            for fixed in [false, true] {
+                #expect(formatDecimal(x, places: places, fixed: fixed) == reference(x, places, fixed: fixed), "\(x), \(places) places")
+            }
+            checked += 1
+        }
+        // near the edges: ties, a unit of the last place, 2^52 units
+        for (x, places) in [(0.0005, 3), (-0.0005, 3), (0.125, 2), (2.675, 2), (1e-17, 17), (-0.000001, 6),
+                            (4_503_599_627_370.495, 3), (4_503_599_627_370.5, 3), (0.1 + 0.2, 17), (123.456, 0)] {
+            #expect(formatDecimal(x, places: places) == reference(x, places, fixed: false), "\(x), \(places) places")
+        }
+        #expect(checked > 10_000)
+    }
+
     @Test func smallNumbersKeepTheirRoundingAndNonFiniteIsNullInJSON() {
         #expect(formatDecimal(16.6666666, places: 6) == "16.666667")
         #expect(formatDecimal(-0.0000001, places: 6) == "0")
