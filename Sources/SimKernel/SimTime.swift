@@ -42,5 +42,10 @@ public func roundHalfUp(_ numerator: Int128, _ denominator: Int128) -> Int128 {
 /// Rounds a floating-point value half up to an integer number of nanoseconds.
 @inlinable
 public func roundHalfUp(_ x: Double) -> SimTime {
-    SimTime((x + 0.5).rounded(.down))
+    // floor(x + 0.5) without a call to floor: truncation toward zero, one
+    // less for a negative number with a fraction (the same value, and the
+    // same trap for a value no SimTime holds)
+    let r = x + 0.5
+    let t = SimTime(r)
+    return Double(t) > r ? t &- 1 : t
 }

@@ -1,4 +1,5 @@
 @testable import FramePipeline
+import SimKernel
 import Testing
 
 /// The sizes the engine's speed depends on (Docs/Engine.md, "No copies per
@@ -59,5 +60,44 @@ import Testing
         let f = stamps.latched(2)
         #expect(f == nil)
         #expect(stamps.missing == 2)
+    }
+}
+
+/// The budget's table of distinct splits foretells a split that comes
+/// round in a cycle, so a chain matches it as it is walked.
+@Suite struct SplitsTests {
+    /// Counts `split` as a chain would: as the expected entry when it is
+    /// that one, else by looking for it. Returns whether it was foretold.
+    private func count(_ split: [SimTime], in splits: Splits) -> Bool {
+        let expected = splits.expected
+        var copy = split
+        if split.indices.allSatisfy({ expected[$0] == split[$0] }) && splits.countExpected() { return true }
+        #expect(copy.withUnsafeMutableBufferPointer { splits.count($0.baseAddress!) })
+        return false
+    }
+
+    @Test(arguments: [[0, 0, 1], [0, 1], [0, 1, 2, 3, 4], [0, 0, 0, 1, 1]])
+    func aCycleIsForetoldAfterItsFirstTurns(_ cycle: [Int]) {
+        let kinds: [[SimTime]] = [[10, 2, 3], [10, 2, 4], [7, 7, 7], [1, 0, 0], [0, 0, 1]]
+        let splits = Splits(stages: 3)
+        let turns = 20
+        var foretold = 0, late = 0
+        for turn in 0..<turns {
+            for k in cycle {
+                let hit = count(kinds[k], in: splits)
+                if hit { foretold += 1 } else if turn >= 2 { late += 1 }
+            }
+        }
+        // after two turns every split is foretold
+        #expect(late == 0)
+        #expect(foretold >= (turns - 2) * cycle.count)
+        // and every frame is counted once, as its own split
+        let distinct = Set(cycle).count
+        #expect(splits.used == distinct)
+        for k in 0..<splits.used {
+            let row = Array(UnsafeBufferPointer(start: splits.split(k), count: 3))
+            let kind = kinds.firstIndex(of: row)!
+            #expect(splits.counts[k] == turns * cycle.filter { $0 == kind }.count)
+        }
     }
 }

@@ -62,6 +62,22 @@ import Testing
         #expect(checked > 10_000)
     }
 
+    /// Rounding half up to nanoseconds is floor(x + 0.5), computed without
+    /// a call to floor: the same on either side of zero, on halves, on
+    /// integers and on values past 2^52, where every double is whole.
+    @Test func roundingHalfUpIsFloorOfXPlusAHalf() {
+        var rng = SeededRandom(seed: 11, stream: 2)
+        var cases: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.4999999999999996, -2.5000000000000004, 0.49999999999999994,
+                               -0.49999999999999994, 4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 9e15, -9e15, 9.2e18, -9.2e18]
+        for _ in 0..<20_000 {
+            let magnitude = Double(Int(rng.next() % 19))
+            cases.append((rng.nextUnit() * 2 - 1) * pow(10, magnitude))
+        }
+        for x in cases {
+            #expect(roundHalfUp(x) == SimTime((x + 0.5).rounded(.down)), "\(x)")
+        }
+    }
+
     @Test func smallNumbersKeepTheirRoundingAndNonFiniteIsNullInJSON() {
         #expect(formatDecimal(16.6666666, places: 6) == "16.666667")
         #expect(formatDecimal(-0.0000001, places: 6) == "0")

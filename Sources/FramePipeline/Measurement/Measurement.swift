@@ -31,6 +31,10 @@ struct Measurement {
         budget = recorder
         budgetRef = .passUnretained(recorder)
     }
+    /// The photon instant of the newest touch of the frame measured last
+    /// (``frameShown(latch:content:newest:drawnTouches:drawn:horizon:)``):
+    /// its frame-to-photon and its stage budget end there.
+    private(set) var measuredPhoton: SimTime = 0
     var tapToPhotonMs = Measurements.milliseconds()
     var liftToPhotonMs = Measurements.milliseconds()
     /// A tapping finger: each drawn touch is a tap's touch-down, measured
@@ -106,7 +110,7 @@ struct Measurement {
     mutating func frameShown(latch: SimTime, mainTouch s: Touch, drawnTouches: Int64, drawn: TouchPoint, horizon: SimTime,
                              frameStart: SimTime) -> Bool {
         let measured = frameShown(latch: latch, content: s.scan, newest: s, drawnTouches: drawnTouches, drawn: drawn, horizon: horizon)
-        if measured { frameToPhoton(latch: latch, y: s.position.y, frameStart: frameStart) }
+        if measured { frameToPhotonMs.record(Double(measuredPhoton - frameStart) / 1e6) }
         return measured
     }
 
@@ -125,9 +129,10 @@ struct Measurement {
     mutating func frameShown(latch: SimTime, content: Int64, newest s: Touch, drawnTouches: Int64, drawn: TouchPoint,
                              horizon: SimTime) -> Bool {
         let measured = content > newestShown
+        if measured { measuredPhoton = geometry.photonTime(latch: latch, y: s.position.y) }
         if measured && !taps {
             newestShown = content
-            let photon = geometry.photonTime(latch: latch, y: s.position.y)
+            let photon = measuredPhoton
             let ttp = Double(photon - s.time) / 1e6
             let frames = geometry.pipelineFrames(latch: latch, windowStart: s.windowStart)
             touchToPhotonMs.record(ttp)

@@ -229,7 +229,7 @@ final class BudgetRecorder {
     /// on the stack (``BudgetChain``), into the recorder's storage.
     @inline(__always)
     func chain(from start: SimTime) -> BudgetChain {
-        BudgetChain(out: current, cursor: start)
+        BudgetChain(out: current, expected: splits.expected, cursor: start)
     }
 
     /// The frame's chain is complete, its touch-to-photon `total` ns: its
@@ -249,6 +249,9 @@ final class BudgetRecorder {
             return
         }
         if chain.sum != total { mismatches += 1 }
+        // the split expected next, compared stage by stage as the chain was
+        // walked: no second pass over the stages
+        if chain.differs == 0 && splits.countExpected() { return }
         if !splits.count(current) {
             flush()
             _ = splits.count(current)
@@ -294,14 +297,20 @@ struct BudgetChain {
     /// The most stages a chain can have: every stage there is.
     static let capacity = BudgetStage.allCases.count
     let out: UnsafeMutablePointer<SimTime>
+    /// The split the chain is expected to repeat (``Splits/expected``),
+    /// ``capacity`` durations.
+    let expected: UnsafePointer<SimTime>
     var cursor: SimTime
     /// Stages stored so far.
     var filled = 0
     /// Their sum.
     var sum: SimTime = 0
+    /// Zero while every stage so far equals the expected split's.
+    var differs: SimTime = 0
 
-    init(out: UnsafeMutablePointer<SimTime>, cursor: SimTime) {
+    init(out: UnsafeMutablePointer<SimTime>, expected: UnsafePointer<SimTime>, cursor: SimTime) {
         self.out = out
+        self.expected = expected
         self.cursor = cursor
     }
 
@@ -311,6 +320,7 @@ struct BudgetChain {
     mutating func add(_ duration: SimTime) {
         precondition(filled < Self.capacity, "a budget chain has more stages than there are")
         out[filled] = duration
+        differs |= duration ^ expected[filled]
         filled &+= 1
         sum &+= duration
     }
@@ -318,7 +328,7 @@ struct BudgetChain {
     /// The next stage lasts until `instant`.
     @inline(__always)
     mutating func until(_ instant: SimTime) {
-        let end = Swift.max(cursor, instant)
+        let end = instant > cursor ? instant : cursor
         add(end &- cursor)
         cursor = end
     }
@@ -326,12 +336,21 @@ struct BudgetChain {
 
 /// The distinct stage splits a ``BudgetRecorder`` has counted and not yet
 /// recorded: up to ``capacity`` splits of `stages` durations each, with how
-/// many frames each stands for. A split is looked for at the entry after
-/// the one found last (splits that take turns were entered in their turn
-/// order), then where the last one was found, then everywhere; allocated
-/// once.
+/// many frames each stands for; allocated once.
+///
+/// A steady pipeline's splits come round in a cycle (a 120 Hz scan whose
+/// instants fall a nanosecond apart in a three-frame pattern gives two
+/// splits in turns of three), so the split expected next is the one found
+/// a period ago: a ``BudgetChain`` compares itself with it as it is walked
+/// (``expected``), and only a chain that differs is looked for among the
+/// others. The period is learned: after a miss it becomes the shortest (of
+/// at most ``longestPeriod`` frames) with which the splits of the last
+/// ``historySize`` frames repeat.
 final class Splits {
     static let capacity = 16
+    /// The frames remembered, and the longest period learned.
+    static let historySize = 16
+    static let longestPeriod = 8
     let stages: Int
     /// The splits, `stages` durations each, in the order they were entered.
     private let table: UnsafeMutablePointer<SimTime>
@@ -339,25 +358,60 @@ final class Splits {
     let counts: UnsafeMutablePointer<Int>
     /// Splits entered.
     private(set) var used = 0
-    /// Where the last split was found.
-    private var last = 0
+    /// The splits found for the last frames (a ring), frames counted since
+    /// the splits were last recorded, and the period.
+    private let history: UnsafeMutablePointer<Int>
+    private var found = 0
+    private var period = 1
 
     init(stages: Int) {
+        precondition(stages <= BudgetChain.capacity)
         self.stages = stages
-        table = .allocate(capacity: stages * Self.capacity)
-        table.initialize(repeating: 0, count: stages * Self.capacity)
+        // a chain reads a whole chain's worth from the entry it expects
+        table = .allocate(capacity: stages * Self.capacity + BudgetChain.capacity)
+        table.initialize(repeating: 0, count: stages * Self.capacity + BudgetChain.capacity)
         counts = .allocate(capacity: Self.capacity)
         counts.initialize(repeating: 0, count: Self.capacity)
+        history = .allocate(capacity: Self.historySize)
+        history.initialize(repeating: 0, count: Self.historySize)
     }
 
     deinit {
         table.deallocate()
         counts.deallocate()
+        history.deallocate()
     }
 
     /// Split `k`'s durations.
     @inline(__always)
     func split(_ k: Int) -> UnsafeMutablePointer<SimTime> { table + k &* stages }
+
+    /// The split found `period` frames ago, when there is one.
+    @inline(__always)
+    private var foretold: Int? {
+        found >= period ? history[(found &- period) & (Self.historySize - 1)] : nil
+    }
+
+    /// The split a chain is expected to repeat (before there is one, an
+    /// entry ``countExpected()`` never counts).
+    @inline(__always)
+    var expected: UnsafePointer<SimTime> { UnsafePointer(split(foretold ?? 0)) }
+
+    /// Counts one more frame split as the ``expected`` entry (its chain
+    /// matched it); false when none was expected.
+    @inline(__always)
+    func countExpected() -> Bool {
+        guard let k = foretold else { return false }
+        counts[k] &+= 1
+        remember(k)
+        return true
+    }
+
+    @inline(__always)
+    private func remember(_ k: Int) {
+        history[found & (Self.historySize - 1)] = k
+        found &+= 1
+    }
 
     @inline(__always)
     private func matches(_ k: Int, _ s: UnsafeMutablePointer<SimTime>) -> Bool {
@@ -370,33 +424,43 @@ final class Splits {
         return true
     }
 
-    /// Counts one more frame split as `s`; false when `s` is new and there
-    /// is no room left for it (nothing is counted then).
-    @inline(__always)
+    /// Counts one more frame split as `s`, a split other than the one
+    /// expected; false when `s` is new and there is no room left for it
+    /// (nothing is counted then).
     func count(_ s: UnsafeMutablePointer<SimTime>) -> Bool {
-        if used > 0 {
-            // splits that take turns follow each other in entry order: the
-            // entry after the last one found is tried first
-            let next = last &+ 1 < used ? last &+ 1 : 0
-            if matches(next, s) { last = next; counts[next] &+= 1; return true }
-            if matches(last, s) { counts[last] &+= 1; return true }
-            for k in 0..<used where k != last && k != next && matches(k, s) {
-                last = k
-                counts[k] &+= 1
-                return true
-            }
+        var k = 0
+        while k < used && !matches(k, s) { k &+= 1 }
+        if k == used {
+            guard used < Self.capacity else { return false }
+            split(used).update(from: s, count: stages)
+            counts[used] = 0
+            used &+= 1
         }
-        guard used < Self.capacity else { return false }
-        split(used).update(from: s, count: stages)
-        counts[used] = 1
-        last = used
-        used &+= 1
+        counts[k] &+= 1
+        period = learnedPeriod(newest: k)
+        remember(k)
         return true
+    }
+
+    /// The shortest period with which `k` and the splits before it repeat
+    /// (the one learned so far when none does).
+    private func learnedPeriod(newest k: Int) -> Int {
+        // back(j): the split found j frames before `k`
+        func back(_ j: Int) -> Int { j == 0 ? k : history[(found &- j) & (Self.historySize - 1)] }
+        let known = Swift.min(found, Self.historySize)
+        var p = 1
+        while p <= Swift.min(Self.longestPeriod, known) {
+            var j = 0
+            while j &+ p <= known && back(j) == back(j &+ p) { j &+= 1 }
+            if j &+ p > known { return p }
+            p &+= 1
+        }
+        return period
     }
 
     /// Forgets every split.
     func removeAll() {
         used = 0
-        last = 0
+        found = 0
     }
 }

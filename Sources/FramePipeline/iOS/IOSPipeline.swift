@@ -411,7 +411,7 @@ struct IOSPipeline: PlatformPipeline {
         lastLatchedCommit = c.seq
         let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
                                               drawn: c.drawn, horizon: c.horizon, frameStart: c.delivered)
-        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(frame, stamp, latch: now) }
+        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(c, stamp, latch: now) }
         if let log {
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                      buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
@@ -435,16 +435,17 @@ struct IOSPipeline: PlatformPipeline {
                            stageOffset: -1)
     }
 
-    /// The stage budget of a measured frame latched at `latch`: the chain
+    /// The stage budget of a measured frame latched at `latch` (its commit
+    /// `c`): the chain
     /// from its main touch's instant through its window's end, ready,
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
-    mutating func splitBudget(_ frame: Frame, _ stamp: BudgetStamps.Frame, latch: SimTime) {
+    mutating func splitBudget(_ c: Commit, _ stamp: BudgetStamps.Frame, latch: SimTime) {
         guard let ref = measurement.budgetRef else { return }
-        let c = commits[frame.commit]
         let t = c.mainTouch
-        let g = measurement.geometry
-        let photon = g.photonTime(latch: latch, y: t.position.y)
+        // the photons of the main touch, as the frame was measured
+        let photon = measurement.measuredPhoton
+        let panel = measurement.geometry.panelResponse
         ref._withUnsafeGuaranteedRef { b in
             var chain = b.chain(from: t.time)
             chain.until(b.windowEnd(of: t))
@@ -456,7 +457,7 @@ struct IOSPipeline: PlatformPipeline {
             chain.until(stamp.gpuStart)
             chain.until(stamp.gpuEnd)
             chain.until(latch)
-            chain.until(photon - g.panelResponse)
+            chain.until(photon - panel)
             chain.until(photon)
             b.end(chain, total: photon - t.time)
         }
