@@ -23,13 +23,17 @@ import Darwin
 
     /// Starts `latsim report` with a gnuplot that announces itself by
     /// creating `marker` and then waits for latsim to go away; returns once
-    /// that gnuplot runs, i.e. while the report is half built.
+    /// that gnuplot runs, i.e. while the report is half built. The report
+    /// runs several gnuplots at once: one started as latsim died has been
+    /// given to init (or a subreaper) from the start, so the wait also
+    /// ends then, and after a minute at most.
     static func startReport(into out: URL, tools: URL, marker: URL) throws -> Process {
         let gnuplot = tools.appendingPathComponent("gnuplot")
         try """
         #!/bin/sh
         : > "\(marker.path)"
-        while kill -0 $PPID 2>/dev/null; do sleep 0.05; done
+        n=0
+        while [ "$PPID" != 1 ] && kill -0 $PPID 2>/dev/null && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
 
         """.write(to: gnuplot, atomically: false, encoding: .utf8)
         chmod(gnuplot.path, 0o755)
