@@ -20,7 +20,7 @@ extension Keyword {
     }
 
     /// The spellings, `a, b or c`.
-    public static var spellings: String { listed(allCases.map(\.rawValue)) }
+    public static var spellings: String { listed(allCases.map { $0.rawValue }) }
 
     /// Parses `text`, or throws bad input listing the valid words.
     public static func parse(_ text: String) throws(LatsimError) -> Self {
