@@ -35,10 +35,8 @@ public enum BuiltinScenarios {
 
     /// The YAML text of a built-in scenario, or nil if there is none of that name.
     public static func yaml(named name: String) -> String? {
-        guard names.contains(name),
-              let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Builtin"),
-              let data = try? Data(contentsOf: url) else { return nil }
-        return String(data: data, encoding: .utf8)
+        guard names.contains(name) else { return nil }
+        return BundledFile.yaml(name, in: "Builtin")
     }
 
     /// A built-in scenario, or nil if there is none of that name.

@@ -73,9 +73,7 @@ extension DevicePreset {
 
     /// The YAML text of a built-in resource of the device folder.
     static func resource(_ name: String) -> String? {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "yaml", subdirectory: "Devices"),
-              let data = try? Data(contentsOf: url) else { return nil }
-        return String(data: data, encoding: .utf8)
+        BundledFile.yaml(name, in: "Devices")
     }
 
     /// A built-in preset by name, or a preset file by path (relative paths
