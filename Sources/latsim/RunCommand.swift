@@ -56,6 +56,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write one CSV row per vsync: what it showed, buffers, repeated and dropped frames, and each measured frame's latency and stage budget (Docs/Budget.md). With several scenarios, each gets FILE with its name inserted before the extension.", valueName: "FILE"))
     var frames: String?
 
+    /// Whether the runs split their frames into the stage budget: only when
+    /// an output shows it, the summary JSON (`budgetMs`) or `--budget` (a
+    /// run that keeps its frame log for `--trace` or `--frames` keeps the
+    /// budget with it). The plain table does not show it, and the budget is
+    /// most of what a run costs over a sweep point.
+    var keepsBudget: Bool { json != nil || budget }
+
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("name at least one scenario (`latsim list` shows them)") }
         if !(1...SeedRuns.maximumSeeds).contains(seeds) { throw ValidationError("--seeds must be 1...\(SeedRuns.maximumSeeds), got \(seeds)") }
@@ -96,12 +103,12 @@ struct RunCommand: ParsableCommand {
         var results: [(String, RunResult)] = []
         for (s, c) in jobs {
             guard let command else {
-                results.append((s.name, try PipelineRun.run(c, keepLog: keepLog, keepBudget: true)))
+                results.append((s.name, try PipelineRun.run(c, keepLog: keepLog, keepBudget: keepsBudget)))
                 continue
             }
             // your own predictor replaces the scenario's: a fresh process per run
             var run = try PipelineRun(configuration: c, keepLog: keepLog)
-            run.keepBudget()
+            if keepsBudget { run.keepBudget() }
             let p = try command.start(frameInterval: c.frameInterval)
             run.usePredictor(p, named: p.name)
             let result = try run.run()
@@ -147,7 +154,7 @@ extension RunCommand {
     func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]], headlines: [Figure]) throws {
         // seed S's run is the summary's, with its budget as a single run has it
         let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
-                                    budget: true, maxEvents: options.maxEvents)
+                                    budget: keepsBudget, maxEvents: options.maxEvents)
         RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
         let figures = runs.map { SeedRuns.figures($0) }
         if let json {

@@ -65,6 +65,27 @@ import Testing
         #expect(budget.keys.contains("scan") && budget.keys.contains("gpu"))
     }
 
+    /// A run splits its frames into the budget only when an output shows
+    /// it: the plain table is the same with and without the summary JSON,
+    /// and the JSON alone (no `--budget`) carries every run's budget.
+    @Test func theBudgetIsSplitWhenAnOutputShowsIt() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["run", "ios9-coalescing-120hz", "android-default", "--duration", "2s"]
+        let plain = try Latsim.run(args)
+        let file = dir.appendingPathComponent("r.json")
+        let withJSON = try Latsim.run(args + ["--json", file.path])
+        #expect(plain.status == 0 && withJSON.status == 0, "\(plain.stderr)\(withJSON.stderr)")
+        #expect(plain.stdout == withJSON.stdout)
+        let runs = try Latsim.rows(try Data(contentsOf: file), kind: "run")
+        #expect(runs.count == 2)
+        for run in runs {
+            let latency = try #require(run["latency"] as? [String: Any])
+            let budget = try #require(latency["budgetMs"] as? [String: Any])
+            #expect(budget.keys.contains("scan") && budget.keys.contains("latchWait"), "\(budget.keys.sorted())")
+        }
+    }
+
     @Test func severalScenariosGetAFramesFileEach() throws {
         let dir = try Latsim.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
