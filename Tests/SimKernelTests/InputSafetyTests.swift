@@ -19,26 +19,16 @@ import Testing
     }
 
     /// Below 2^52 units of the last place, a number is written from its
-    /// rounded digits rather than through printf: the two agree on every
-    /// number, at every count of places (the rule the shortcut rests on).
+    /// rounded digits rather than through printf: with `fixed` (every
+    /// decimal kept) the two agree on every number, at every count of
+    /// places, but for printf's negative zero (the rule the shortcut rests
+    /// on; the trimming that follows is the same code either way).
     @Test func theDigitsAreThoseOfPrintf() {
-        // printf's digits, through the same trimming
-        func reference(_ x: Double, _ places: Int, fixed: Bool) -> String {
+        func printf(_ x: Double, _ places: Int) -> String {
             var scale = 1.0
             for _ in 0..<places { scale *= 10 }
-            let r = (x * scale).rounded() / scale
-            var s = r == r.rounded() && Swift.abs(r) < 1e15 ? String(Int64(r)) : String(format: "%.\(places)f", r)
-            if s.contains(".") {
-                while s.hasSuffix("0") { s.removeLast() }
-                if s.hasSuffix(".") { s.removeLast() }
-            }
-            if s == "-0" { s = "0" }
-            if fixed && places > 0 {
-                if !s.contains(".") { s += "." }
-                let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
-                s += String(repeating: "0", count: Swift.max(0, places - decimals))
-            }
-            return s
+            let s = String(format: "%.\(places)f", (x * scale).rounded() / scale)
+            return s.hasPrefix("-") && s.allSatisfy({ $0 == "-" || $0 == "0" || $0 == "." }) ? String(s.dropFirst()) : s
         }
         var rng = SeededRandom(seed: 7, stream: 1)
         var checked = 0
@@ -48,16 +38,14 @@ import Testing
             let places = Int(rng.next() % 18)
             var scale = 1.0
             for _ in 0..<places { scale *= 10 }
-            guard Swift.abs(x) * scale < 9_007_199_254_740_992 else { continue }
-            for fixed in [false, true] {
-                #expect(formatDecimal(x, places: places, fixed: fixed) == reference(x, places, fixed: fixed), "\(x), \(places) places")
-            }
+            guard Swift.abs(x) * scale < 4_503_599_627_370_496 else { continue }
+            #expect(formatDecimal(x, places: places, fixed: true) == printf(x, places), "\(x), \(places) places")
             checked += 1
         }
         // near the edges: ties, a unit of the last place, 2^52 units
         for (x, places) in [(0.0005, 3), (-0.0005, 3), (0.125, 2), (2.675, 2), (1e-17, 17), (-0.000001, 6),
-                            (4_503_599_627_370.495, 3), (4_503_599_627_370.5, 3), (0.1 + 0.2, 17), (123.456, 0)] {
-            #expect(formatDecimal(x, places: places) == reference(x, places, fixed: false), "\(x), \(places) places")
+                            (4_503_599_627_370.495, 3), (4_503_599_627_370.49, 3), (0.1 + 0.2, 17), (123.456, 0)] {
+            #expect(formatDecimal(x, places: places, fixed: true) == printf(x, places), "\(x), \(places) places")
         }
         #expect(checked > 10_000)
     }
