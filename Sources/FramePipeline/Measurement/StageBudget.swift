@@ -338,10 +338,10 @@ struct BudgetChain {
 /// recorded: up to ``capacity`` splits of `stages` durations each, with how
 /// many frames each stands for; allocated once.
 ///
-/// A steady pipeline's splits come round in a cycle (a 120 Hz scan whose
-/// instants fall a nanosecond apart in a three-frame pattern gives two
-/// splits in turns of three), so the split expected next is the one found
-/// a period ago: a ``BudgetChain`` compares itself with it as it is walked
+/// A steady pipeline's splits come round in a cycle (on
+/// `ios9-coalescing-120hz`, two splits a nanosecond apart, from the
+/// rounding of 120 Hz and 60 Hz instants, take turns), so the split
+/// expected next is the one found a period ago: a ``BudgetChain`` compares itself with it as it is walked
 /// (``expected``), and only a chain that differs is looked for among the
 /// others. The period is learned: after a miss it becomes the shortest (of
 /// at most ``longestPeriod`` frames) with which the splits of the last
