@@ -256,7 +256,7 @@ struct SpecReader {
 
     mutating func read(_ yaml: String) throws(LatsimError) -> GateSpec {
         let root: Node?
-        do { root = try Yams.compose(yaml: yaml, YAMLDocument.resolver) } catch let e as YamlError {
+        do { root = try Yams.compose(yaml: yaml, YAMLDocument.resolver, YAMLDocument.constructor, YAMLDocument.encoding) } catch let e as YamlError {
             throw SpecReader.describe(e, file: file)
         } catch {
             throw LatsimError(file: file, problem: "malformed YAML: \(error)")

@@ -34,12 +34,20 @@ package enum YAMLDocument {
     /// `true` are the same key.
     package static let resolver = Resolver.basic
 
+    /// Nothing is constructed from the nodes (latsim walks them), so the
+    /// parser is given no constructor maps; and the text is UTF-8, given
+    /// rather than looked up: Yams' default reads the environment on every
+    /// parse and, when `YAMS_DEFAULT_ENCODING` is set, prints a line to
+    /// standard output (which `--json -` must keep to itself).
+    package static var constructor: Constructor { Constructor([:], [:], [:]) }
+    package static var encoding: Parser.Encoding { .utf8 }
+
     /// The document's root (nil for an empty document), checked as the type
     /// says; `file` names it in errors.
     static func compose(_ text: String, file: String) throws(LatsimError) -> Node? {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text, resolver)
+            root = try Yams.compose(yaml: text, resolver, constructor, encoding)
         } catch let e as YamlError {
             throw describe(e, file: file)
         } catch {

@@ -17,6 +17,23 @@ import Testing
         #expect(Set(rows[0].keys).isSuperset(of: ["scenario", "label", "talkFrames", "pipelineFrames", "effectiveFrames", "touchToPhotonMsP50"]))
     }
 
+    /// The YAML library reads `YAMS_DEFAULT_ENCODING` when it is not told
+    /// the encoding, and then prints a line to standard output: the summary
+    /// on standard output stays the document alone (a scenario file and a
+    /// device preset are read).
+    @Test func theJSONOnStandardOutputIsAloneWhatEverTheEnvironment() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("s.yaml")
+        try "name: from-a-file\napp:\n  handler: 2ms\n".write(to: file, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["YAMS_DEFAULT_ENCODING"] = "UTF16"
+        let o = try Latsim.run(["run", file.path, "--device", "iphone-5", "--duration", "1s", "--json", "-"], environment: environment)
+        #expect(o.status == 0, "\(o.stderr)")
+        #expect(!o.stdout.contains("YAMS"))
+        #expect((try? JSONSerialization.jsonObject(with: Data(o.stdout.utf8))) != nil, "not one JSON document")
+    }
+
     @Test func runWritesTheSummaryJSONWithTheSpecKeys() throws {
         let o = try Latsim.run(["run", "ios9-coalescing-120hz", "--duration", "2s", "--json", "-"])
         #expect(o.status == 0)
