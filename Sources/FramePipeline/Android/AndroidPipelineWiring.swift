@@ -216,8 +216,9 @@ extension AndroidPipeline {
     mutating func splitBudget(_ seq: Int64, _ c: DrawnContent, present: SimTime) {
         guard let ref = measurement.budgetRef else { return }
         let t = c.newest
-        let g = measurement.geometry
-        let photon = g.photonTime(latch: present, y: t.position.y)
+        // the photons of the newest sample, as the frame was measured
+        let photon = measurement.measuredPhoton
+        let panel = measurement.geometry.panelResponse
         ref._withUnsafeGuaranteedRef { b in
             var chain = b.chain(from: t.time - c.lead)
             chain.add(-c.lead)
@@ -234,7 +235,7 @@ extension AndroidPipeline {
             chain.until(frames[seq].latched)
             if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
             chain.until(present)
-            chain.until(photon - g.panelResponse)
+            chain.until(photon - panel)
             chain.until(photon)
             b.end(chain, total: photon - t.time)
         }

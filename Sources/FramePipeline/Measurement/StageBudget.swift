@@ -341,9 +341,9 @@ struct BudgetChain {
 /// A steady pipeline's splits come round in a cycle (on
 /// `ios9-coalescing-120hz`, two splits a nanosecond apart, from the
 /// rounding of 120 Hz and 60 Hz instants, take turns), so the split
-/// expected next is the one found a period ago: a ``BudgetChain`` compares itself with it as it is walked
-/// (``expected``), and only a chain that differs is looked for among the
-/// others. The period is learned: after a miss it becomes the shortest (of
+/// expected next is the one found a period ago: a ``BudgetChain``
+/// compares itself with it as it is walked (``expected``), and only a
+/// chain that differs is looked for among the others. The period is learned: after a miss it becomes the shortest (of
 /// at most ``longestPeriod`` frames) with which the splits of the last
 /// ``historySize`` frames repeat.
 final class Splits {
