@@ -17,6 +17,13 @@ public struct CompensatedSum: Sendable, Hashable {
         sum = t
     }
 
+    /// Adds a rounding error made outside the sum (of a product it was
+    /// given rounded) to the compensation.
+    @inlinable
+    public mutating func addError(_ e: Double) {
+        compensation += e
+    }
+
     /// Adds another sum: its running total, then its compensation together
     /// with the rounding error of that addition.
     @inlinable

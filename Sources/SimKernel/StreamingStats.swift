@@ -23,13 +23,23 @@ public struct StreamingStats: Sendable {
     @usableFromInline var negative: Histogram<UInt32>?
     @usableFromInline var negativeCount: UInt64 = 0
     @usableFromInline let highest: UInt64
-    /// Repeats of the last value not yet in the histogram: a stream of equal
-    /// values (the steady state of a fixed-duration pipeline) costs one
-    /// comparison per value. ``flush()`` adds them.
-    @usableFromInline var pendingValue: Double = .nan
-    @usableFromInline var pendingCount: UInt32 = 0
-    @usableFromInline var otherValue: Double = .nan
-    @usableFromInline var otherCount: UInt32 = 0
+    /// The values recorded lately and not yet added to the sums and the
+    /// distribution, each with how often it was recorded since: a
+    /// pipeline's steady state takes turns among a few values (two samples
+    /// a frame, instants rounded to the nanosecond in a cycle of three
+    /// frames), and a repeat of one costs a comparison or two.
+    /// ``flush()`` adds them. An empty slot holds NaN, which no value
+    /// equals.
+    @usableFromInline var value0: Double = .nan
+    @usableFromInline var value1: Double = .nan
+    @usableFromInline var value2: Double = .nan
+    @usableFromInline var value3: Double = .nan
+    @usableFromInline var count0 = 0
+    @usableFromInline var count1 = 0
+    @usableFromInline var count2 = 0
+    @usableFromInline var count3 = 0
+    /// The slot a new value takes next (the slots are taken in turn).
+    @usableFromInline var nextSlot = 0
     /// Distinct values and their counts, until there are too many.
     @usableFromInline var exactValues: [Double] = []
     @usableFromInline var exactCounts: [UInt64] = []
@@ -43,11 +53,13 @@ public struct StreamingStats: Sendable {
     @inlinable public var count: Int { _count }
     /// The smallest value recorded (+infinity when none).
     @inlinable public var min: Double {
-        Swift.min(_min, pendingCount > 0 ? pendingValue : .infinity, otherCount > 0 ? otherValue : .infinity)
+        Swift.min(_min, count0 > 0 ? value0 : .infinity, count1 > 0 ? value1 : .infinity,
+                  count2 > 0 ? value2 : .infinity, count3 > 0 ? value3 : .infinity)
     }
     /// The largest value recorded (-infinity when none).
     @inlinable public var max: Double {
-        Swift.max(_max, pendingCount > 0 ? pendingValue : -.infinity, otherCount > 0 ? otherValue : -.infinity)
+        Swift.max(_max, count0 > 0 ? value0 : -.infinity, count1 > 0 ? value1 : -.infinity,
+                  count2 > 0 ? value2 : -.infinity, count3 > 0 ? value3 : -.infinity)
     }
 
     /// - Parameters:
@@ -59,61 +71,87 @@ public struct StreamingStats: Sendable {
         highest = UInt64(Swift.max(2, (highestValue * resolution).rounded(.up)))
     }
 
-    /// Records one value. A repeat of the last value is counted where the
-    /// value is recorded (inlined); any other goes through a call.
+    /// Records one value. A repeat of a value held in the first two
+    /// slots is counted where the value is recorded (inlined); any other
+    /// goes through a call.
     @inlinable @inline(__always)
     public mutating func record(_ x: Double) {
         _count &+= 1
-        if x == pendingValue && pendingCount < UInt32.max {
-            pendingCount &+= 1
-            return
+        if x == value0 {
+            count0 &+= 1
+        } else if x == value1 {
+            count1 &+= 1
+        } else {
+            recordNew(x)
         }
-        recordNew(x)
     }
 
-    /// ``record(_:)`` of a value other than the last (already counted).
+    /// ``record(_:)`` of a value not in the first two slots (already
+    /// counted): a repeat of the other two, or a new value, which takes
+    /// the next slot in turn after its value is added.
     @usableFromInline
     mutating func recordNew(_ x: Double) {
-        if x == otherValue && otherCount < UInt32.max {
-            // two values taking turns (e.g. the two samples of a 120 Hz scan)
-            otherCount &+= 1
-            swap(&pendingValue, &otherValue)
-            swap(&pendingCount, &otherCount)
+        if x == value2 {
+            count2 &+= 1
             return
         }
-        if otherCount > 0 { add(otherValue, count: otherCount) }
-        otherValue = pendingValue
-        otherCount = pendingCount
-        pendingValue = x
-        pendingCount = 1
+        if x == value3 {
+            count3 &+= 1
+            return
+        }
+        switch nextSlot {
+        case 0:
+            if count0 > 0 { add(value0, count: count0) }
+            value0 = x
+            count0 = 1
+        case 1:
+            if count1 > 0 { add(value1, count: count1) }
+            value1 = x
+            count1 = 1
+        case 2:
+            if count2 > 0 { add(value2, count: count2) }
+            value2 = x
+            count2 = 1
+        default:
+            if count3 > 0 { add(value3, count: count3) }
+            value3 = x
+            count3 = 1
+        }
+        nextSlot = (nextSlot &+ 1) & 3
     }
 
-    /// Records `n` values `x` at once. The count, minimum, maximum and
-    /// distribution (percentiles) are those of `n` calls of ``record(_:)``;
-    /// the mean may differ from theirs in its last bits, since the sum is
-    /// taken in another order.
+    /// Records `n` values `x` at once. The count, minimum, maximum,
+    /// distribution (percentiles) and mean are those of `n` calls of
+    /// ``record(_:)`` (the sum is of the exact products, so the grouping of
+    /// equal values does not show in it).
     public mutating func record(_ x: Double, count n: Int) {
         guard n > 0 else { return }
         if n == 1 { return record(x) }
         _count &+= n
-        var left = n
-        while left > 0 {
-            let c = Swift.min(left, Int(UInt32.max))
-            add(x, count: UInt32(c))
-            left -= c
-        }
+        add(x, count: n)
     }
 
-    /// Adds the pending repeats of the last two values to the sums and histogram.
+    /// Whether values wait in the slots.
+    @usableFromInline var holds: Bool { count0 | count1 | count2 | count3 != 0 }
+
+    /// Adds the values waiting in the slots to the sums and distribution.
     @usableFromInline
     mutating func flush() {
-        if otherCount > 0 { add(otherValue, count: otherCount); otherCount = 0 }
-        if pendingCount > 0 { add(pendingValue, count: pendingCount); pendingCount = 0 }
+        if count0 > 0 { add(value0, count: count0); count0 = 0 }
+        if count1 > 0 { add(value1, count: count1); count1 = 0 }
+        if count2 > 0 { add(value2, count: count2); count2 = 0 }
+        if count3 > 0 { add(value3, count: count3); count3 = 0 }
     }
 
+    /// Adds `n` values `x` to the sum (the product and its rounding error,
+    /// so the sum is that of `n` additions of `x`), extremes and
+    /// distribution.
     @usableFromInline
-    mutating func add(_ x: Double, count n: UInt32) {
-        sum.add(x * Double(n))
+    mutating func add(_ x: Double, count n: Int) {
+        let times = Double(n)
+        let product = x * times
+        sum.add(product)
+        sum.addError((-product).addingProduct(x, times))
         if x < _min { _min = x }
         if x > _max { _max = x }
         addToDistribution(x, count: UInt64(n))
@@ -166,7 +204,7 @@ public struct StreamingStats: Sendable {
 
     /// A copy with every pending value added (for reading).
     @usableFromInline var settled: StreamingStats {
-        if pendingCount == 0 && otherCount == 0 { return self }
+        if !holds { return self }
         var s = self
         s.flush()
         return s
@@ -195,7 +233,7 @@ public struct StreamingStats: Sendable {
 
     /// The exact mean, or nil when nothing was recorded.
     public var mean: Double? {
-        if pendingCount > 0 || otherCount > 0 { return settled.mean }
+        if holds { return settled.mean }
         return count == 0 ? nil : sum.value / Double(count)
     }
 
@@ -218,7 +256,7 @@ public struct StreamingStats: Sendable {
     /// Several percentiles in one pass over the histogram (nearest rank,
     /// each clamped to the exact [min, max]); nil entries when empty.
     public func percentiles(_ ps: [Double]) -> [Double?] {
-        if pendingCount > 0 || otherCount > 0 { return settled.percentiles(ps) }
+        if holds { return settled.percentiles(ps) }
         guard count > 0 else { return ps.map { _ in nil } }
         let n = Double(count)
         // ranks wanted, in ascending order, remembering where each goes
@@ -258,7 +296,7 @@ public struct StreamingStats: Sendable {
     /// point per distinct recorded bucket, in ascending order, each value
     /// clamped to the exact [min, max] — the points of a CDF chart.
     public func distribution() -> [(value: Double, fraction: Double)] {
-        if pendingCount > 0 || otherCount > 0 { return settled.distribution() }
+        if holds { return settled.distribution() }
         guard count > 0 else { return [] }
         let n = Double(count)
         var out: [(value: Double, fraction: Double)] = []

@@ -210,6 +210,31 @@ struct Countdown: SimulationModel {
         }
     }
 
+    /// Values taking turns in cycles of two to seven (more than the four
+    /// held at once, so they are also added on the way), and a cycle that
+    /// changes: every figure is the sorted values' own.
+    @Test func valuesTakingTurnsAreCountedWhateverTheCycle() {
+        for cycle in 2...7 {
+            var s = StreamingStats(resolution: 1e6, highestValue: 1_000)
+            var xs: [Double] = []
+            for i in 0..<5_000 {
+                // two samples a frame, a nanosecond of jitter in a cycle
+                let x = (i % 2 == 0 ? 29.166666 : 37.5) + Double(i % cycle) * 1e-6 + (i >= 4_000 ? 0.5 : 0)
+                s.record(x)
+                xs.append(x)
+            }
+            xs.sort()
+            #expect(s.count == xs.count)
+            #expect(s.min == xs.first! && s.max == xs.last!, "cycle \(cycle)")
+            for p in [0.0, 1, 25, 50, 75, 99, 100] {
+                #expect(s.percentile(p) == Self.exactPercentile(xs, p), "cycle \(cycle), p\(p)")
+            }
+            let exact = xs.reduce(0, +) / Double(xs.count)
+            #expect(abs(s.mean! - exact) <= 1e-12 * exact, "cycle \(cycle)")
+            #expect(s.distribution().count == Set(xs).count)
+        }
+    }
+
     @Test func identicalValuesReportThatValueExactly() {
         var s = StreamingStats(resolution: 1e5, highestValue: 10_000)
         for _ in 0..<1_000 { s.record(2.5) }
