@@ -49,3 +49,19 @@ public func roundHalfUp(_ x: Double) -> SimTime {
     let t = SimTime(r)
     return Double(t) > r ? t &- 1 : t
 }
+
+/// `x.rounded()` (to the nearest integer, halves away from zero), without
+/// the call to libm's `round` it compiles to on the baseline x86-64, for
+/// `x` above 0 and below 2^52: adding and taking away 2^52 rounds it to
+/// the nearest integer, ties to even (both steps are exact but the
+/// rounding), and a tie rounded down is moved up. Zeros, negative values
+/// and values from 2^52 on (NaN and infinities among them) call
+/// `rounded()`.
+@inlinable @inline(__always)
+public func roundedHalfAway(_ x: Double) -> Double {
+    if x > 0 && x < 0x1p52 {
+        let r = (x + 0x1p52) - 0x1p52
+        return x - r == 0.5 ? r + 1 : r
+    }
+    return x.rounded()
+}

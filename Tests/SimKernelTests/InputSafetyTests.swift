@@ -66,6 +66,24 @@ import Testing
         }
     }
 
+    /// `roundedHalfAway` is `rounded()` to the bit, zeros' signs included,
+    /// on halves, next to halves, past 2^52, and for NaN and infinities.
+    @Test func roundingHalfAwayIsRounded() {
+        var rng = SeededRandom(seed: 12, stream: 2)
+        var cases: [Double] = [0, -0.0, 0.3, -0.3, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                               4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 0x1p52, -0x1p52, 9.2e18, -9.2e18, 1e300,
+                               .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude]
+        for _ in 0..<20_000 {
+            let magnitude = Double(Int(rng.next() % 19))
+            let x = (rng.nextUnit() * 2 - 1) * pow(10, magnitude)
+            cases += [x, x.rounded(.down) + 0.5, x.rounded(.down) - 0.5]
+        }
+        for x in cases {
+            #expect(roundedHalfAway(x).bitPattern == x.rounded().bitPattern, "\(x)")
+        }
+        #expect(roundedHalfAway(.nan).isNaN)
+    }
+
     @Test func smallNumbersKeepTheirRoundingAndNonFiniteIsNullInJSON() {
         #expect(formatDecimal(16.6666666, places: 6) == "16.666667")
         #expect(formatDecimal(-0.0000001, places: 6) == "0")

@@ -44,12 +44,12 @@ public struct FrameGeometry: Sendable {
     /// equal frames must compare equal.
     @inline(__always)
     public func pipelineFrames(latch: SimTime, windowStart: SimTime) -> Double {
-        ((Double(latch - windowStart) * displayHz / 1e9 + 1.0) * 1e6).rounded() / 1e6
+        roundedHalfAway((Double(latch - windowStart) * displayHz / 1e9 + 1.0) * 1e6) / 1e6
     }
 
     /// `frames` minus a duration in display frames, kept to 1e-6 frames.
     @inline(__always)
     public func frames(_ frames: Double, minus duration: SimTime) -> Double {
-        ((frames - Double(duration) * displayHz / 1e9) * 1e6).rounded() / 1e6
+        roundedHalfAway((frames - Double(duration) * displayHz / 1e9) * 1e6) / 1e6
     }
 }

@@ -251,7 +251,10 @@ final class BudgetRecorder {
         if chain.sum != total { mismatches += 1 }
         // the split expected next, compared stage by stage as the chain was
         // walked: no second pass over the stages
-        if chain.differs == 0 && splits.countExpected() { return }
+        if chain.differs == 0 {
+            splits.countExpected()
+            return
+        }
         if !splits.count(current) {
             flush()
             _ = splits.count(current)
@@ -363,17 +366,29 @@ final class Splits {
     private let history: UnsafeMutablePointer<Int>
     private var found = 0
     private var period = 1
+    /// The entry expected next: the split found `period` frames ago, or,
+    /// before there is one, ``none``, an entry no chain matches (its
+    /// durations are `Int64.min`, which no stage lasts).
+    private var expectedEntry: Int
+    private var none: Int { Self.capacity }
+    /// Its durations.
+    private(set) var expected: UnsafePointer<SimTime>
 
     init(stages: Int) {
         precondition(stages <= BudgetChain.capacity)
         self.stages = stages
-        // a chain reads a whole chain's worth from the entry it expects
-        table = .allocate(capacity: stages * Self.capacity + BudgetChain.capacity)
-        table.initialize(repeating: 0, count: stages * Self.capacity + BudgetChain.capacity)
+        // the entries, then ``none``: a chain reads a whole chain's worth
+        // from the entry it expects
+        let size = stages * Self.capacity + BudgetChain.capacity
+        table = .allocate(capacity: size)
+        table.initialize(repeating: 0, count: stages * Self.capacity)
+        (table + stages * Self.capacity).initialize(repeating: .min, count: BudgetChain.capacity)
         counts = .allocate(capacity: Self.capacity)
         counts.initialize(repeating: 0, count: Self.capacity)
         history = .allocate(capacity: Self.historySize)
         history.initialize(repeating: 0, count: Self.historySize)
+        expectedEntry = Self.capacity
+        expected = UnsafePointer(table + stages * Self.capacity)
     }
 
     deinit {
@@ -386,25 +401,21 @@ final class Splits {
     @inline(__always)
     func split(_ k: Int) -> UnsafeMutablePointer<SimTime> { table + k &* stages }
 
-    /// The split found `period` frames ago, when there is one.
+    /// Sets the entry expected next, once a frame was counted.
     @inline(__always)
-    private var foretold: Int? {
-        found >= period ? history[(found &- period) & (Self.historySize - 1)] : nil
+    private func foretell() {
+        expectedEntry = found >= period ? history[(found &- period) & (Self.historySize - 1)] : none
+        expected = UnsafePointer(split(expectedEntry))
     }
 
-    /// The split a chain is expected to repeat (before there is one, an
-    /// entry ``countExpected()`` never counts).
-    @inline(__always)
-    var expected: UnsafePointer<SimTime> { UnsafePointer(split(foretold ?? 0)) }
-
     /// Counts one more frame split as the ``expected`` entry (its chain
-    /// matched it); false when none was expected.
+    /// matched it, so there was one: ``none`` matches no chain).
     @inline(__always)
-    func countExpected() -> Bool {
-        guard let k = foretold else { return false }
+    func countExpected() {
+        let k = expectedEntry
         counts[k] &+= 1
         remember(k)
-        return true
+        foretell()
     }
 
     @inline(__always)
@@ -439,6 +450,7 @@ final class Splits {
         counts[k] &+= 1
         period = learnedPeriod(newest: k)
         remember(k)
+        foretell()
         return true
     }
 
@@ -462,5 +474,6 @@ final class Splits {
     func removeAll() {
         used = 0
         found = 0
+        foretell()
     }
 }

@@ -406,13 +406,16 @@ struct IOSPipeline: PlatformPipeline {
             releaseBuffer(old.buffer, now, &s)
         }
         if let previous = display.show(frame) { releaseBuffer(previous.buffer, now, &s) }
-        let c = commits[frame.commit]
-        if c.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
-        lastLatchedCommit = c.seq
-        let measured = measurement.frameShown(latch: now, mainTouch: c.mainTouch, drawnTouches: c.drawnTouches,
-                                              drawn: c.drawn, horizon: c.horizon, frameStart: c.delivered)
-        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(c, stamp, latch: now) }
+        // read in place: a commit is 128 bytes
+        let commit = commits.pointer(frame.commit)
+        if commit.pointee.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
+        lastLatchedCommit = commit.pointee.seq
+        let measured = measurement.frameShown(latch: now, mainTouch: commit.pointee.mainTouch,
+                                              drawnTouches: commit.pointee.drawnTouches, drawn: commit.pointee.drawn,
+                                              horizon: commit.pointee.horizon, frameStart: commit.pointee.delivered)
+        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(commit, stamp, latch: now) }
         if let log {
+            let c = commit.pointee
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                      buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
                                      drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
@@ -420,9 +423,9 @@ struct IOSPipeline: PlatformPipeline {
             if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
             log.record(r, stages: measured ? measurement.budget?.currentStages : nil)
         }
-        force?.frameShown(latch: now, commit: c, measured: measured)
+        force?.frameShown(latch: now, commit: commit.pointee, measured: measured)
         // the front frame's commit is the oldest any frame names from now on
-        commits.forget(before: c.seq)
+        commits.forget(before: commit.pointee.seq)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
@@ -440,16 +443,17 @@ struct IOSPipeline: PlatformPipeline {
     /// from its main touch's instant through its window's end, ready,
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
-    mutating func splitBudget(_ c: Commit, _ stamp: BudgetStamps.Frame, latch: SimTime) {
+    /// The commit is read in place (a copy is 128 bytes).
+    mutating func splitBudget(_ commit: UnsafePointer<Commit>, _ stamp: BudgetStamps.Frame, latch: SimTime) {
         guard let ref = measurement.budgetRef else { return }
-        let t = c.mainTouch
         // the photons of the main touch, as the frame was measured
         let photon = measurement.measuredPhoton
         let panel = measurement.geometry.panelResponse
         ref._withUnsafeGuaranteedRef { b in
-            var chain = b.chain(from: t.time)
-            chain.until(b.windowEnd(of: t))
-            chain.until(t.ready)
+            let c = commit.pointee
+            var chain = b.chain(from: c.mainTouch.time)
+            chain.until(b.windowEnd(of: c.mainTouch))
+            chain.until(c.mainTouch.ready)
             chain.until(c.delivered)
             chain.until(c.committed)
             chain.until(stamp.prepareStart)
@@ -459,7 +463,7 @@ struct IOSPipeline: PlatformPipeline {
             chain.until(latch)
             chain.until(photon - panel)
             chain.until(photon)
-            b.end(chain, total: photon - t.time)
+            b.end(chain, total: photon - c.mainTouch.time)
         }
     }
 
@@ -508,11 +512,15 @@ struct CommitTable {
 
     /// Commit `seq` (kept: from the front frame's on), read in place.
     subscript(seq: Int64) -> Commit {
-        @inline(__always) unsafeAddress {
-            let i = Int(truncatingIfNeeded: seq &- first)
-            precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
-            return UnsafePointer(ring.pointer(i))
-        }
+        @inline(__always) unsafeAddress { pointer(seq) }
+    }
+
+    /// Where commit `seq` is kept (valid until commits are forgotten).
+    @inline(__always)
+    func pointer(_ seq: Int64) -> UnsafePointer<Commit> {
+        let i = Int(truncatingIfNeeded: seq &- first)
+        precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
+        return UnsafePointer(ring.pointer(i))
     }
 
     /// Forgets the commits before `seq`.
