@@ -69,8 +69,13 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         @inlinable public var kindCode: UInt8 { UInt8(truncatingIfNeeded: order >> 8) }
         /// The model's payload.
         @inlinable public var payload: UInt8 { UInt8(truncatingIfNeeded: order) }
-        /// The event's kind.
-        @inlinable public var event: Event { Event(rawValue: kindCode).unsafelyUnwrapped }
+        /// The event's kind. Its raw value is its case's index (the kinds
+        /// are numbered in declaration order, ``SimulationEvent``), which is
+        /// how a one-byte enum without payloads is stored: the code is
+        /// taken as the kind without the range check of `init(rawValue:)`.
+        @inlinable public var event: Event {
+            MemoryLayout<Event>.size == 1 ? unsafeBitCast(kindCode, to: Event.self) : Event(rawValue: kindCode).unsafelyUnwrapped
+        }
 
         @inlinable static func precedes(_ a: Entry, _ b: Entry) -> Bool {
             a.time < b.time || (a.time == b.time && a.order < b.order)
@@ -99,6 +104,9 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     /// An empty scheduler with room for `capacity` pending events (it grows
     /// when needed).
     public init(capacity: Int = 16) {
+        // ``Entry/event`` takes a kind's code for its case index
+        precondition(Event.allCases.enumerated().allSatisfy { Int($0.element.rawValue) == $0.offset },
+                     "the event kinds' raw values are not 0, 1, 2, ... in declaration order")
         self.capacity = Swift.max(4, capacity)
         heap = .allocate(capacity: self.capacity)
         slotCount = Event.clocks

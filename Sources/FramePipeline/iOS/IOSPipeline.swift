@@ -508,6 +508,7 @@ struct CommitTable {
     private var first: Int64 = 0
 
     /// A commit is made (its number is the next).
+    @inline(__always)
     func append(_ c: Commit) { ring.append(c) }
 
     /// Commit `seq` (kept: from the front frame's on), read in place.
