@@ -17,49 +17,52 @@ import Testing
     }
 }
 
-/// The iOS budget's per-frame instants (``BudgetStamps``): a table by frame
-/// number that doubles when more frames are in flight than it holds.
+/// The iOS budget's per-frame instants (``BudgetStamps``): a slot per
+/// display buffer, which the frame holding the buffer owns.
 @Suite struct BudgetStampsTests {
-    @Test func framesBeyondTheTablesFirstSizeKeepTheirInstants() throws {
+    @Test func eachFrameInFlightKeepsItsInstantsInItsBuffersSlot() throws {
         var stamps = BudgetStamps()
         stamps.keep()
-        // 40 frames in flight at once (the table starts with 16 slots)
-        for id in Int64(100)..<140 {
-            stamps.began(id, prepareStart: id * 10)
-            stamps.submitted(id, at: id * 10 + 1)
-            stamps.gpuRan(id, from: id * 10 + 2, to: id * 10 + 3)
+        // frames 100 ..< 130 take the three buffers in turn; each is latched
+        // once the two after it began (three in flight)
+        for id in Int64(100)..<130 {
+            let buffer = Int8(id % 3)
+            stamps.began(id, buffer: buffer, prepareStart: id * 10)
+            stamps.submitted(buffer: buffer, at: id * 10 + 1)
+            stamps.gpuRan(buffer: buffer, from: id * 10 + 2, to: id * 10 + 3)
+            if id >= 102 {
+                let latched = stamps.latched(id - 2, buffer: Int8((id - 2) % 3))
+                let f = try #require(latched)
+                #expect(f.prepareStart == (id - 2) * 10 && f.submitted == (id - 2) * 10 + 1)
+                #expect(f.gpuStart == (id - 2) * 10 + 2 && f.gpuEnd == (id - 2) * 10 + 3)
+            }
         }
-        let latched = stamps.latched(120)
-        let f = try #require(latched)
-        #expect(f.prepareStart == 1200 && f.submitted == 1201 && f.gpuStart == 1202 && f.gpuEnd == 1203)
-        // the frames before it were dropped with it; the ones after are kept
-        let dropped = stamps.latched(110)
-        #expect(dropped == nil)
-        #expect(stamps.missing == 1)
-        let latchedLast = stamps.latched(139)
-        let last = try #require(latchedLast)
-        #expect(last.gpuEnd == 1393)
-        #expect(stamps.missing == 1)
+        #expect(stamps.missing == 0)
     }
 
     @Test func aMetalFrameStartsWhenItJoinsTheGPUQueue() throws {
         var stamps = BudgetStamps()
         stamps.keep()
-        stamps.began(0, prepareStart: -1)
-        stamps.submitted(0, at: 50)
-        let f = stamps.latched(0)
+        stamps.began(0, buffer: 1, prepareStart: -1)
+        stamps.submitted(buffer: 1, at: 50)
+        let f = stamps.latched(0, buffer: 1)
         #expect(f?.prepareStart == 50)
     }
 
-    @Test func aFrameOutOfOrderIsMissing() {
+    /// A frame whose buffer another frame took since (a buffer conflict),
+    /// or one that never began, is missing.
+    @Test func aFrameWhoseSlotWasTakenIsMissing() {
         var stamps = BudgetStamps()
         stamps.keep()
-        stamps.began(0, prepareStart: 0)
-        stamps.began(2, prepareStart: 0)
-        #expect(stamps.missing == 1)
-        let f = stamps.latched(2)
+        stamps.began(0, buffer: 0, prepareStart: 0)
+        stamps.began(1, buffer: 0, prepareStart: 5)
+        let f = stamps.latched(0, buffer: 0)
         #expect(f == nil)
+        #expect(stamps.missing == 1)
+        let never = stamps.latched(7, buffer: 2)
+        #expect(never == nil)
         #expect(stamps.missing == 2)
+        #expect(stamps.latched(1, buffer: 0)?.prepareStart == 5)
     }
 }
 

@@ -4,30 +4,38 @@ import SimKernel
 /// frame began its prepare, joined the GPU queue and ran on the GPU (the
 /// delivery and commit instants travel with the commit, ``Commit``). Kept
 /// beside the frames (a frame carries only what the pipeline needs to
-/// run), only when the budget is, and forgotten as frames are latched.
-/// Frames are made in order and latched in order, so the frames kept are
-/// consecutive numbers, `firstFrame ..< firstFrame + count`: frame `id` is
-/// in slot `id & mask` of a power-of-two table, found without a search and
-/// stored without a ring's bookkeeping (the table doubles when the frames
-/// in flight fill it). The budget is built from them only when a frame is
-/// measured (``IOSPipeline/splitBudget(_:_:latch:)``).
+/// run), only when the budget is.
+///
+/// A frame holds its display buffer from its prepare start (a Metal frame
+/// presented directly: from taking its drawable) until it is latched or
+/// dropped, so the frames in flight hold distinct buffers (the buffer
+/// pool counts any conflict): a frame's instants are kept in its buffer's
+/// slot, found without a search or a bounds check, and the next frame to
+/// take the buffer overwrites them. A latched frame whose slot holds
+/// another frame's instants is counted missing (an invariant: 0). The
+/// budget is built from them only when a frame is measured
+/// (``IOSPipeline/splitBudget(_:_:latch:)``).
 struct BudgetStamps {
-    /// A frame's instants (-1 until they happen).
+    /// A frame's instants (-1 until they happen), and which frame they are.
     struct Frame {
+        var id: Int64
         var prepareStart: SimTime
         var submitted: SimTime = -1
         var gpuStart: SimTime = -1
         var gpuEnd: SimTime = -1
     }
 
-    /// The table's memory (one run uses it; copies of the stamps share it).
+    /// The slots, one per buffer identity (copies of the stamps share them;
+    /// one run uses them).
     final class Table {
-        var base: UnsafeMutablePointer<Frame>
-        var mask: Int
+        /// Buffer identities are 0, 1 and 2; a slot is found by the low
+        /// three bits, so no identity reads outside the table.
+        static let slots = 8
+        let base: UnsafeMutablePointer<Frame>
 
-        init(capacity: Int) {
-            base = .allocate(capacity: capacity)
-            mask = capacity - 1
+        init() {
+            base = .allocate(capacity: Self.slots)
+            base.initialize(repeating: Frame(id: -1, prepareStart: -1), count: Self.slots)
         }
 
         deinit { base.deallocate() }
@@ -35,79 +43,51 @@ struct BudgetStamps {
 
     /// Whether the stamps are kept (the run keeps its stage budget).
     private(set) var isKept = false
-    private let table = Table(capacity: 16)
-    /// The frames kept: `count` consecutive numbers from `firstFrame`.
-    private var firstFrame: Int64 = 0
-    private var count = 0
+    private let table = Table()
     /// Frames latched whose instants were not found (an invariant: 0).
     private(set) var missing = 0
 
     /// Starts keeping the stamps.
     mutating func keep() { isKept = true }
 
-    /// Frame `id` begins: its prepare starts at `prepareStart` (-1 for a
-    /// Metal frame, which has none: it starts when it joins the GPU queue).
     @inline(__always)
-    mutating func began(_ id: Int64, prepareStart: SimTime) {
-        let t = table
-        if count == 0 { firstFrame = id }
-        guard id == firstFrame &+ Int64(count) else {
-            missing += 1
-            return
-        }
-        if count > t.mask { grow(t) }
-        (t.base + (Int(truncatingIfNeeded: id) & t.mask)).initialize(to: Frame(prepareStart: prepareStart))
-        count &+= 1
+    private func slot(_ buffer: Int8) -> UnsafeMutablePointer<Frame> {
+        table.base + Int(truncatingIfNeeded: buffer & 0b111)
     }
 
-    /// Doubles the table, moving each frame kept to its slot in the new one.
-    @inline(never)
-    private func grow(_ t: Table) {
-        let bigger = UnsafeMutablePointer<Frame>.allocate(capacity: 2 * (t.mask + 1))
-        let newMask = 2 * (t.mask + 1) - 1
-        for k in 0..<count {
-            let id = Int(truncatingIfNeeded: firstFrame &+ Int64(k))
-            (bigger + (id & newMask)).initialize(to: t.base[id & t.mask])
-        }
-        t.base.deallocate()
-        t.base = bigger
-        t.mask = newMask
+    /// Frame `id` took `buffer`: its prepare starts at `prepareStart` (-1
+    /// for a Metal frame, which has none: it starts when it joins the GPU
+    /// queue).
+    @inline(__always)
+    func began(_ id: Int64, buffer: Int8, prepareStart: SimTime) {
+        slot(buffer).pointee = Frame(id: id, prepareStart: prepareStart)
     }
 
-    /// Frame `id`'s stamps, when it is kept.
+    /// The frame holding `buffer` joins the GPU queue now.
     @inline(__always)
-    private func slot(_ id: Int64) -> UnsafeMutablePointer<Frame>? {
-        let i = id &- firstFrame
-        guard i >= 0 && i < Int64(count) else { return nil }
-        return table.base + (Int(truncatingIfNeeded: id) & table.mask)
-    }
-
-    /// Frame `id` joins the GPU queue now.
-    @inline(__always)
-    func submitted(_ id: Int64, at now: SimTime) {
-        guard let f = slot(id) else { return }
+    func submitted(buffer: Int8, at now: SimTime) {
+        let f = slot(buffer)
         if f.pointee.prepareStart < 0 { f.pointee.prepareStart = now }
         f.pointee.submitted = now
     }
 
-    /// Frame `id`'s GPU job ran from `start` to `end`.
+    /// The GPU job of the frame holding `buffer` ran from `start` to `end`.
     @inline(__always)
-    func gpuRan(_ id: Int64, from start: SimTime, to end: SimTime) {
-        guard let f = slot(id) else { return }
+    func gpuRan(buffer: Int8, from start: SimTime, to end: SimTime) {
+        let f = slot(buffer)
         f.pointee.gpuStart = start
         f.pointee.gpuEnd = end
     }
 
-    /// Frame `id` is latched: returns its instants; it and the frames
-    /// before it (dropped) are forgotten.
+    /// Frame `id`, holding `buffer`, is latched: its instants, nil (and
+    /// counted missing) when its buffer's slot holds another frame's.
     @inline(__always)
-    mutating func latched(_ id: Int64) -> Frame? {
-        guard let f = slot(id) else {
+    mutating func latched(_ id: Int64, buffer: Int8) -> Frame? {
+        let f = slot(buffer)
+        guard f.pointee.id == id else {
             missing += 1
             return nil
         }
-        count -= Int(id &- firstFrame) &+ 1
-        firstFrame = id &+ 1
         return f.pointee
     }
 }

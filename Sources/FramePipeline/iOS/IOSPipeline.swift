@@ -217,7 +217,7 @@ struct IOSPipeline: PlatformPipeline {
         case .gpuDone:
             let started = gpu.runningSince
             let (done, nextEnd) = gpu.complete(now: now)
-            if stamps.isKept && done.id >= 0 { stamps.gpuRan(done.id, from: started, to: now) }
+            if stamps.isKept && done.id >= 0 { stamps.gpuRan(buffer: done.buffer, from: started, to: now) }
             if let nextEnd {
                 logGPUStart(now)
                 s.schedule(.gpuDone, at: nextEnd)
@@ -335,7 +335,7 @@ struct IOSPipeline: PlatformPipeline {
         guard let buffer = buffers.acquire(at: now) else { return }
         let (frame, done) = renderServer.start(frame: nextFrameID, buffer: buffer, now: now, rng: &rng)
         nextFrameID += 1
-        if stamps.isKept { stamps.began(frame.id, prepareStart: now) }
+        if stamps.isKept { stamps.began(frame.id, buffer: buffer, prepareStart: now) }
         log?.prepares.append(.init(start: now, end: done, frame: frame.id, commitSeq: frame.commit, buffer: buffer))
         s.schedule(.prepareDone, at: done)
     }
@@ -345,9 +345,9 @@ struct IOSPipeline: PlatformPipeline {
     mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         var frame = Frame(id: nextFrameID, commit: c.seq, path: .metal, buffer: -1)
         nextFrameID += 1
-        if stamps.isKept { stamps.began(frame.id, prepareStart: -1) }
         if let b = buffers.acquire(at: now) {
             frame.buffer = b
+            if stamps.isKept { stamps.began(frame.id, buffer: b, prepareStart: -1) }
             submitGPU(frame, duration: gpu, now, &s)
         } else {
             metalLayer.waitForDrawable(frame, gpu: gpu)
@@ -356,7 +356,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A job joins the GPU's queue.
     mutating func submitGPU(_ frame: Frame, duration: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        if stamps.isKept && frame.id >= 0 { stamps.submitted(frame.id, at: now) }
+        if stamps.isKept && frame.id >= 0 { stamps.submitted(buffer: frame.buffer, at: now) }
         if let end = gpu.submit(frame, duration: duration, now: now) {
             logGPUStart(now)
             s.schedule(.gpuDone, at: end)
@@ -376,6 +376,7 @@ struct IOSPipeline: PlatformPipeline {
         buffers.release(id)
         if var waiting = metalLayer.nextWaiting(), let b = buffers.acquire(at: now) {
             waiting.frame.buffer = b
+            if stamps.isKept { stamps.began(waiting.frame.id, buffer: b, prepareStart: -1) }
             submitGPU(waiting.frame, duration: waiting.gpu, now, &s)
         }
     }
@@ -413,7 +414,9 @@ struct IOSPipeline: PlatformPipeline {
         let measured = measurement.frameShown(latch: now, mainTouch: commit.pointee.mainTouch,
                                               drawnTouches: commit.pointee.drawnTouches, drawn: commit.pointee.drawn,
                                               horizon: commit.pointee.horizon, frameStart: commit.pointee.delivered)
-        if stamps.isKept, let stamp = stamps.latched(frame.id), measured { splitBudget(commit, stamp, latch: now) }
+        if stamps.isKept, let stamp = stamps.latched(frame.id, buffer: frame.buffer), measured {
+            splitBudget(commit, stamp, latch: now)
+        }
         if let log {
             let c = commit.pointee
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
