@@ -1,4 +1,4 @@
-import FramePipeline
+@testable import FramePipeline
 import Scenarios
 import SimKernel
 import Testing
@@ -173,5 +173,32 @@ import Testing
             #expect(got.min == want.min && got.max == want.max, "\(b.stages[i])")
             #expect(got.percentiles([0.5, 0.9, 0.99]) == want.percentiles([0.5, 0.9, 0.99]), "\(b.stages[i])")
         }
+    }
+}
+
+/// The recorder itself, fed chains by hand: stages from instants that go
+/// back (an empty stage) and totals the stages do not add up to, each
+/// counted on every frame whether its chain was foretold or looked up.
+@Suite struct BudgetRecorderTests {
+    @Test func everyFrameIsCountedWithItsOwnTotal() throws {
+        let c = try Scenario.named("ios8").configuration(overrides: [], duration: "1s")
+        let r = BudgetRecorder(platform: .ios, configuration: c)
+        #expect(r.count == 11)
+        // offsets 10, 5 (before the cursor: an empty stage), 20, ..., 100
+        let instants: [SimTime] = [10, 5, 20, 30, 30, 40, 50, 60, 70, 80, 100]
+        let frames = 60
+        for frame in 0..<frames {
+            let start = SimTime(frame) * 1_000
+            var chain = r.chain(from: start)
+            for t in instants { chain.until(start + t) }
+            // every third frame's total is not what its stages add up to
+            r.end(chain, total: frame % 3 == 2 ? 99 : 100)
+            if frame == 0 { #expect(Array(r.currentStages) == [10, 0, 10, 10, 0, 10, 10, 10, 10, 10, 20]) }
+        }
+        let b = r.result()
+        #expect(b.frames == frames)
+        #expect(b.mismatches == frames / 3)
+        #expect(b.totalNanos == [10, 0, 10, 10, 0, 10, 10, 10, 10, 10, 20].map { $0 * SimTime(frames) })
+        #expect(b.stats[1].max == 0 && b.stats[10].min == 20e-6)
     }
 }

@@ -87,7 +87,7 @@ import Testing
     @Test(arguments: [[0, 0, 1], [0, 1], [0, 1, 2, 3, 4], [0, 0, 0, 1, 1], [5, 0], [5, 5, 3]])
     func aCycleIsForetoldAfterItsFirstTurns(_ cycle: [Int]) {
         let kinds: [[SimTime]] = [[10, 2, 3], [10, 2, 4], [7, 7, 7], [1, 0, 0], [0, 0, 1], [0, 0, 0]]
-        let splits = Splits(stages: 3)
+        let splits = Splits(width: 3)
         let turns = 20
         var foretold = 0, late = 0
         for turn in 0..<turns {

@@ -148,8 +148,14 @@ public struct StageBudget: Sendable {
 final class BudgetRecorder {
     let stages: [BudgetStage]
     let count: Int
-    /// The frame being split: its stages so far, ns.
+    /// The frame being split: its chain so far, as offsets from its start
+    /// (``BudgetChain``), ns.
     let current: UnsafeMutablePointer<SimTime>
+    /// Durations worked out from a chain (``durations(of:into:)``).
+    private let scratch: UnsafeMutablePointer<SimTime>
+    /// Bit i set: stage i is a lead (a duration of its own, Android's
+    /// resampling), not an instant along the chain.
+    private let leads: UInt64
     /// Each stage's total, ns.
     let totals: UnsafeMutablePointer<Int64>
     /// Each stage's durations, ms.
@@ -178,15 +184,19 @@ final class BudgetRecorder {
         count = stages.count
         // room for every stage there is: a chain writes without a bounds
         // check, and ``end(_:total:)`` checks it had its platform's count
-        current = .allocate(capacity: BudgetChain.capacity)
-        current.initialize(repeating: 0, count: BudgetChain.capacity)
+        // and the frame's total after them (an entry of ``Splits``)
+        current = .allocate(capacity: BudgetChain.capacity + 1)
+        current.initialize(repeating: 0, count: BudgetChain.capacity + 1)
+        scratch = .allocate(capacity: BudgetChain.capacity)
+        scratch.initialize(repeating: 0, count: BudgetChain.capacity)
+        leads = stages.enumerated().reduce(0) { $1.element == .resampling ? $0 | 1 << UInt64($1.offset) : $0 }
         totals = .allocate(capacity: count)
         totals.initialize(repeating: 0, count: count)
         stats = .allocate(capacity: count)
         stats.initialize(repeating: Measurements.milliseconds(), count: count)
         scanClock = c.scanClock
         windowEnds = scanClock.ticks(from: 1)
-        splits = Splits(stages: count)
+        splits = Splits(width: count + 1)
         taps = c.taps
         digitizerDelay = c.digitizerDelay
         downDelay = c.touchDownDelay != nil
@@ -195,6 +205,7 @@ final class BudgetRecorder {
 
     deinit {
         current.deallocate()
+        scratch.deallocate()
         totals.deallocate()
         stats.deinitialize(count: count)
         stats.deallocate()
@@ -223,24 +234,48 @@ final class BudgetRecorder {
     }
 
     /// The stages of the frame last split, ns.
-    var currentStages: UnsafeBufferPointer<SimTime> { UnsafeBufferPointer(start: current, count: Swift.min(filled, count)) }
+    var currentStages: UnsafeBufferPointer<SimTime> {
+        let n = Swift.min(filled, count)
+        _ = durations(of: current, stages: n, into: scratch)
+        return UnsafeBufferPointer(start: scratch, count: n)
+    }
+
+    /// The stages of a chain given as offsets (``BudgetChain``), into `d`;
+    /// returns their sum. Each instant's stage lasts from the chain's
+    /// cursor (the latest instant so far, from 0) until it, empty when the
+    /// cursor is already past it; a lead is a duration of its own and does
+    /// not move the cursor.
+    func durations(of offsets: UnsafePointer<SimTime>, stages n: Int, into d: UnsafeMutablePointer<SimTime>) -> SimTime {
+        var cursor: SimTime = 0, sum: SimTime = 0
+        for i in 0..<n {
+            if leads >> UInt64(i) & 1 != 0 {
+                d[i] = offsets[i]
+            } else {
+                let end = Swift.max(offsets[i], cursor)
+                d[i] = end &- cursor
+                cursor = end
+            }
+            sum &+= d[i]
+        }
+        return sum
+    }
 
     /// A frame whose touch was taken at `start` begins: its chain is walked
     /// on the stack (``BudgetChain``), into the recorder's storage.
     @inline(__always)
     func chain(from start: SimTime) -> BudgetChain {
-        BudgetChain(out: current, expected: splits.expected, cursor: start)
+        BudgetChain(out: current, expected: splits.expected, start: start)
     }
 
     /// The frame's chain is complete, its touch-to-photon `total` ns: its
-    /// stages are counted. A steady pipeline splits its frames the same
-    /// few ways over and over (a 120 Hz scan under a 60 Hz display takes
-    /// turns between a handful of splits), so a split is first looked up
-    /// among the distinct splits seen lately (``Splits``) and only counted
-    /// there; the streams and totals take each split once per batch, with
-    /// its count. Every figure the budget reports (exact totals,
-    /// percentiles, maximum) depends on which values were recorded and how
-    /// often, not on their order, so batching changes no figure.
+    /// stages are counted. A steady pipeline's frames go through the same
+    /// few chains over and over (a 120 Hz scan under a 60 Hz display takes
+    /// turns between a handful), so a chain, with its total, is counted as
+    /// an entry of the distinct ones seen lately (``Splits``); the streams
+    /// and totals take each entry's stages once per batch, with its count.
+    /// Every figure the budget reports (exact totals, percentiles, maximum)
+    /// depends on which values were recorded and how often, not on their
+    /// order, so batching changes no figure.
     @inline(__always)
     func end(_ chain: BudgetChain, total: SimTime) {
         filled = chain.filled
@@ -248,16 +283,17 @@ final class BudgetRecorder {
             mismatches += 1
             return
         }
-        if chain.sum != total { mismatches += 1 }
-        // the split expected next, compared stage by stage as the chain was
-        // walked: no second pass over the stages
-        if chain.differs == 0 {
+        // the entry expected next, compared offset by offset as the chain
+        // was walked (no second pass over the stages), and by its total
+        if chain.differs | (total ^ chain.expected[count]) == 0 {
             splits.countExpected()
             return
         }
-        if !splits.count(current) {
+        current[count] = total
+        let mismatched = durations(of: current, stages: count, into: scratch) != total
+        if !splits.count(current, mismatched: mismatched) {
             flush()
-            _ = splits.count(current)
+            _ = splits.count(current, mismatched: mismatched)
         }
     }
 
@@ -266,9 +302,10 @@ final class BudgetRecorder {
         var overflow = false
         for k in 0..<splits.used {
             let n = splits.counts[k]
-            let split = splits.split(k)
+            if splits.mismatched[k] { mismatches += n }
+            _ = durations(of: splits.split(k), stages: count, into: scratch)
             for i in 0..<count {
-                let d = split[i]
+                let d = scratch[i]
                 stats[i].record(Double(d) / 1e6, count: n)
                 let (product, o1) = d.multipliedReportingOverflow(by: Int64(n))
                 let (t, o2) = totals[i].addingReportingOverflow(product)
@@ -291,115 +328,121 @@ final class BudgetRecorder {
     }
 }
 
-/// A measured frame's chain of instants from its touch to its photons, in
-/// stages (``BudgetRecorder/chain(from:)``): a value on the stack, so the
-/// cursor and the running sum stay in registers while the stages are
-/// stored. Each stage lasts from the cursor until the next instant (empty
-/// when the chain is already past it).
+/// A measured frame's chain of instants from its touch to its photons
+/// (``BudgetRecorder/chain(from:)``): a value on the stack. It keeps each
+/// instant as its offset from the chain's start, and compares it with the
+/// chain expected as it goes; the stages are worked out from the offsets
+/// only for a chain not seen lately (``BudgetRecorder/durations(of:stages:into:)``):
+/// each lasts from the latest instant before it until its own.
 struct BudgetChain {
     /// The most stages a chain can have: every stage there is.
     static let capacity = BudgetStage.allCases.count
     let out: UnsafeMutablePointer<SimTime>
-    /// The split the chain is expected to repeat (``Splits/expected``),
-    /// ``capacity`` durations.
+    /// The chain it is expected to repeat (``Splits/expected``), ``capacity``
+    /// offsets.
     let expected: UnsafePointer<SimTime>
-    var cursor: SimTime
+    /// The instant offsets are taken from.
+    let start: SimTime
     /// Stages stored so far.
     var filled = 0
-    /// Their sum.
-    var sum: SimTime = 0
-    /// Zero while every stage so far equals the expected split's.
+    /// Zero while every offset so far equals the expected chain's.
     var differs: SimTime = 0
 
-    init(out: UnsafeMutablePointer<SimTime>, expected: UnsafePointer<SimTime>, cursor: SimTime) {
+    init(out: UnsafeMutablePointer<SimTime>, expected: UnsafePointer<SimTime>, start: SimTime) {
         self.out = out
         self.expected = expected
-        self.cursor = cursor
+        self.start = start
     }
 
-    /// A stage of a given length that does not move along the chain
-    /// (Android's resampling lead).
     @inline(__always)
-    mutating func add(_ duration: SimTime) {
+    private mutating func store(_ value: SimTime) {
         precondition(filled < Self.capacity, "a budget chain has more stages than there are")
-        out[filled] = duration
-        differs |= duration ^ expected[filled]
+        out[filled] = value
+        differs |= value ^ expected[filled]
         filled &+= 1
-        sum &+= duration
     }
+
+    /// A lead: a stage of a given length that does not move along the
+    /// chain (Android's resampling lead).
+    @inline(__always)
+    mutating func add(_ duration: SimTime) { store(duration) }
 
     /// The next stage lasts until `instant`.
     @inline(__always)
-    mutating func until(_ instant: SimTime) {
-        let end = instant > cursor ? instant : cursor
-        add(end &- cursor)
-        cursor = end
-    }
+    mutating func until(_ instant: SimTime) { store(instant &- start) }
 }
 
-/// The distinct stage splits a ``BudgetRecorder`` has counted and not yet
-/// recorded: up to ``capacity`` splits of `stages` durations each, with how
-/// many frames each stands for; allocated once.
+/// The distinct chains a ``BudgetRecorder`` has counted and not yet
+/// recorded: up to ``capacity`` entries of `width` values each (a chain's
+/// offsets, then its frame's total), with how many frames each stands
+/// for; allocated once.
 ///
-/// A steady pipeline's splits come round in a cycle (on
-/// `ios9-coalescing-120hz`, two splits a nanosecond apart, from the
-/// rounding of 120 Hz and 60 Hz instants, take turns), so the split
+/// A steady pipeline's chains come round in a cycle (on
+/// `ios9-coalescing-120hz`, two chains a nanosecond apart, from the
+/// rounding of 120 Hz and 60 Hz instants, take turns), so the entry
 /// expected next is the one found a period ago: a ``BudgetChain``
 /// compares itself with it as it is walked (``expected``), and only a
-/// chain that differs is looked for among the others. The period is learned: after a miss it becomes the shortest (of
-/// at most ``longestPeriod`` frames) with which the splits of the last
+/// chain that differs is looked for among the others. The period is
+/// learned: after a miss it becomes the shortest (of at most
+/// ``longestPeriod`` frames) with which the entries of the last
 /// ``historySize`` frames repeat.
 final class Splits {
     static let capacity = 16
     /// The frames remembered, and the longest period learned.
     static let historySize = 16
     static let longestPeriod = 8
-    let stages: Int
-    /// The splits, `stages` durations each, in the order they were entered.
+    /// Values per entry.
+    let width: Int
+    /// The entries, in the order they were entered.
     private let table: UnsafeMutablePointer<SimTime>
-    /// How many frames each split stands for.
+    /// How many frames each entry stands for.
     let counts: UnsafeMutablePointer<Int>
-    /// Splits entered.
+    /// Whether each entry's stages fail to add up to its total.
+    let mismatched: UnsafeMutablePointer<Bool>
+    /// Entries used.
     private(set) var used = 0
-    /// The splits found for the last frames (a ring), frames counted since
-    /// the splits were last recorded, and the period.
+    /// The entries found for the last frames (a ring), frames counted
+    /// since the entries were last recorded, and the period.
     private let history: UnsafeMutablePointer<Int>
     private var found = 0
     private var period = 1
-    /// The entry expected next: the split found `period` frames ago, or,
+    /// The entry expected next: the one found `period` frames ago, or,
     /// before there is one, ``none``, an entry no chain matches (its
-    /// durations are `Int64.min`, which no stage lasts).
+    /// values are `Int64.min`, which no offset or total is).
     private var expectedEntry: Int
     private var none: Int { Self.capacity }
-    /// Its durations.
+    /// Its values.
     private(set) var expected: UnsafePointer<SimTime>
 
-    init(stages: Int) {
-        precondition(stages <= BudgetChain.capacity)
-        self.stages = stages
-        // the entries, then ``none``: a chain reads a whole chain's worth
-        // from the entry it expects
-        let size = stages * Self.capacity + BudgetChain.capacity
-        table = .allocate(capacity: size)
-        table.initialize(repeating: 0, count: stages * Self.capacity)
-        (table + stages * Self.capacity).initialize(repeating: .min, count: BudgetChain.capacity)
+    init(width: Int) {
+        precondition(width <= BudgetChain.capacity + 1)
+        self.width = width
+        // the entries, then ``none``: a chain and its total are read from
+        // the entry expected, up to a whole chain's worth and one more
+        let entries = width * Self.capacity, padding = BudgetChain.capacity + 1
+        table = .allocate(capacity: entries + padding)
+        table.initialize(repeating: 0, count: entries)
+        (table + entries).initialize(repeating: .min, count: padding)
         counts = .allocate(capacity: Self.capacity)
         counts.initialize(repeating: 0, count: Self.capacity)
+        mismatched = .allocate(capacity: Self.capacity)
+        mismatched.initialize(repeating: false, count: Self.capacity)
         history = .allocate(capacity: Self.historySize)
         history.initialize(repeating: 0, count: Self.historySize)
         expectedEntry = Self.capacity
-        expected = UnsafePointer(table + stages * Self.capacity)
+        expected = UnsafePointer(table + entries)
     }
 
     deinit {
         table.deallocate()
         counts.deallocate()
+        mismatched.deallocate()
         history.deallocate()
     }
 
-    /// Split `k`'s durations.
+    /// Entry `k`'s values.
     @inline(__always)
-    func split(_ k: Int) -> UnsafeMutablePointer<SimTime> { table + k &* stages }
+    func split(_ k: Int) -> UnsafeMutablePointer<SimTime> { table + k &* width }
 
     /// Sets the entry expected next, once a frame was counted.
     @inline(__always)
@@ -428,23 +471,25 @@ final class Splits {
     private func matches(_ k: Int, _ s: UnsafeMutablePointer<SimTime>) -> Bool {
         let t = split(k)
         var i = 0
-        while i < stages {
+        while i < width {
             if t[i] != s[i] { return false }
             i &+= 1
         }
         return true
     }
 
-    /// Counts one more frame split as `s`, a split other than the one
-    /// expected; false when `s` is new and there is no room left for it
+    /// Counts one more frame as the entry `s` (`width` values), one other
+    /// than the entry expected (`mismatched`: its stages do not add up to
+    /// its total); false when `s` is new and there is no room left for it
     /// (nothing is counted then).
-    func count(_ s: UnsafeMutablePointer<SimTime>) -> Bool {
+    func count(_ s: UnsafeMutablePointer<SimTime>, mismatched isMismatched: Bool = false) -> Bool {
         var k = 0
         while k < used && !matches(k, s) { k &+= 1 }
         if k == used {
             guard used < Self.capacity else { return false }
-            split(used).update(from: s, count: stages)
+            split(used).update(from: s, count: width)
             counts[used] = 0
+            mismatched[used] = isMismatched
             used &+= 1
         }
         counts[k] &+= 1
@@ -454,10 +499,10 @@ final class Splits {
         return true
     }
 
-    /// The shortest period with which `k` and the splits before it repeat
+    /// The shortest period with which `k` and the entries before it repeat
     /// (the one learned so far when none does).
     private func learnedPeriod(newest k: Int) -> Int {
-        // back(j): the split found j frames before `k`
+        // back(j): the entry found j frames before `k`
         func back(_ j: Int) -> Int { j == 0 ? k : history[(found &- j) & (Self.historySize - 1)] }
         let known = Swift.min(found, Self.historySize)
         var p = 1
@@ -470,7 +515,7 @@ final class Splits {
         return period
     }
 
-    /// Forgets every split.
+    /// Forgets every entry.
     func removeAll() {
         used = 0
         found = 0
