@@ -100,12 +100,44 @@ import Testing
         #expect(late == 0)
         #expect(foretold >= (turns - 2) * cycle.count)
         // and every frame is counted once, as its own split
+        splits.settle()
         let distinct = Set(cycle).count
         #expect(splits.used == distinct)
         for k in 0..<splits.used {
             let row = Array(UnsafeBufferPointer(start: splits.split(k), count: 3))
             let kind = kinds.firstIndex(of: row)!
             #expect(splits.counts[k] == turns * cycle.filter { $0 == kind }.count)
+        }
+    }
+
+    /// Cycles that change after long foretold runs (longer than the frames
+    /// remembered): the frames foretold are counted as the entries they
+    /// were, and the new cycle is learned from the history they left.
+    @Test func aChangedCycleIsCountedAndLearned() {
+        let kinds: [[SimTime]] = [[10, 2, 3], [10, 2, 4], [7, 7, 7], [1, 0, 0]]
+        // (cycle, turns): a period is learned from the frames remembered,
+        // so once they are all of the new cycle, and its next turn, every
+        // frame is foretold
+        let segments: [([Int], Int)] = [([0, 1], 25), ([0, 0, 1], 10), ([2, 3, 3], 10), ([0], 20), ([3, 1], 2)]
+        let splits = Splits(width: 3)
+        var sequence: [Int] = []
+        for (cycle, turns) in segments {
+            var frame = 0
+            for _ in 0..<turns {
+                for k in cycle {
+                    sequence.append(k)
+                    let hit = count(kinds[k], in: splits)
+                    #expect(hit || frame < Splits.historySize + cycle.count, "cycle \(cycle), frame \(frame): looked up")
+                    frame += 1
+                }
+            }
+        }
+        splits.settle()
+        #expect(splits.used == 4)
+        for k in 0..<splits.used {
+            let row = Array(UnsafeBufferPointer(start: splits.split(k), count: 3))
+            let kind = kinds.firstIndex(of: row)!
+            #expect(splits.counts[k] == sequence.filter { $0 == kind }.count, "kind \(kind)")
         }
     }
 }

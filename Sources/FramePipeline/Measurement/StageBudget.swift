@@ -299,6 +299,7 @@ final class BudgetRecorder {
 
     /// Records every split counted so far into the streams and totals.
     private func flush() {
+        splits.settle()
         var overflow = false
         for k in 0..<splits.used {
             let n = splits.counts[k]
@@ -406,12 +407,21 @@ final class Splits {
     private let history: UnsafeMutablePointer<Int>
     private var found = 0
     private var period = 1
-    /// The entry expected next: the one found `period` frames ago, or,
-    /// before there is one, ``none``, an entry no chain matches (its
-    /// values are `Int64.min`, which no offset or total is).
-    private var expectedEntry: Int
-    private var none: Int { Self.capacity }
-    /// Its values.
+    /// The entries expected in turn from the last frame counted by
+    /// ``count(_:mismatched:)`` on: each the one found `period` frames
+    /// before it, so a cycle of `period` entries, or none before `period`
+    /// frames were found (``cycleLength`` 0).
+    private let cycle: UnsafeMutablePointer<Int>
+    private let cycleValues: UnsafeMutablePointer<UnsafePointer<SimTime>>
+    private var cycleLength = 0
+    /// Where in the cycle the next frame is, and the frames foretold since
+    /// the cycle was set, not yet counted (``settle()`` counts them).
+    private var phase = 0
+    private var foretold = 0
+    /// The values of ``none``, an entry no chain matches (they are
+    /// `Int64.min`, which no offset or total is).
+    private let noneValues: UnsafePointer<SimTime>
+    /// The values of the entry expected next (``none``'s when none is).
     private(set) var expected: UnsafePointer<SimTime>
 
     init(width: Int) {
@@ -429,8 +439,12 @@ final class Splits {
         mismatched.initialize(repeating: false, count: Self.capacity)
         history = .allocate(capacity: Self.historySize)
         history.initialize(repeating: 0, count: Self.historySize)
-        expectedEntry = Self.capacity
-        expected = UnsafePointer(table + entries)
+        noneValues = UnsafePointer(table + entries)
+        expected = noneValues
+        cycle = .allocate(capacity: Self.longestPeriod)
+        cycle.initialize(repeating: 0, count: Self.longestPeriod)
+        cycleValues = .allocate(capacity: Self.longestPeriod)
+        cycleValues.initialize(repeating: noneValues, count: Self.longestPeriod)
     }
 
     deinit {
@@ -438,27 +452,52 @@ final class Splits {
         counts.deallocate()
         mismatched.deallocate()
         history.deallocate()
+        cycle.deallocate()
+        cycleValues.deallocate()
     }
 
     /// Entry `k`'s values.
     @inline(__always)
     func split(_ k: Int) -> UnsafeMutablePointer<SimTime> { table + k &* width }
 
-    /// Sets the entry expected next, once a frame was counted.
-    @inline(__always)
-    private func foretell() {
-        expectedEntry = found >= period ? history[(found &- period) & (Self.historySize - 1)] : none
-        expected = UnsafePointer(split(expectedEntry))
+    /// Sets the cycle expected from the frames found (none counted since
+    /// unless it is settled): the last `period` entries found, in order.
+    private func setCycle() {
+        cycleLength = found >= period ? period : 0
+        for j in 0..<cycleLength {
+            cycle[j] = history[(found &- period &+ j) & (Self.historySize - 1)]
+            cycleValues[j] = UnsafePointer(split(cycle[j]))
+        }
+        phase = 0
+        expected = cycleLength > 0 ? cycleValues[0] : noneValues
     }
 
-    /// Counts one more frame split as the ``expected`` entry (its chain
-    /// matched it, so there was one: ``none`` matches no chain).
+    /// Counts one more frame as the ``expected`` entry (its chain matched
+    /// it, so there was one: ``none`` matches no chain). The count is kept
+    /// as frames foretold in the cycle, and spread over its entries when
+    /// the counts are read (``settle()``).
     @inline(__always)
     func countExpected() {
-        let k = expectedEntry
-        counts[k] &+= 1
-        remember(k)
-        foretell()
+        foretold &+= 1
+        phase &+= 1
+        if phase == cycleLength { phase = 0 }
+        expected = cycleValues[phase]
+    }
+
+    /// Counts the frames foretold since the cycle was set: frame `i` of
+    /// them was the cycle's entry `i % period`, so each entry stands for
+    /// `foretold / period` of them and the first `foretold % period` for
+    /// one more; the last of them (up to ``historySize``) are remembered
+    /// in order. Called before the counts or the history are read.
+    func settle() {
+        let n = foretold
+        guard n > 0 else { return }
+        let p = cycleLength
+        for j in 0..<p { counts[cycle[j]] &+= n / p + (j < n % p ? 1 : 0) }
+        let remembered = Swift.min(n, Self.historySize)
+        found &+= n - remembered
+        for i in (n - remembered)..<n { remember(cycle[i % p]) }
+        foretold = 0
     }
 
     @inline(__always)
@@ -483,6 +522,7 @@ final class Splits {
     /// its total); false when `s` is new and there is no room left for it
     /// (nothing is counted then).
     func count(_ s: UnsafeMutablePointer<SimTime>, mismatched isMismatched: Bool = false) -> Bool {
+        settle()
         var k = 0
         while k < used && !matches(k, s) { k &+= 1 }
         if k == used {
@@ -495,7 +535,7 @@ final class Splits {
         counts[k] &+= 1
         period = learnedPeriod(newest: k)
         remember(k)
-        foretell()
+        setCycle()
         return true
     }
 
@@ -519,6 +559,7 @@ final class Splits {
     func removeAll() {
         used = 0
         found = 0
-        foretell()
+        foretold = 0
+        setCycle()
     }
 }
