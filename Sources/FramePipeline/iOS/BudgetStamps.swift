@@ -79,15 +79,16 @@ struct BudgetStamps {
         f.pointee.gpuEnd = end
     }
 
-    /// Frame `id`, holding `buffer`, is latched: its instants, nil (and
+    /// Frame `id`, holding `buffer`, is latched: where its instants are
+    /// (read in place, until another frame takes the buffer), nil (and
     /// counted missing) when its buffer's slot holds another frame's.
     @inline(__always)
-    mutating func latched(_ id: Int64, buffer: Int8) -> Frame? {
+    mutating func latched(_ id: Int64, buffer: Int8) -> UnsafePointer<Frame>? {
         let f = slot(buffer)
         guard f.pointee.id == id else {
             missing += 1
             return nil
         }
-        return f.pointee
+        return UnsafePointer(f)
     }
 }

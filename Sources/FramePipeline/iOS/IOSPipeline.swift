@@ -446,8 +446,9 @@ struct IOSPipeline: PlatformPipeline {
     /// from its main touch's instant through its window's end, ready,
     /// delivery, commit, prepare, GPU queue and job, the latch and the
     /// scan-out to the photons.
-    /// The commit is read in place (a copy is 128 bytes).
-    mutating func splitBudget(_ commit: UnsafePointer<Commit>, _ stamp: BudgetStamps.Frame, latch: SimTime) {
+    /// The commit and the stamps are read in place (a commit is 128 bytes).
+    @inline(__always)
+    mutating func splitBudget(_ commit: UnsafePointer<Commit>, _ stamps: UnsafePointer<BudgetStamps.Frame>, latch: SimTime) {
         guard let ref = measurement.budgetRef else { return }
         // the photons of the main touch, as the frame was measured
         let photon = measurement.measuredPhoton
@@ -459,6 +460,7 @@ struct IOSPipeline: PlatformPipeline {
             chain.until(c.mainTouch.ready)
             chain.until(c.delivered)
             chain.until(c.committed)
+            let stamp = stamps.pointee
             chain.until(stamp.prepareStart)
             chain.until(stamp.submitted)
             chain.until(stamp.gpuStart)
