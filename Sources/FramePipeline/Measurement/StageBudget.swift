@@ -168,7 +168,7 @@ final class BudgetRecorder {
     private var filled = 0
     private var overflowed = false
     private(set) var mismatches = 0
-    /// The distinct splits counted since the last flush.
+    /// The distinct chains (with their totals) counted since the last flush.
     private let splits: Splits
 
     /// A tapping finger's touches carry an event number, not a scan window:
@@ -297,7 +297,8 @@ final class BudgetRecorder {
         }
     }
 
-    /// Records every split counted so far into the streams and totals.
+    /// Records the stages of every entry counted so far into the streams
+    /// and totals.
     private func flush() {
         splits.settle()
         var overflow = false
