@@ -78,7 +78,7 @@ import Testing
             splits.countExpected()
             return true
         }
-        #expect(copy.withUnsafeMutableBufferPointer { splits.count($0.baseAddress!) })
+        #expect(copy.withUnsafeMutableBufferPointer { splits.count($0.baseAddress!, mismatched: false) })
         return false
     }
 

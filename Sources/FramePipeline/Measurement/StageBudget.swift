@@ -236,7 +236,7 @@ final class BudgetRecorder {
     /// The stages of the frame last split, ns.
     var currentStages: UnsafeBufferPointer<SimTime> {
         let n = Swift.min(filled, count)
-        _ = durations(of: current, stages: n, into: scratch)
+        durations(of: current, stages: n, into: scratch)
         return UnsafeBufferPointer(start: scratch, count: n)
     }
 
@@ -245,6 +245,7 @@ final class BudgetRecorder {
     /// cursor (the latest instant so far, from 0) until it, empty when the
     /// cursor is already past it; a lead is a duration of its own and does
     /// not move the cursor.
+    @discardableResult
     func durations(of offsets: UnsafePointer<SimTime>, stages n: Int, into d: UnsafeMutablePointer<SimTime>) -> SimTime {
         var cursor: SimTime = 0, sum: SimTime = 0
         for i in 0..<n {
@@ -305,7 +306,7 @@ final class BudgetRecorder {
         for k in 0..<splits.used {
             let n = splits.counts[k]
             if splits.mismatched[k] { mismatches += n }
-            _ = durations(of: splits.split(k), stages: count, into: scratch)
+            durations(of: splits.split(k), stages: count, into: scratch)
             for i in 0..<count {
                 let d = scratch[i]
                 stats[i].record(Double(d) / 1e6, count: n)
@@ -522,7 +523,7 @@ final class Splits {
     /// than the entry expected (`mismatched`: its stages do not add up to
     /// its total); false when `s` is new and there is no room left for it
     /// (nothing is counted then).
-    func count(_ s: UnsafeMutablePointer<SimTime>, mismatched isMismatched: Bool = false) -> Bool {
+    func count(_ s: UnsafeMutablePointer<SimTime>, mismatched isMismatched: Bool) -> Bool {
         settle()
         var k = 0
         while k < used && !matches(k, s) { k &+= 1 }

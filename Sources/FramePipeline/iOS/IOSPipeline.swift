@@ -441,12 +441,11 @@ struct IOSPipeline: PlatformPipeline {
                            stageOffset: -1)
     }
 
-    /// The stage budget of a measured frame latched at `latch` (its commit
-    /// `c`): the chain
+    /// The stage budget of a measured frame latched at `latch`: the chain
     /// from its main touch's instant through its window's end, ready,
     /// delivery, commit, prepare, GPU queue and job, the latch and the
-    /// scan-out to the photons.
-    /// The commit and the stamps are read in place (a commit is 128 bytes).
+    /// scan-out to the photons. Its commit and its stamps are read in place
+    /// (a commit is 128 bytes).
     @inline(__always)
     mutating func splitBudget(_ commit: UnsafePointer<Commit>, _ stamps: UnsafePointer<BudgetStamps.Frame>, latch: SimTime) {
         guard let ref = measurement.budgetRef else { return }
