@@ -1,12 +1,18 @@
 // EngineFigures: the engine speed figures the project's notes quote.
 //
 // Runs the `ios9-coalescing-120hz` and `android-default` scenarios for 600
-// simulated seconds 5 times each, and the bare simulation core
-// (BenchSupport.EmptyEventLoop) over the same simulated time 5 times;
-// prints the best and median events per wall second and real-time factor
-// (simulated s / wall s) of each, the Android run's events per second as a
-// share of the iOS run's, and, when python3 with simpy is there, the SimPy
-// peers' real-time factors and our speed-up over them.
+// simulated seconds and the bare simulation core (BenchSupport.EmptyEventLoop)
+// over the same simulated time, in 21 rounds of one run each; prints the
+// best and median events per wall second and real-time factor (simulated
+// s / wall s) of each, the pipelines' events per second as a share of the
+// empty loop's, and, when python3 with simpy is there, the SimPy peers'
+// real-time factors and our speed-up over them.
+//
+// A shared machine's speed moves by a factor of two from one second to the
+// next, so a share is taken within each round, from runs a few milliseconds
+// apart, and the median and range of the rounds' shares are printed: a
+// ratio of two medians (or of two bests) taken at different moments moves
+// with the machine.
 //
 //   cd Benchmarks && swift run -c release --scratch-path .build EngineFigures
 //
@@ -23,7 +29,7 @@ import SimKernel
 let scenarioNames = ["ios9-coalescing-120hz", "android-default"]
 let peerScripts = ["ios9-coalescing-120hz": "simpy_pipeline.py", "android-default": "simpy_android.py"]
 let duration = "600s"
-let runs = 5
+let runs = 21
 let peerRuns = 3
 
 struct Sample { var eventsPerSecond: Double; var realTimeFactor: Double }
@@ -61,8 +67,14 @@ for name in scenarioNames {
 
 var pipeline: [String: [Sample]] = [:]
 var pipelineEvents: [String: Int] = [:]
-// the scenarios take turns, so a slow spell of a shared machine falls on both
-for run in 0...runs { // run 0 warms up and is not counted
+var empty: [Sample] = []
+var emptyEvents = 0
+let simulated = configs[scenarioNames[0]]!.duration
+// each round runs every scenario and the empty loop, one after the other,
+// so a slow spell of a shared machine falls on all of them; round 0 warms up
+// and is not counted. The empty loop handles as many events as the iOS
+// pipeline (the pipeline's events include those handled within another).
+for run in 0...runs {
     for name in scenarioNames {
         let r: RunResult
         do { r = try PipelineRun.run(configs[name]!) } catch { fail("\(error)") }
@@ -70,18 +82,10 @@ for run in 0...runs { // run 0 warms up and is not counted
         if run == 0 { continue }
         pipeline[name, default: []].append(Sample(eventsPerSecond: r.eventsPerSecond, realTimeFactor: r.realTimeFactor))
     }
-}
-
-// MARK: the empty event loop, over as many events as the pipeline processed
-
-var empty: [Sample] = []
-var emptyEvents = 0
-let simulated = configs[scenarioNames[0]]!.duration
-_ = EmptyEventLoop.run(for: simulated) // warm-up
-for _ in 0..<runs {
     let start = DispatchTime.now().uptimeNanoseconds
     emptyEvents = EmptyEventLoop.run(for: simulated)
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    if run == 0 { continue }
     empty.append(Sample(eventsPerSecond: Double(emptyEvents) / wall, realTimeFactor: Double(simulated) / 1e9 / wall))
 }
 
@@ -162,8 +166,11 @@ for (name, xs, n) in rows {
           + String(format: "%.0fx / %.0fx", best(xs, \.realTimeFactor), mid(xs, \.realTimeFactor)))
 }
 let ios = pipeline[scenarioNames[0]]!, android = pipeline[scenarioNames[1]]!
-print(String(format: "  %@ / empty loop events/s: %.2f / %.2f", scenarioNames[0],
-             best(ios, \.eventsPerSecond) / best(empty, \.eventsPerSecond), mid(ios, \.eventsPerSecond) / mid(empty, \.eventsPerSecond)))
+for name in scenarioNames {
+    let shares = zip(pipeline[name]!, empty).map { $0.eventsPerSecond / $1.eventsPerSecond }
+    print(String(format: "  %@ / empty loop events/s, within a round: median %.2f (%.2f to %.2f)", name,
+                 median(shares), shares.min()!, shares.max()!))
+}
 print(String(format: "  %@ / %@ events/s: %.2f / %.2f", scenarioNames[1], scenarioNames[0],
              best(android, \.eventsPerSecond) / best(ios, \.eventsPerSecond), mid(android, \.eventsPerSecond) / mid(ios, \.eventsPerSecond)))
 for (name, (peer, note)) in peers {
