@@ -13,6 +13,8 @@ public struct FrameGeometry: Sendable {
     /// row is the touch's own (`measure.row: touch`).
     public let rowOffset: SimTime?
     let heightPoints: Double
+    /// `framePeriodNanos / heightPoints`: ``rowNanos(_:)``'s first guess.
+    let nanosPerPoint: Double
     /// Added to every photon time (`device.panelResponse`).
     public let panelResponse: SimTime
 
@@ -25,6 +27,7 @@ public struct FrameGeometry: Sendable {
         case .touch: rowOffset = nil
         }
         heightPoints = c.heightPoints
+        nanosPerPoint = framePeriodNanos / heightPoints
         panelResponse = c.panelResponse
     }
 
@@ -33,8 +36,28 @@ public struct FrameGeometry: Sendable {
     /// panel's response.
     @inline(__always)
     public func photonTime(latch: SimTime, y: Double) -> SimTime {
-        let row = rowOffset ?? roundHalfUp(y / heightPoints * framePeriodNanos)
+        let row = rowOffset ?? rowNanos(y)
         return latch + row + panelResponse
+    }
+
+    /// The scan-out time down to row `y`: `y / heightPoints * framePeriodNanos`
+    /// rounded half up, exactly that, mostly without its division.
+    ///
+    /// The guess `y * nanosPerPoint` and the formula are each within a few
+    /// units in the last place of the true `y * T / h`: below 2^32 ns, both
+    /// within 2^-18 ns of it. So where the guess plus one half lies more than
+    /// 2^-12 from an integer, the formula rounds to the same integer and the
+    /// guess is the answer; nearer, and for a negative, huge or NaN guess,
+    /// the formula itself is computed.
+    @inline(__always)
+    func rowNanos(_ y: Double) -> SimTime {
+        let r = y * nanosPerPoint + 0.5
+        if r > 0 && r < 0x1p32 {
+            let t = SimTime(r)
+            let fraction = r - Double(t)
+            if fraction > 0x1p-12 && fraction < 1 - 0x1p-12 { return t }
+        }
+        return roundHalfUp(y / heightPoints * framePeriodNanos)
     }
 
     /// The talk's diagram convention: display frames from the start of the
@@ -51,5 +74,44 @@ public struct FrameGeometry: Sendable {
     @inline(__always)
     public func frames(_ frames: Double, minus duration: SimTime) -> Double {
         roundedHalfAway((frames - Double(duration) * displayHz / 1e9) * 1e6) / 1e6
+    }
+}
+
+/// `Double(n) / 1e6`, milliseconds from nanoseconds, remembering the last
+/// four answers: a stream's latencies come round in short cycles, and a
+/// division costs more than the four comparisons that mostly find it.
+/// Its answers are exactly the division's.
+struct MillisecondsMemo {
+    private var nanos: (Int64, Int64, Int64, Int64)
+    private var millis: (Double, Double, Double, Double)
+    private var next = 0
+
+    init() {
+        // every slot starts with a true answer (for a value no latency takes)
+        nanos = (.min, .min, .min, .min)
+        let m = Double(Int64.min) / 1e6
+        millis = (m, m, m, m)
+    }
+
+    /// `Double(n) / 1e6`.
+    @inline(__always)
+    mutating func of(_ n: Int64) -> Double {
+        if n == nanos.0 { return millis.0 }
+        if n == nanos.1 { return millis.1 }
+        if n == nanos.2 { return millis.2 }
+        if n == nanos.3 { return millis.3 }
+        return remember(n)
+    }
+
+    private mutating func remember(_ n: Int64) -> Double {
+        let m = Double(n) / 1e6
+        switch next {
+        case 0: nanos.0 = n; millis.0 = m
+        case 1: nanos.1 = n; millis.1 = m
+        case 2: nanos.2 = n; millis.2 = m
+        default: nanos.3 = n; millis.3 = m
+        }
+        next = (next + 1) & 3
+        return m
     }
 }

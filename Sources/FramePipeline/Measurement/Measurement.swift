@@ -56,6 +56,19 @@ struct Measurement {
     /// A tapping finger: which of the touches waiting are lift-offs.
     private var drawnLifts = Ring<Bool>()
     private var drawnShown: Int64 = 0
+    /// The divisions of the streams recorded per frame, remembered
+    /// (``MillisecondsMemo``): each answer is the division's.
+    private var touchToPhotonMemo = MillisecondsMemo()
+    private var frameToPhotonMemo = MillisecondsMemo()
+    private var perSampleMemo = MillisecondsMemo()
+    /// The last pipeline-frames count and the interval it was computed
+    /// from, `latch - windowStart` (Int64.min before the first).
+    private var framesInterval = Int64.min
+    private var framesCount = 0.0
+    /// With prediction: the horizon in milliseconds, and the last effective
+    /// frames count with the count and horizon it was computed from.
+    private var horizonMemo = MillisecondsMemo()
+    private var effectiveFor: (frames: Double, horizon: SimTime, count: Double) = (.nan, 0, .nan)
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
         geometry = FrameGeometry(c)
@@ -110,7 +123,7 @@ struct Measurement {
     mutating func frameShown(latch: SimTime, mainTouch s: Touch, drawnTouches: Int64, drawn: TouchPoint, horizon: SimTime,
                              frameStart: SimTime) -> Bool {
         let measured = frameShown(latch: latch, content: s.scan, newest: s, drawnTouches: drawnTouches, drawn: drawn, horizon: horizon)
-        if measured { frameToPhotonMs.record(Double(measuredPhoton - frameStart) / 1e6) }
+        if measured { frameToPhotonMs.record(frameToPhotonMemo.of(measuredPhoton - frameStart)) }
         return measured
     }
 
@@ -118,7 +131,7 @@ struct Measurement {
     /// `frameStart`, its content at screen row `y`.
     @inline(__always)
     mutating func frameToPhoton(latch: SimTime, y: Double, frameStart: SimTime) {
-        frameToPhotonMs.record(Double(geometry.photonTime(latch: latch, y: y) - frameStart) / 1e6)
+        frameToPhotonMs.record(frameToPhotonMemo.of(geometry.photonTime(latch: latch, y: y) - frameStart))
     }
 
     /// A frame shown at `latch` whose content is numbered `content` (content
@@ -133,14 +146,23 @@ struct Measurement {
         if measured && !taps {
             newestShown = content
             let photon = measuredPhoton
-            let ttp = Double(photon - s.time) / 1e6
-            let frames = geometry.pipelineFrames(latch: latch, windowStart: s.windowStart)
+            let ttp = touchToPhotonMemo.of(photon - s.time)
+            // the count depends on the interval alone, which mostly repeats
+            let interval = latch - s.windowStart
+            if interval != framesInterval {
+                framesInterval = interval
+                framesCount = geometry.pipelineFrames(latch: latch, windowStart: s.windowStart)
+            }
+            let frames = framesCount
             touchToPhotonMs.record(ttp)
             pipelineFrames.record(frames)
             if scrolling { scroll!.shown(s, photon: photon, finger: truth.state(at: photon)) }
             if predicts {
-                effectiveMs.record(ttp - Double(horizon) / 1e6)
-                effectiveFrames.record(geometry.frames(frames, minus: horizon))
+                effectiveMs.record(ttp - horizonMemo.of(horizon))
+                if frames.bitPattern != effectiveFor.frames.bitPattern || horizon != effectiveFor.horizon {
+                    effectiveFor = (frames, horizon, geometry.frames(frames, minus: horizon))
+                }
+                effectiveFrames.record(effectiveFor.count)
                 prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
             }
         }
@@ -148,7 +170,7 @@ struct Measurement {
         while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
             drawnShown += 1
             // a tap's touch is its contact: the first frame that shows it is its tap-to-photon
-            let ms = Double(geometry.photonTime(latch: latch, y: d.y) - d.time) / 1e6
+            let ms = perSampleMemo.of(geometry.photonTime(latch: latch, y: d.y) - d.time)
             if !taps {
                 perSampleMs.record(ms)
             } else if drawnLifts.popFirst() == true {

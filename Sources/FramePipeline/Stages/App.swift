@@ -126,7 +126,12 @@ struct App {
         start = now
         duration = handlerTime.draw(&rng)
         nextCommitIndex = 1
-        mainTouch = touches.last!
+        // copied from the ring as its bytes (a touch is plain data): copied
+        // as a value, the 59-byte touch went by the stack in pieces of two
+        // sizes, and a load of one waited for the store of the other
+        precondition(!touches.isEmpty, "a delivery without touches")
+        let newest = touches.pointer(touches.count &- 1)
+        withUnsafeMutableBytes(of: &mainTouch) { $0.baseAddress!.copyMemory(from: newest, byteCount: MemoryLayout<Touch>.size) }
         drawnTouches += touchUse == .coalesced ? Int64(touches.count) : 1
         drawn = mainTouch.position
         horizonApplied = 0
