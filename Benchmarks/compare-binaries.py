@@ -19,22 +19,31 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 
 def cpu_seconds(binary, scenario, duration):
-    try:
-        p = subprocess.Popen([binary, "run", scenario, "--duration", duration],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    except OSError as e:
-        print(f"compare-binaries: cannot run {binary}: {e.strerror}", file=sys.stderr)
+    # the run's messages go to a file, not a pipe: a pipe nobody reads
+    # until the run ends could fill and stop it
+    with tempfile.TemporaryFile() as err:
+        try:
+            p = subprocess.Popen([binary, "run", scenario, "--duration", duration],
+                                 stdout=subprocess.DEVNULL, stderr=err)
+        except OSError as e:
+            print(f"compare-binaries: cannot run {binary}: {e.strerror}", file=sys.stderr)
+            sys.exit(2)
+        _, status, usage = os.wait4(p.pid, 0)
+        if status != 0:
+            err.seek(0)
+            message = err.read().decode(errors="replace").strip()
+            print(f"compare-binaries: {binary} run {scenario} --duration {duration} failed: {message}", file=sys.stderr)
+            sys.exit(2)
+    seconds = usage.ru_utime + usage.ru_stime
+    if seconds <= 0:
+        print(f"compare-binaries: {binary} run {scenario} --duration {duration} took no measurable CPU time; "
+              "give a longer --duration", file=sys.stderr)
         sys.exit(2)
-    _, status, usage = os.wait4(p.pid, 0)
-    if status != 0:
-        message = p.stderr.read().decode(errors="replace").strip()
-        print(f"compare-binaries: {binary} run {scenario} --duration {duration} failed: {message}", file=sys.stderr)
-        sys.exit(2)
-    p.stderr.close()
-    return usage.ru_utime + usage.ru_stime
+    return seconds
 
 
 def main():

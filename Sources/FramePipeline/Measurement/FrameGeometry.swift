@@ -13,8 +13,6 @@ public struct FrameGeometry: Sendable {
     /// row is the touch's own (`measure.row: touch`).
     public let rowOffset: SimTime?
     let heightPoints: Double
-    /// `framePeriodNanos / heightPoints`: ``rowNanos(_:)``'s first guess.
-    let nanosPerPoint: Double
     /// Added to every photon time (`device.panelResponse`).
     public let panelResponse: SimTime
 
@@ -27,7 +25,6 @@ public struct FrameGeometry: Sendable {
         case .touch: rowOffset = nil
         }
         heightPoints = c.heightPoints
-        nanosPerPoint = framePeriodNanos / heightPoints
         panelResponse = c.panelResponse
     }
 
@@ -36,28 +33,8 @@ public struct FrameGeometry: Sendable {
     /// panel's response.
     @inline(__always)
     public func photonTime(latch: SimTime, y: Double) -> SimTime {
-        let row = rowOffset ?? rowNanos(y)
+        let row = rowOffset ?? roundHalfUp(y / heightPoints * framePeriodNanos)
         return latch + row + panelResponse
-    }
-
-    /// The scan-out time down to row `y`: `y / heightPoints * framePeriodNanos`
-    /// rounded half up, exactly that, mostly without its division.
-    ///
-    /// The guess `y * nanosPerPoint` and the formula are each within a few
-    /// units in the last place of the true `y * T / h`: below 2^32 ns, both
-    /// within 2^-18 ns of it. So where the guess plus one half lies more than
-    /// 2^-12 from an integer, the formula rounds to the same integer and the
-    /// guess is the answer; nearer, and for a negative, huge or NaN guess,
-    /// the formula itself is computed.
-    @inline(__always)
-    func rowNanos(_ y: Double) -> SimTime {
-        let r = y * nanosPerPoint + 0.5
-        if r > 0 && r < 0x1p32 {
-            let t = SimTime(r)
-            let fraction = r - Double(t)
-            if fraction > 0x1p-12 && fraction < 1 - 0x1p-12 { return t }
-        }
-        return roundHalfUp(y / heightPoints * framePeriodNanos)
     }
 
     /// The talk's diagram convention: display frames from the start of the

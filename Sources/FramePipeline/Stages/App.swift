@@ -130,6 +130,7 @@ struct App {
         // as a value, the 59-byte touch went by the stack in pieces of two
         // sizes, and a load of one waited for the store of the other
         precondition(!touches.isEmpty, "a delivery without touches")
+        precondition(_isPOD(Touch.self), "a touch copied as bytes holds a reference")
         let newest = touches.pointer(touches.count &- 1)
         withUnsafeMutableBytes(of: &mainTouch) { $0.baseAddress!.copyMemory(from: newest, byteCount: MemoryLayout<Touch>.size) }
         drawnTouches += touchUse == .coalesced ? Int64(touches.count) : 1
