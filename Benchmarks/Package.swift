@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "FramePipeline", package: "latsim"),
                 .product(name: "Scenarios", package: "latsim"),
                 .product(name: "SimKernel", package: "latsim"),
+                .product(name: "TouchModel", package: "latsim"),
                 .product(name: "Experiments", package: "latsim"),
             ],
             path: "Benchmarks/Engine",
@@ -60,6 +61,7 @@ let package = Package(
                 .product(name: "FramePipeline", package: "latsim"),
                 .product(name: "Scenarios", package: "latsim"),
                 .product(name: "SimKernel", package: "latsim"),
+                .product(name: "TouchModel", package: "latsim"),
             ]
         ),
     ]

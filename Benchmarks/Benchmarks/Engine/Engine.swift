@@ -32,6 +32,7 @@ import Experiments
 import FramePipeline
 import Scenarios
 import SimKernel
+import TouchModel
 
 let eventsPerSecond = BenchmarkMetric.custom("events/s", polarity: .prefersLarger, useScalingFactor: false)
 let realTimeFactor = BenchmarkMetric.custom("realTimeFactor", polarity: .prefersLarger, useScalingFactor: false)
@@ -115,16 +116,31 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // As many events as the 600 s pipeline run, through the bare simulation core.
-    Benchmark("empty event loop",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput, eventsPerSecond],
-                                   warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 500)) { benchmark in
-        let start = ContinuousClock.now
-        let n = EmptyEventLoop.run(for: 600 * Nanos.perSecond)
-        blackHole(n)
-        let wall = ContinuousClock.now - start
-        benchmark.stopMeasurement()
-        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
-        if seconds > 0 { benchmark.measurement(eventsPerSecond, Int(Double(n) / seconds)) }
+    // Events per wall second of a loop that returns the events it handled.
+    func loopBenchmark(_ name: String, _ run: @escaping () -> Int) {
+        Benchmark(name,
+                  configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput, eventsPerSecond],
+                                       warmupIterations: 1, maxDuration: .seconds(3), maxIterations: 500)) { benchmark in
+            let start = ContinuousClock.now
+            let n = run()
+            blackHole(n)
+            let wall = ContinuousClock.now - start
+            benchmark.stopMeasurement()
+            let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+            if seconds > 0 { benchmark.measurement(eventsPerSecond, Int(Double(n) / seconds)) }
+        }
     }
+
+    // As many events as the 600 s pipeline run, through the bare simulation core.
+    loopBenchmark("empty event loop") { EmptyEventLoop.run(for: 600 * Nanos.perSecond) }
+
+    // The same sources, plus the finger at each scan and one latency
+    // stream: the floor under any iOS pipeline model (BenchSupport.FloorModel).
+    let floorTrajectory: Trajectory
+    do {
+        floorTrajectory = try FloorModel.trajectory(of: try Scenario.named("ios9-coalescing-120hz").configuration([]))
+    } catch {
+        fatalError("\(error)")
+    }
+    loopBenchmark("floor model") { FloorModel.run(for: 600 * Nanos.perSecond, trajectory: floorTrajectory).events }
 }

@@ -1,11 +1,13 @@
 // EngineFigures: the engine speed figures the project's notes quote.
 //
 // Runs the `ios9-coalescing-120hz` and `android-default` scenarios for 600
-// simulated seconds and the bare simulation core (BenchSupport.EmptyEventLoop)
-// over the same simulated time, in 21 rounds of one run each; prints the
-// best and median events per wall second and real-time factor (simulated
-// s / wall s) of each, the pipelines' events per second as a share of the
-// empty loop's, and, when python3 with simpy is there, the SimPy peers'
+// simulated seconds, the bare simulation core (BenchSupport.EmptyEventLoop)
+// and the floor under any iOS pipeline model (BenchSupport.FloorModel: the
+// empty loop plus the finger at each scan and one latency stream) over the
+// same simulated time, in 21 rounds of one run each; prints the best and
+// median events per wall second and real-time factor (simulated s / wall s)
+// of each, the pipelines' and the floor's events per second as a share of
+// the empty loop's, and, when python3 with simpy is there, the SimPy peers'
 // real-time factors and our speed-up over them.
 //
 // A shared machine's speed moves by a factor of two from one second to the
@@ -25,6 +27,7 @@ import Foundation
 import FramePipeline
 import Scenarios
 import SimKernel
+import TouchModel
 
 let scenarioNames = ["ios9-coalescing-120hz", "android-default"]
 let peerScripts = ["ios9-coalescing-120hz": "simpy_pipeline.py", "android-default": "simpy_android.py"]
@@ -69,8 +72,14 @@ var pipeline: [String: [Sample]] = [:]
 var pipelineEvents: [String: Int] = [:]
 var empty: [Sample] = []
 var emptyEvents = 0
+var floor: [Sample] = []
+var floorEvents = 0
+var floorStream = StreamingStats(resolution: 1, highestValue: 1)
+var floorPosition = TouchPoint(x: 0, y: 0)
 let simulated = configs[scenarioNames[0]]!.duration
-// each round runs every scenario and the empty loop, one after the other,
+let floorTrajectory: Trajectory
+do { floorTrajectory = try FloorModel.trajectory(of: configs[scenarioNames[0]]!) } catch { fail("\(error)") }
+// each round runs every scenario, the empty loop and the floor, one after the other,
 // so a slow spell of a shared machine falls on all of them; round 0 warms up
 // and is not counted. The empty loop handles as many events as the iOS
 // pipeline (the pipeline's events include those handled within another).
@@ -87,6 +96,14 @@ for run in 0...runs {
     let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     if run == 0 { continue }
     empty.append(Sample(eventsPerSecond: Double(emptyEvents) / wall, realTimeFactor: Double(simulated) / 1e9 / wall))
+    let floorStart = DispatchTime.now().uptimeNanoseconds
+    let floorRun = FloorModel.run(for: simulated, trajectory: floorTrajectory)
+    floorEvents = floorRun.events
+    floorStream = floorRun.model.stream
+    floorPosition = floorRun.model.newestPosition
+    let floorWall = Double(DispatchTime.now().uptimeNanoseconds - floorStart) / 1e9
+    if run == 0 { continue }
+    floor.append(Sample(eventsPerSecond: Double(floorEvents) / floorWall, realTimeFactor: Double(simulated) / 1e9 / floorWall))
 }
 
 // MARK: the SimPy peer
@@ -160,17 +177,26 @@ print("latsim engine, \(duration) simulated, \(runs) runs each after a warm-up (
 print("  " + pad("", 24) + pad("events", 10) + pad("events/s", 20) + "realTimeFactor")
 var rows: [(String, [Sample], Int)] = scenarioNames.map { ($0, pipeline[$0]!, pipelineEvents[$0]!) }
 rows.append(("empty loop", empty, emptyEvents))
+rows.append(("floor model", floor, floorEvents))
 for (name, xs, n) in rows {
     print("  " + pad(name, 24) + pad(String(n), 10)
           + pad(si(best(xs, \.eventsPerSecond)) + " / " + si(mid(xs, \.eventsPerSecond)), 20)
           + String(format: "%.0fx / %.0fx", best(xs, \.realTimeFactor), mid(xs, \.realTimeFactor)))
 }
+let floorShares = zip(floor, empty).map { $0.eventsPerSecond / $1.eventsPerSecond }
+print(String(format: "  floor model / empty loop events/s, within a round: median %.2f (%.2f to %.2f)",
+             median(floorShares), floorShares.min()!, floorShares.max()!))
+print(String(format: "    (the floor: the finger at each scan, last at (%.1f, %.1f) pt, and one stream: %d latencies, mean %.2f ms)",
+             floorPosition.x, floorPosition.y, floorStream.count, floorStream.mean ?? .nan))
 let ios = pipeline[scenarioNames[0]]!, android = pipeline[scenarioNames[1]]!
 for name in scenarioNames {
     let shares = zip(pipeline[name]!, empty).map { $0.eventsPerSecond / $1.eventsPerSecond }
     print(String(format: "  %@ / empty loop events/s, within a round: median %.2f (%.2f to %.2f)", name,
                  median(shares), shares.min()!, shares.max()!))
 }
+let overFloor = zip(ios, floor).map { $0.eventsPerSecond / $1.eventsPerSecond }
+print(String(format: "  %@ / floor model events/s, within a round: median %.2f (%.2f to %.2f)", scenarioNames[0],
+             median(overFloor), overFloor.min()!, overFloor.max()!))
 print(String(format: "  %@ / %@ events/s: %.2f / %.2f", scenarioNames[1], scenarioNames[0],
              best(android, \.eventsPerSecond) / best(ios, \.eventsPerSecond), mid(android, \.eventsPerSecond) / mid(ios, \.eventsPerSecond)))
 for (name, (peer, note)) in peers {
