@@ -63,14 +63,20 @@ struct Ring<Element> {
     @inline(__always) var first: Element? { isEmpty ? nil : self[0] }
     @inline(__always) var last: Element? { isEmpty ? nil : self[storage.count &- 1] }
 
-    /// Adds `e` after the newest.
+    /// Adds an element after the newest and returns where it goes, for the
+    /// caller to initialise at once (before the ring is read or changed).
     @inline(__always)
-    func append(_ e: Element) {
+    func appendUninitialized() -> UnsafeMutablePointer<Element> {
         let s = storage
         if s.count > s.mask { s.grow() }
-        (s.elements + ((s.head &+ s.count) & s.mask)).initialize(to: e)
+        let slot = s.elements + ((s.head &+ s.count) & s.mask)
         s.count &+= 1
+        return slot
     }
+
+    /// Adds `e` after the newest.
+    @inline(__always)
+    func append(_ e: Element) { appendUninitialized().initialize(to: e) }
 
     /// Removes and returns the oldest (the ring must not be empty).
     @inline(__always) @discardableResult

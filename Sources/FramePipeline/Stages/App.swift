@@ -54,8 +54,6 @@ struct HandlerStart {
 
 /// What a commit produced.
 struct CommitMade {
-    /// The transaction.
-    var commit: Commit
     /// Metal GPU work encoded by the handler, with `app.rendering: metal`.
     var metalGPU: SimTime?
     /// When the next commit of this handler run is made; nil for the last
@@ -165,16 +163,18 @@ struct App {
         return n == 1 ? start + duration : start + Int64(roundHalfUp(Int128(duration) * Int128(i), Int128(n)))
     }
 
-    /// The app commits its next transaction at `now`.
-    mutating func commit(at now: SimTime, rng: inout SeededRandom) -> CommitMade {
+    /// The app commits its next transaction at `now`, made into `slot`
+    /// (uninitialised).
+    @inline(__always)
+    mutating func commit(at now: SimTime, rng: inout SeededRandom, into slot: UnsafeMutablePointer<Commit>) -> CommitMade {
         let index = nextCommitIndex
         let last = index == commitsPerRun
-        let c = Commit(seq: commitsMade, mainTouch: mainTouch, isLastOfRun: last, drawnTouches: drawnTouches, drawn: drawn,
-                       horizon: horizonApplied, handlerRun: run, delivered: start, committed: now)
+        slot.initialize(to: Commit(seq: commitsMade, mainTouch: mainTouch, isLastOfRun: last, drawnTouches: drawnTouches,
+                                   drawn: drawn, horizon: horizonApplied, handlerRun: run, delivered: start, committed: now))
         commitsMade += 1
         let metal = rendersMetal ? metalTime.draw(&rng) : nil
         nextCommitIndex += 1
         if last { busy = false }
-        return CommitMade(commit: c, metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1))
+        return CommitMade(metalGPU: metal, nextCommit: last ? nil : commitTime(index + 1))
     }
 }

@@ -85,9 +85,9 @@ struct RenderServer {
     /// A commit arrives; an older one still waiting is merged into it. A
     /// handler run whose last commit is merged away, none of its commits
     /// having been rendered, is a wasted update.
-    mutating func receive(_ c: Commit) {
+    mutating func receive(_ c: Waiting) {
         if let old = pending, old.isLastOfRun, lastRenderedRun != old.handlerRun { wastedUpdates += 1 }
-        pending = Waiting(seq: c.seq, handlerRun: c.handlerRun, isLastOfRun: c.isLastOfRun)
+        pending = c
     }
 
     /// True when a commit waits and the server is idle: with a buffer, it

@@ -183,22 +183,26 @@ struct IOSPipeline: PlatformPipeline {
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
         case .commit:
-            let made = app.commit(at: now, rng: &rng)
-            let c = made.commit
-            commits.append(c)
-            log?.commits.append(.init(time: now, seq: c.seq, mainTouch: c.mainTouch.scan))
-            if let force, let end = force.committed(run: c.handlerRun, now: now) { renderServer.animate(until: end) }
+            // made in its place in the table: built elsewhere and copied, its
+            // last fields were read back before their stores were done
+            let slot = commits.appendUninitialized()
+            let made = app.commit(at: now, rng: &rng, into: slot)
+            let c = UnsafePointer(slot)
+            let waiting = RenderServer.Waiting(seq: c.pointee.seq, handlerRun: c.pointee.handlerRun,
+                                               isLastOfRun: c.pointee.isLastOfRun)
+            log?.commits.append(.init(time: now, seq: waiting.seq, mainTouch: c.pointee.mainTouch.scan))
+            if let force, let end = force.committed(run: waiting.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
                 if configuration.metalDirect {
-                    submitMetalDirect(c, gpu: metal, now, &s)
+                    submitMetalDirect(commit: waiting.seq, gpu: metal, now, &s)
                 } else {
                     // through Core Animation: the Metal job joins the GPU queue
                     // now; the render-server frame of this commit runs after it
-                    submitGPU(Frame(id: -1, commit: c.seq, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
-                    commitToRenderServer(c, now, &s)
+                    submitGPU(Frame(id: -1, commit: waiting.seq, path: .metalWithCoreAnimation, buffer: -1), duration: metal, now, &s)
+                    commitToRenderServer(waiting, now, &s)
                 }
             } else {
-                commitToRenderServer(c, now, &s)
+                commitToRenderServer(waiting, now, &s)
             }
             if let next = made.nextCommit {
                 s.schedule(.commit, at: next)
@@ -315,7 +319,7 @@ struct IOSPipeline: PlatformPipeline {
     }
 
     /// A commit reaches the render server.
-    mutating func commitToRenderServer(_ c: Commit, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+    mutating func commitToRenderServer(_ c: RenderServer.Waiting, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         renderServer.receive(c)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
@@ -342,8 +346,8 @@ struct IOSPipeline: PlatformPipeline {
 
     /// A Metal frame presented straight to the display takes a drawable now,
     /// or waits for one.
-    mutating func submitMetalDirect(_ c: Commit, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        var frame = Frame(id: nextFrameID, commit: c.seq, path: .metal, buffer: -1)
+    mutating func submitMetalDirect(commit seq: Int64, gpu: SimTime, _ now: SimTime, _ s: inout EventScheduler<Event>) {
+        var frame = Frame(id: nextFrameID, commit: seq, path: .metal, buffer: -1)
         nextFrameID += 1
         if let b = buffers.acquire(at: now) {
             frame.buffer = b
@@ -511,9 +515,10 @@ struct CommitTable {
     /// The number of the oldest commit kept.
     private var first: Int64 = 0
 
-    /// A commit is made (its number is the next).
+    /// A commit is made (its number is the next): where it goes, to be
+    /// initialised at once.
     @inline(__always)
-    func append(_ c: Commit) { ring.append(c) }
+    func appendUninitialized() -> UnsafeMutablePointer<Commit> { ring.appendUninitialized() }
 
     /// Commit `seq` (kept: from the front frame's on), read in place.
     subscript(seq: Int64) -> Commit {
