@@ -10,13 +10,18 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", script] + args
-        let out = Pipe(), err = Pipe()
+        // its messages go to a file: read from a second pipe after the
+        // first, they could fill it and stop the script
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("compare-binaries-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let out = Pipe()
         p.standardOutput = out
-        p.standardError = err
+        p.standardError = try FileHandle(forWritingTo: errURL)
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        let e = (try? Data(contentsOf: errURL)) ?? Data()
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 

@@ -77,6 +77,18 @@ var floorEvents = 0
 var floorStream = StreamingStats(resolution: 1, highestValue: 1)
 var floorPosition = TouchPoint(x: 0, y: 0)
 let simulated = configs[scenarioNames[0]]!.duration
+/// What `body` returns, and the wall seconds it took.
+func timed<T>(_ body: () -> T) -> (T, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = body()
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+}
+
+/// A loop's events per wall second and real-time factor over `simulated`.
+func loopSample(events: Int, wall: Double) -> Sample {
+    Sample(eventsPerSecond: Double(events) / wall, realTimeFactor: Double(simulated) / 1e9 / wall)
+}
+
 let floorTrajectory: Trajectory
 do { floorTrajectory = try FloorModel.trajectory(of: configs[scenarioNames[0]]!) } catch { fail("\(error)") }
 // each round runs every scenario, the empty loop and the floor, one after the other,
@@ -91,19 +103,15 @@ for run in 0...runs {
         if run == 0 { continue }
         pipeline[name, default: []].append(Sample(eventsPerSecond: r.eventsPerSecond, realTimeFactor: r.realTimeFactor))
     }
-    let start = DispatchTime.now().uptimeNanoseconds
-    emptyEvents = EmptyEventLoop.run(for: simulated)
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    if run == 0 { continue }
-    empty.append(Sample(eventsPerSecond: Double(emptyEvents) / wall, realTimeFactor: Double(simulated) / 1e9 / wall))
-    let floorStart = DispatchTime.now().uptimeNanoseconds
-    let floorRun = FloorModel.run(for: simulated, trajectory: floorTrajectory)
+    let (emptyRun, emptyWall) = timed { EmptyEventLoop.run(for: simulated) }
+    let (floorRun, floorWall) = timed { FloorModel.run(for: simulated, trajectory: floorTrajectory) }
+    emptyEvents = emptyRun
     floorEvents = floorRun.events
     floorStream = floorRun.model.stream
     floorPosition = floorRun.model.newestPosition
-    let floorWall = Double(DispatchTime.now().uptimeNanoseconds - floorStart) / 1e9
     if run == 0 { continue }
-    floor.append(Sample(eventsPerSecond: Double(floorEvents) / floorWall, realTimeFactor: Double(simulated) / 1e9 / floorWall))
+    empty.append(loopSample(events: emptyEvents, wall: emptyWall))
+    floor.append(loopSample(events: floorEvents, wall: floorWall))
 }
 
 // MARK: the SimPy peer
@@ -183,20 +191,18 @@ for (name, xs, n) in rows {
           + pad(si(best(xs, \.eventsPerSecond)) + " / " + si(mid(xs, \.eventsPerSecond)), 20)
           + String(format: "%.0fx / %.0fx", best(xs, \.realTimeFactor), mid(xs, \.realTimeFactor)))
 }
-let floorShares = zip(floor, empty).map { $0.eventsPerSecond / $1.eventsPerSecond }
-print(String(format: "  floor model / empty loop events/s, within a round: median %.2f (%.2f to %.2f)",
-             median(floorShares), floorShares.min()!, floorShares.max()!))
+/// `name` over `of`, events per second, taken within each round.
+func printShare(_ name: String, _ xs: [Sample], of label: String, _ ys: [Sample]) {
+    let shares = zip(xs, ys).map { $0.eventsPerSecond / $1.eventsPerSecond }
+    print(String(format: "  %@ / %@ events/s, within a round: median %.2f (%.2f to %.2f)", name, label,
+                 median(shares), shares.min()!, shares.max()!))
+}
+printShare("floor model", floor, of: "empty loop", empty)
 print(String(format: "    (the floor: the finger at each scan, last at (%.1f, %.1f) pt, and one stream: %d latencies, mean %.2f ms)",
              floorPosition.x, floorPosition.y, floorStream.count, floorStream.mean ?? .nan))
 let ios = pipeline[scenarioNames[0]]!, android = pipeline[scenarioNames[1]]!
-for name in scenarioNames {
-    let shares = zip(pipeline[name]!, empty).map { $0.eventsPerSecond / $1.eventsPerSecond }
-    print(String(format: "  %@ / empty loop events/s, within a round: median %.2f (%.2f to %.2f)", name,
-                 median(shares), shares.min()!, shares.max()!))
-}
-let overFloor = zip(ios, floor).map { $0.eventsPerSecond / $1.eventsPerSecond }
-print(String(format: "  %@ / floor model events/s, within a round: median %.2f (%.2f to %.2f)", scenarioNames[0],
-             median(overFloor), overFloor.min()!, overFloor.max()!))
+for name in scenarioNames { printShare(name, pipeline[name]!, of: "empty loop", empty) }
+printShare(scenarioNames[0], ios, of: "floor model", floor)
 print(String(format: "  %@ / %@ events/s: %.2f / %.2f", scenarioNames[1], scenarioNames[0],
              best(android, \.eventsPerSecond) / best(ios, \.eventsPerSecond), mid(android, \.eventsPerSecond) / mid(ios, \.eventsPerSecond)))
 for (name, (peer, note)) in peers {
