@@ -50,6 +50,10 @@ extension Settings {
                             expected: "\(offsets[0]) and \(offsets[1]) (unset, \(DurationSyntax.format(a.version.unsetPhaseOffset)) each on \(a.version.rawValue)), or os.androidVersion 12 or later")
             }
         }
+        if a.hwc == .hwc1 && a.version >= .v9 {
+            throw error("android.hwc", problem: "is hwc1 on Android \(a.version.rawValue) (os.androidVersion): from Android 9 SurfaceFlinger has no HWC1 build (USE_HWC2 is gone; the latch always checks the GPU fence)",
+                        expected: "hwc2, or os.androidVersion 8.1 or earlier")
+        }
         // one frame, rounded up to whole nanoseconds as `1frame` is
         let frameNumerator = Int128(Nanos.perSecond) * Int128(c.displayHz.denominator)
         let frameDenominator = Int128(c.displayHz.numerator)

@@ -175,6 +175,21 @@ extension ValueType where Value == Bool {
     }
 }
 
+extension ValueType where Value == LatchUnsignaledSetting {
+    /// `auto`, or true or false.
+    static var latchUnsignaled: ValueType {
+        let expected = "auto (the release's default: before the fence up to 7.0, on an HWC1 build to 8.1, and from 13 (AutoSingleLayer); after it otherwise), true or false"
+        return ValueType(expected) { text, _ throws(LatsimError) in
+            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "auto": return .auto
+            case "true", "yes", "on", "1": return .always
+            case "false", "no", "off", "0": return .never
+            default: throw failure(text, "not auto, true or false", expected)
+            }
+        }
+    }
+}
+
 extension ValueType where Value: Keyword {
     /// One of the keyword's spellings (matched as ``Keyword`` says).
     static func keyword(_ notes: String = "") -> ValueType {

@@ -70,9 +70,10 @@ import TouchModel
     }
 
     /// `maxAcquired + 2`: 3 buffers at 60 Hz (auto: 32.33 ms of budget), 4 on
-    /// the Pixel 4 (90 Hz, 31 ms), 5 on the Pixel 6 (120 Hz, 27.1 ms), 3 at
-    /// 120 Hz with auto durations (15.67 ms), and 4 for AOSP's high-fps phase
-    /// offsets at 90 Hz (app 2 ms, sf 1 ms: 21.222 + 10.111 ms).
+    /// the Pixel 4 (90 Hz, 31 ms), 5 on the Pixel 6 (120 Hz, 27.1 ms), 4 at
+    /// 120 Hz with auto durations (PhaseOffsets' high-fps 2 / 1 ms: 15.667 +
+    /// 7.333 = 23 ms, ceil(23 / 8.333) = 3 periods, maxAcquired 2), and 4 for
+    /// the same high-fps offsets given at 90 Hz (21.222 + 10.111 ms).
     @Test func hwuiBuffersAreMaxAcquiredPlusTwo() {
         func buffers(_ hz: Int64, app: WorkDuration = .auto, sf: WorkDuration = .auto, offsets: (SimTime, SimTime)? = nil) -> Int {
             var s = AndroidSettings()
@@ -85,7 +86,7 @@ import TouchModel
         #expect(buffers(60) == 3)
         #expect(buffers(90, app: .fixed(20_500_000), sf: .fixed(10_500_000)) == 4)
         #expect(buffers(120, app: .fixed(16_600_000), sf: .fixed(10_500_000)) == 5)
-        #expect(buffers(120) == 3)
+        #expect(buffers(120) == 4)
         #expect(buffers(90, offsets: (2 * Self.ms, Self.ms)) == 4)
     }
 

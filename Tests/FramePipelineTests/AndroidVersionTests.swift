@@ -118,4 +118,46 @@ import Testing
         #expect(Self.all(try toPresent("7.0"), near: 14_666_667))
         #expect(Self.all(try toPresent("7.1"), near: 31_333_333))
     }
+
+    /// From 7.1 to 8.1 the check is built in only with `USE_HWC2`
+    /// (`Layer::headFenceHasSignaled`, cm-14.1 and lineage-15.1): the same
+    /// frames on an HWC1 build of 7.1 or 8.1 are latched before the fence
+    /// and shown at `T - 2`, as on 7.0; HWC2 (the Pixel's own build) waits:
+    /// `2T - 2`. From 9 there is no HWC1 build: asking for one is bad input.
+    @Test func fromSevenOneToEightOneOnlyAnHWC2BuildWaitsForTheFence() throws {
+        let s = try Scenario.named("walt-screen").applying(device: try DevicePreset.named("pixel"))
+        let work = ["app.handler=1ms", "android.renderThread=1ms", "gpu.render=5ms"]
+        func toPresent(_ extra: [String]) throws -> [SimTime] {
+            let r = try PipelineRun.run(try s.configuration(overrides: work + extra, duration: "3s"), keepLog: true)
+            let frames = try #require(r.frameLog?.android?.frames)
+            return Array(Set(frames.filter { $0.presented >= 0 }.map { $0.presented - $0.frameTime })).sorted()
+        }
+        #expect(Self.all(try toPresent(["android.hwc=hwc1"]), near: 14_666_667))
+        #expect(Self.all(try toPresent(["android.hwc=hwc1", "os.androidVersion=8.1"]), near: 14_666_667))
+        #expect(Self.all(try toPresent(["android.hwc=hwc2", "os.androidVersion=8.1"]), near: 31_333_333))
+        // an explicit false is a what-if: the 7.0 build made to wait
+        #expect(Self.all(try toPresent(["os.androidVersion=7.0", "android.latchUnsignaled=false"]), near: 31_333_333))
+        let e = try #require(AndroidConfigurationTests.refusal(["os.androidVersion=9", "android.hwc=hwc1"]))
+        #expect(e.kind == .badInput && e.key == "android.hwc")
+        #expect(AndroidVersion.v8_1.latchesBeforeFence(hwc: .hwc1) && !AndroidVersion.v8_1.latchesBeforeFence(hwc: .hwc2))
+        #expect(!AndroidVersion.v9.latchesBeforeFence(hwc: .hwc2) && !AndroidVersion.v12L.latchesBeforeFence(hwc: .hwc2))
+    }
+
+    /// From 13 `debug.sf.auto_latch_unsignaled` defaults to true
+    /// (AutoSingleLayer, `SurfaceFlinger::getLatchUnsignaledConfig`): the
+    /// app's single-layer buffer is latched before its fence. A 12 ms GPU
+    /// job (done at `A_k + 18ms`, after `S_k = A_k + 16.667ms`) is then
+    /// latched at `S_k` and shown at `V_k`, one period earlier than on 12,
+    /// exactly as `android.latchUnsignaled=true` on 12.
+    @Test func fromThirteenASingleLayerIsLatchedBeforeItsFence() throws {
+        func p50(_ o: [String]) throws -> Double {
+            try #require(try PipelineRun.run(try Scenario.named("android-default").configuration(overrides: o, duration: "3s"))
+                .measurements.touchToPhotonMs.percentile(50))
+        }
+        let twelve = try p50(["gpu.render=12ms"])
+        let thirteen = try p50(["gpu.render=12ms", "os.androidVersion=13"])
+        let forced = try p50(["gpu.render=12ms", "android.latchUnsignaled=true"])
+        #expect(near(twelve - thirteen, Self.T, 2e-6) && thirteen == forced)
+        #expect(try p50(["gpu.render=12ms", "os.androidVersion=14", "android.latchUnsignaled=false"]) == twelve)
+    }
 }

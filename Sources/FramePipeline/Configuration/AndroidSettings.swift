@@ -4,8 +4,10 @@ import SimKernel
 /// `android.sfDuration`): AOSP's default for the display rate, or a given
 /// duration (Docs/Android.md, "Clocks").
 public enum WorkDuration: Sendable, Hashable, CustomStringConvertible {
-    /// AOSP's default without device properties: `T` for the app, `T - 1ms`
-    /// for SurfaceFlinger.
+    /// AOSP's default without device properties: both `auto`, the
+    /// PhaseOffsets configuration's defaults (`T` and `T - 1ms`, or below a
+    /// 15 ms period `2T - 1ms` and `T - 1ms`); one given, WorkDuration's
+    /// (`T` for the app, `T - 1ms` for SurfaceFlinger).
     case auto
     /// A given duration, ns.
     case fixed(SimTime)
@@ -70,12 +72,57 @@ public enum AndroidVersion: String, Sendable, CaseIterable, Keyword, Comparable 
     public var targetsVsync: Bool { self >= .v12 }
 
     /// The app and SurfaceFlinger phase offset of a device that sets none,
-    /// ns (legacy releases; from 12 the durations' own defaults apply).
+    /// ns, at a rate that takes the default offsets.
     public var unsetPhaseOffset: SimTime { self >= .v7_1 ? Nanos.perMillisecond : 0 }
+
+    /// The app and SurfaceFlinger phase offsets of a device that sets none,
+    /// ns: ``unsetPhaseOffset`` for both, or from Android 10 at a high
+    /// rate (``usesHighFpsOffsets(displayHz:peakOfSeveral:)``) the
+    /// high-fps defaults, app 2 ms and SurfaceFlinger 1 ms
+    /// (`debug.sf.high_fps_late_app_phase_offset_ns` and `..._sf_...`:
+    /// AOSP PhaseOffsets.cpp from Android 10, VsyncConfiguration.cpp from
+    /// 12; Docs/Android.md, "Clocks").
+    public func unsetPhaseOffsets(highFps: Bool) -> (app: SimTime, sf: SimTime) {
+        highFps ? (2 * Nanos.perMillisecond, Nanos.perMillisecond) : (unsetPhaseOffset, unsetPhaseOffset)
+    }
+
+    /// True when PhaseOffsets takes its high-fps offsets at `displayHz`:
+    /// from 12 when the period is below 15 ms (`PhaseOffsets::constructOffsets`);
+    /// on 11 above 65 Hz (`PhaseOffsets::getPhaseOffsets`, `fps > 65.0f`);
+    /// on 10 for the higher rate of a display that switches between two
+    /// (`RefreshRateType::PERFORMANCE`, `peakOfSeveral`); never before 10.
+    public func usesHighFpsOffsets(displayHz: Rational, peakOfSeveral: Bool) -> Bool {
+        switch self {
+        case .v10: return peakOfSeveral
+        case .v11: return Int128(displayHz.numerator) > 65 * Int128(displayHz.denominator)
+        case .v12, .v12L, .v13, .v14, .v15:
+            // T < 15 ms: 1e9 q / p < 15e6, i.e. 200 p > 3 q (in whole numbers: 1e9 q < 15e6 p)
+            return Int128(Nanos.perSecond) * Int128(displayHz.denominator) < 15 * Int128(Nanos.perMillisecond) * Int128(displayHz.numerator)
+        default: return false
+        }
+    }
 
     /// True up to 7.0: SurfaceFlinger latches a buffer whose GPU fence has
     /// not signalled (the present still waits for it).
     public var latchesBeforeFence: Bool { self < .v7_1 }
+
+    /// Whether SurfaceFlinger of this release latches the app's buffer
+    /// before its GPU fence has signalled, by default, with a hardware
+    /// composer of version `hwc` (Docs/Android.md, "Timing by Android
+    /// version"): up to 7.0 it never checks (AOSP 1ce6581ac7 added the
+    /// check in 7.1); from 7.1 to 8.1 `Layer::headFenceHasSignaled` checks
+    /// only in builds with `USE_HWC2` (`TARGET_USES_HWC2`), so an HWC1
+    /// build still latches before the fence; 9 to 12 always check
+    /// (`debug.sf.latch_unsignaled` defaults to false); from 13
+    /// `debug.sf.auto_latch_unsignaled` defaults to true
+    /// (`SurfaceFlinger::getLatchUnsignaledConfig`, AutoSingleLayer): a
+    /// single layer's simple buffer update, the only transaction ready, is
+    /// latched unsignalled, which the model's one app layer always is.
+    public func latchesBeforeFence(hwc: HWCVersion) -> Bool {
+        if self < .v7_1 { return true }
+        if self < .v9 { return hwc == .hwc1 }
+        return self >= .v13
+    }
 
     /// True from Android 12: SurfaceFlinger has FrameTimeline, the jank
     /// classes and Perfetto's expected and actual frame timelines (Perfetto,
@@ -88,6 +135,37 @@ public enum AndroidVersion: String, Sendable, CaseIterable, Keyword, Comparable 
     /// Why a run of this release has no FrameTimeline; nil from 12.
     public var noFrameTimelineReason: String? {
         hasFrameTimeline ? nil : "Android \(rawValue) has no FrameTimeline (introduced in Android 12): no jank classes"
+    }
+}
+
+/// The hardware composer HAL a device's SurfaceFlinger is built for
+/// (`android.hwc`): from Android 7.1 to 8.1 it decides whether the latch
+/// waits for the GPU fence (``AndroidVersion/latchesBeforeFence(hwc:)``).
+public enum HWCVersion: String, Sendable, CaseIterable, Keyword {
+    /// HWC 1.x (no `TARGET_USES_HWC2`).
+    case hwc1
+    /// HWC 2 (`TARGET_USES_HWC2 := true`, `USE_HWC2`): the only one from
+    /// Android 9.
+    case hwc2
+}
+
+/// Whether SurfaceFlinger latches a buffer before its GPU work is done
+/// (`android.latchUnsignaled`).
+public enum LatchUnsignaledSetting: Sendable, Hashable, CustomStringConvertible {
+    /// The release's default (``AndroidVersion/latchesBeforeFence(hwc:)``).
+    case auto
+    /// Always (`debug.sf.latch_unsignaled`).
+    case always
+    /// Never: the latch waits for the fence.
+    case never
+
+    /// `auto`, `true` or `false`.
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .always: return "true"
+        case .never: return "false"
+        }
     }
 }
 
@@ -129,8 +207,12 @@ public struct AndroidSettings: Sendable, Hashable {
     public var sfCompose: DurationDistribution = .fixed(Nanos.perMillisecond)
     /// The BufferQueue's buffer count.
     public var buffers: BufferCount = .auto
-    /// AOSP's AutoSingleLayer: latch a buffer before its GPU work is done.
-    public var latchUnsignaled = false
+    /// Latch a buffer before its GPU work is done: the release's default
+    /// (`auto`), always, or never.
+    public var latchUnsignaled = LatchUnsignaledSetting.auto
+    /// The hardware composer HAL the device's SurfaceFlinger is built for
+    /// (`android.hwc`).
+    public var hwc = HWCVersion.hwc2
     /// On-demand (Choreographer) or continuous (GLSurfaceView) frames.
     public var renderMode: AndroidRenderMode = .onDemand
     /// The release whose timing rules apply (`os.androidVersion`).
@@ -142,9 +224,16 @@ public struct AndroidSettings: Sendable, Hashable {
     /// transfer (`display.idleWake`): unpublished, a labelled unknown.
     public var idleWake: SimTime = 0
 
-    /// Whether SurfaceFlinger latches before the GPU fence: asked for
-    /// (`android.latchUnsignaled`), or the release's own rule (up to 7.0).
-    public var latchesUnsignaled: Bool { latchUnsignaled || version.latchesBeforeFence }
+    /// Whether SurfaceFlinger latches before the GPU fence: as asked
+    /// (`android.latchUnsignaled`), or by default the release's and the
+    /// HWC's own rule.
+    public var latchesUnsignaled: Bool {
+        switch latchUnsignaled {
+        case .always: return true
+        case .never: return false
+        case .auto: return version.latchesBeforeFence(hwc: hwc)
+        }
+    }
 
     /// The defaults of Docs/Android.md.
     public init() {}
@@ -170,17 +259,30 @@ public struct AndroidTiming: Sendable, Hashable {
     /// The timing of `settings` on a display of `displayHz`. Every instant is
     /// derived exactly from the rational display period, then rounded half
     /// up to whole nanoseconds.
-    public init(_ settings: AndroidSettings, displayHz: Rational) {
+    ///
+    /// `peakOfSeveral`: the rate is the highest of a display that switches
+    /// between several (Android 10 keys its high-fps offsets by that).
+    public init(_ settings: AndroidSettings, displayHz: Rational, peakOfSeveral: Bool = false) {
         let n = Int128(Nanos.perSecond) * Int128(displayHz.denominator) // T = n / d
         let d = Int128(displayHz.numerator)
         let app: Int128, sf: Int128
+        let highFps = settings.version.usesHighFpsOffsets(displayHz: displayHz, peakOfSeveral: peakOfSeveral)
         if !settings.version.targetsVsync {
-            let unset = settings.version.unsetPhaseOffset
-            (app, sf) = Self.legacyFromPhaseOffsets(app: settings.appPhaseOffset ?? unset, sf: settings.sfPhaseOffset ?? unset,
+            let unset = settings.version.unsetPhaseOffsets(highFps: highFps)
+            (app, sf) = Self.legacyFromPhaseOffsets(app: settings.appPhaseOffset ?? unset.app, sf: settings.sfPhaseOffset ?? unset.sf,
                                                     periodNumerator: n, periodDenominator: d)
         } else if let appOffset = settings.appPhaseOffset, let sfOffset = settings.sfPhaseOffset {
             (app, sf) = Self.fromPhaseOffsets(app: appOffset, sf: sfOffset, periodNumerator: n, periodDenominator: d)
+        } else if case .auto = settings.appDuration, case .auto = settings.sfDuration {
+            // AOSP's default configuration, PhaseOffsets, with the offsets
+            // a device leaves unset: 1 / 1 ms, or the high-fps 2 / 1 ms
+            // below a 15 ms period, converted to durations
+            let unset = settings.version.unsetPhaseOffsets(highFps: highFps)
+            (app, sf) = Self.fromPhaseOffsets(app: unset.app, sf: unset.sf, periodNumerator: n, periodDenominator: d)
         } else {
+            // a duration given: the device runs WorkDuration
+            // (debug.sf.use_phase_offsets_as_durations), whose unset
+            // durations are T for the app and T - 1 ms for SurfaceFlinger
             switch settings.appDuration {
             case .auto: app = roundHalfUp(n, d)
             case .fixed(let v): app = Int128(v)
