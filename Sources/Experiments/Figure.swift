@@ -196,10 +196,10 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         switch d.channel {
         case .display, .bufferQueue: return true
         case .frameTimeline: return c.platform != .android || c.android.version.hasFrameTimeline
-        case .touch: return !c.taps
+        case .touch: return !c.taps && !c.noFinger
         case .tap: return c.taps
         case .lift: return c.taps && c.liftResponse
-        case .scroll: return c.scrolls && !c.taps
+        case .scroll: return c.scrolls && !c.taps && !c.noFinger
         case .force: return c.force.interaction != .none
         case .prediction: return !c.predictor.isNone
         }
@@ -221,9 +221,10 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
 
     /// The headline of a run of `c` when its scenario names none: a tapping
     /// finger's tap-to-photon, a scrolling app's time to first scroll
-    /// movement, else touch-to-photon (Docs/Figures.md).
+    /// movement, frame-to-photon with no finger, else touch-to-photon
+    /// (Docs/Figures.md).
     public static func headline(for c: PipelineConfiguration) -> Figure {
-        c.taps ? .tapToPhotonP50 : c.scrolls ? .scrollStartP50 : .touchToPhotonP50
+        c.taps ? .tapToPhotonP50 : c.noFinger ? .frameToPhotonP50 : c.scrolls ? .scrollStartP50 : .touchToPhotonP50
     }
 
     /// The figures some run of `configurations` produces, in catalogue order
@@ -300,7 +301,7 @@ public enum FigurePlatform: String, Sendable, CaseIterable {
 public enum FigureChannel: String, Sendable, CaseIterable {
     /// Every run: what the display showed.
     case display
-    /// A drawing finger (every trajectory but taps).
+    /// A drawing finger (every trajectory but taps and none).
     case touch
     /// A tapping finger (`input.trajectory: taps`).
     case tap

@@ -19,6 +19,10 @@ protocol PlatformPipeline: SimulationModel {
     var log: FrameLog? { get }
     /// Bad input the run met and stopped at (a draw the model refuses).
     var failure: LatsimError? { get }
+    /// Whether the run reports events of `kind` (`engine.eventsByKind`):
+    /// a kind only some configurations can have (an app that updates on
+    /// its own, a display that changes its rate) is reported by those.
+    func reports(_ kind: Event) -> Bool
 }
 
 extension PlatformPipeline {

@@ -114,7 +114,8 @@ public struct PipelineRun: ~Copyable {
         if let failure = model.failure { throw failure }
         let (measurements, invariants) = model.finish()
         return RunResult(configuration: c, measurements: measurements, invariants: invariants,
-                         eventsByKind: events.byKind.map { ($0.event.name, $0.count) }, events: events.total,
+                         eventsByKind: events.byKind.filter { model.reports($0.event) }.map { ($0.event.name, $0.count) },
+                         events: events.total,
                          wallSeconds: wall, tripleBufferedTime: model.tripleBufferedTime(until: c.duration),
                          frameLog: model.log, trajectoryName: trajectoryName, predictorName: predictorName)
     }

@@ -14,6 +14,14 @@ extension Settings {
             throw error(key, problem: "a \(what) held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next \(what)'s slot, \(DurationSyntax.format(c.tapInterval)) later",
                         expected: "input.tapHold + input.tapJitter below input.tapInterval")
         }
+        if c.blinks && !c.noFinger {
+            throw error("app.updates", problem: "is blink on a run with a finger (input.trajectory: \(c.trajectory)): WALT's screen test draws on its own and ignores touches",
+                        expected: "input.trajectory: none with app.updates: blink")
+        }
+        if c.blinks && c.platform == .ios && c.delivery == .perScan {
+            throw error("app.updates", problem: "is blink with os.delivery: perScan: a blink is drawn at the next frame start (the display link), which per-scan delivery has none of",
+                        expected: "os.delivery: coalesced with app.updates: blink")
+        }
         if c.liftResponse && !c.taps {
             throw error("app.liftResponse", problem: "is set on a run whose finger does not tap (input.trajectory: \(c.trajectory)): the model reports the lift-offs of taps only",
                         expected: "input.trajectory: taps, or app.liftResponse: false")

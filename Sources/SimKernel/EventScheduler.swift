@@ -183,6 +183,27 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         }
     }
 
+    /// Moves the pending event of the clock kind `event` to `time` (at or
+    /// after ``now``), scheduled anew (it comes after the events of its
+    /// rank already scheduled at `time`). Returns false, and does nothing,
+    /// when its slot holds none: the event is being handled, and its
+    /// handler schedules the next. A display whose rate changes moves its
+    /// periodic sources' next ticks so (Docs/Engine.md, "A display that
+    /// changes its rate").
+    @discardableResult
+    public mutating func reschedule(_ event: Event, at time: SimTime) -> Bool {
+        let c = event.clock
+        precondition(c >= 0, "only a clock's event is moved")
+        guard slots[c].time != .max, slots[c].kindCode == event.rawValue else { return false }
+        precondition(time >= current, "an event moved into the past")
+        slots[c] = .empty
+        schedule(event, at: time)
+        var best = 0
+        for i in 1..<slotCount where Entry.precedes(slots[i], slots[best]) { best = i }
+        earliestSlot = best
+        return true
+    }
+
     /// Adds an entry to the heap (sift up).
     @inlinable
     mutating func insert(_ e: Entry) {

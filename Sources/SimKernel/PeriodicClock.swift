@@ -85,3 +85,101 @@ public struct Ticker: Sendable {
         return time
     }
 }
+
+/// A walk over the ticks of a vsync source whose rate can change
+/// (Docs/Model.md, "Time"; Docs/Engine.md, "A display that changes its
+/// rate"): a piecewise-periodic clock of segments, each with its own rate
+/// and anchor, its tick 0. Within a segment tick `j` is at
+/// `anchor + floor(j * 1e9 / hz + 1/2)`, rounded from its index as every
+/// periodic source's; a segment ends at a tick of its own (the boundary),
+/// which is tick 0 of the next. Each tick carries an `offset` that changes
+/// with the segment (a stage that runs a work duration before each vsync
+/// gives its duration at each rate: its instant is the tick minus it).
+///
+/// With no switch the walk is a ``Ticker`` and one comparison per tick:
+/// a display that never changes its rate pays nothing else.
+public struct SwitchingTicker: Sendable {
+    /// The current segment's ticks; ``time`` is the pending tick.
+    public private(set) var ticks: Ticker
+    /// The current segment's clock (its rate, and its anchor as the phase).
+    public private(set) var clock: PeriodicClock
+    /// The offset of the current segment's ticks.
+    public private(set) var offset: SimTime
+    /// The tick before the pending one (Int64.min: none).
+    public private(set) var previous: SimTime = .min
+    /// The start of the next segment, a tick of this one (`.max`: none).
+    public private(set) var boundary: SimTime = .max
+    private var nextHz: Rational
+    private var nextOffset: SimTime = 0
+
+    /// A walk over `clock`'s ticks from tick `k`, each with `offset`.
+    public init(clock: PeriodicClock, from k: Int64 = 0, offset: SimTime = 0) {
+        self.clock = clock
+        ticks = clock.ticks(from: k)
+        self.offset = offset
+        nextHz = clock.hz
+        if k > 0 { previous = clock.tick(k - 1) }
+    }
+
+    /// The pending tick.
+    @inlinable public var time: SimTime { ticks.time }
+    /// The pending tick's instant: the tick minus its offset.
+    @inlinable public var instant: SimTime { ticks.time &- offset }
+    /// The current segment's rate.
+    public var hz: Rational { clock.hz }
+
+    /// Moves to the next tick and returns it.
+    @inline(__always) @discardableResult
+    public mutating func advance() -> SimTime {
+        previous = ticks.time
+        let t = ticks.advance()
+        if t < boundary { return t }
+        return enterNext()
+    }
+
+    /// The pending tick is the boundary: the next segment begins there.
+    private mutating func enterNext() -> SimTime {
+        clock = PeriodicClock(hz: nextHz, phase: boundary)
+        ticks = clock.ticks(from: 0)
+        offset = nextOffset
+        boundary = .max
+        return ticks.time
+    }
+
+    /// The rate becomes `hz`, with ticks offset by `newOffset`, from
+    /// `boundary` on (a tick of the current segment, or of a finer grid on
+    /// a panel that can start a refresh there). Returns true when the
+    /// pending instant changed (the caller reschedules its event): the
+    /// walk had gone past the boundary, so its pending tick becomes the
+    /// first of the new segment after the tick before it; or the boundary
+    /// is the pending tick, whose offset is the new one.
+    public mutating func switchRate(at boundary: SimTime, to hz: Rational, offset newOffset: SimTime = 0) -> Bool {
+        precondition(hz.isPositive, "a rate must be positive")
+        if boundary > ticks.time {
+            self.boundary = boundary
+            nextHz = hz
+            nextOffset = newOffset
+            return false
+        }
+        let before = instant
+        clock = PeriodicClock(hz: hz, phase: boundary)
+        ticks = clock.ticks(from: 0)
+        offset = newOffset
+        self.boundary = .max
+        while ticks.time <= previous { ticks.advance() }
+        return instant != before
+    }
+
+    /// Moves on until the pending instant is at or after `t` (the ticks
+    /// before it do not happen).
+    public mutating func skip(before t: SimTime) {
+        while instant < t { advance() }
+    }
+
+    /// The period of the current segment, ns (not rounded).
+    public var periodNanos: Double { clock.periodNanos }
+
+    /// The first tick at or after `t` of the segment in force at the
+    /// pending tick, extended (a pending boundary is not looked at).
+    public func tick(atOrAfter t: SimTime) -> SimTime { clock.tick(clock.index(atOrAfter: t)) }
+}

@@ -14,6 +14,9 @@ public struct Trajectory: Sendable {
     public static let syntheticKinds: [String] = ["line", "circle", "strokes", "flick", "random", "drags"]
     /// The finger that taps without moving (``TapTiming``): not a motion.
     public static let tapsName = "taps"
+    /// No finger: nothing touches the glass (an app that draws on its own,
+    /// such as WALT's screen test).
+    public static let noneName = "none"
 
     /// The motion behind a trajectory (a closed set, dispatched by a switch).
     enum Motion: Sendable {
@@ -25,6 +28,7 @@ public struct Trajectory: Sendable {
         case drags(DragMotion)
         case trace(RecordedTrace)
         case taps(TapMotion)
+        case none
     }
 
     let motion: Motion
@@ -84,11 +88,12 @@ public struct Trajectory: Sendable {
         case "random": return Trajectory(name: spec, motion: .random(RandomMotion(parameters)))
         case "drags": return Trajectory(name: spec, motion: .drags(DragMotion(parameters)))
         case tapsName: return Trajectory(name: spec, motion: .taps(TapMotion(parameters)))
+        case noneName: return Trajectory(name: spec, motion: .none)
         default: break
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory) else {
-            throw LatsimError(problem: "unknown trajectory '\(spec)'", expected: "one of \(syntheticKinds.joined(separator: ", ")), \(tapsName), or the path of an existing .xml/.csv trace file or of a directory of them")
+            throw LatsimError(problem: "unknown trajectory '\(spec)'", expected: "one of \(syntheticKinds.joined(separator: ", ")), \(tapsName), \(noneName), or the path of an existing .xml/.csv trace file or of a directory of them")
         }
         if isDirectory.boolValue {
             return try loadDirectory(spec, parameters: parameters, skipBad: false).trajectory
@@ -170,6 +175,7 @@ public struct Trajectory: Sendable {
         case .drags(let m): return m.state(at: t)
         case .trace(let m): return m.state(at: t)
         case .taps(let m): return m.state(at: t)
+        case .none: return FingerState(position: .zero, velocity: .zero, isDown: false)
         }
     }
 

@@ -217,8 +217,9 @@ enum RunTable {
             // a tapping finger's budget splits tap-to-photon (and lift-to-photon
             // when the app draws lifts, whose frames it then holds too)
             let c = r.configuration
-            let label = !c.taps ? "touch-to-photon" : c.liftResponse ? "tap or lift to photon" : "tap-to-photon"
-            let whole = c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
+            // WALT's screen test splits each change's path, from the change to its photons
+            let label = c.blinks ? "blink to photon" : !c.taps ? "touch-to-photon" : c.liftResponse ? "tap or lift to photon" : "tap-to-photon"
+            let whole = c.blinks || c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
             t.rows.append([label, f(total, 3), whole.map { f($0.percentile(50), 3) } ?? "-",
                            whole.map { f($0.percentile(99), 3) } ?? "-", "100.0%"])
             blocks.append(t.render() + (androidNote(c).map { "\n" + $0 } ?? ""))

@@ -75,12 +75,14 @@ import Testing
         #expect(late.invariants.budgetMismatches == 0)
     }
 
-    /// WALT's screen test on the Nexus 5 with a one-frame wake: only the
-    /// first frame is sent from idle. The log holds that one wake, from
-    /// its composition's end for one frame, and its cost, one period.
+    /// A View redrawn at every vsync (walt-screen's app drawing a moving
+    /// finger instead of WALT's blinks) on the Nexus 5 with a one-frame
+    /// wake: only the first frame is sent from idle. The log holds that one
+    /// wake, from its composition's end for one frame, and its cost, one
+    /// period.
     @Test func aRunningPipelineLogsItsOneWake() throws {
         let s = try Scenario.named("walt-screen").applying(device: try DevicePreset.named("nexus-5"))
-        let c = try s.configuration(overrides: ["display.idleWake=1frame"], duration: "2s")
+        let c = try s.configuration(overrides: ["display.idleWake=1frame", "app.updates=touch", "input.trajectory=line"], duration: "2s")
         let r = try PipelineRun.run(c, keepLog: true, keepBudget: true)
         let wakes = try #require(r.frameLog?.android?.idleWakes)
         #expect(wakes.count == 1 && r.measurements.android?.idleWakes == 1)
@@ -89,6 +91,28 @@ import Testing
         #expect(abs(Double(w.present - w.ready) - Self.T * 1e6) <= 1 && r.measurements.android?.idleWakeDelay == w.present - w.ready)
         let latch = try #require(r.frameLog?.android?.latches.first { $0.frame == w.frame })
         #expect(latch.compositionEnd == w.start)
+    }
+
+    /// WALT's screen test as WALT draws it: a change posted 40 to 60 ms
+    /// after the photodiode saw the last, nothing drawn in between, so
+    /// every change is a frame sent from an idle command-mode panel. On the
+    /// Nexus 5 (legacy offsets 7.5 / 5 ms) a one-frame wake cannot hide in
+    /// the 10.667 ms between the composition's end and the TE (SurfaceFlinger
+    /// wakes at V + 5 ms, composes 1 ms): every frame is a period later,
+    /// 41.167 + 16.667 = 57.833 ms frame-to-photon, and every frame's idle
+    /// wake stage is one period (to the nanosecond a period rounds by). At the default 0 nothing changes: 41.167.
+    @Test func everyWaltBlinkIsSentFromIdle() throws {
+        let s = try Scenario.named("walt-screen").applying(device: try DevicePreset.named("nexus-5"))
+        let r = try PipelineRun.run(try s.configuration(overrides: ["display.idleWake=1frame"], duration: "3s"), keepLog: true)
+        let wakes = try #require(r.frameLog?.android?.idleWakes)
+        #expect(wakes.count == r.measurements.framesPresented && r.measurements.android?.idleWakes == r.measurements.framesPresented)
+        #expect(wakes.allSatisfy { abs(Double($0.present - $0.ready) - Self.T * 1e6) <= 1 })
+        #expect(allFrames(r.measurements.frameToPhotonMs) == 57.833333)
+        let budget = try #require(r.measurements.budget)
+        let stage = try #require(budget[.idleWake])
+        #expect(near(stage.min, Self.T, 2e-6) && near(stage.max, Self.T, 2e-6) && r.invariants.holds)
+        let base = try PipelineRun.run(try s.configuration(overrides: [], duration: "3s")).measurements
+        #expect(allFrames(base.frameToPhotonMs) == 41.166667)
     }
 
     static let table = """

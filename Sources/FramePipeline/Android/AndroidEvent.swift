@@ -3,11 +3,12 @@ import SimKernel
 /// The Android pipeline's events (Docs/Android.md, "Tie order"): at equal
 /// times completions come before decisions, in the order of ``tieRank``.
 ///
-/// The nine model events are declared first, in tie order. The rest are
-/// bookkeeping, not counted as model events: two decisions deferred to
+/// The nine model events of every run are declared first, in tie order.
+/// Then bookkeeping, not counted as model events: two decisions deferred to
 /// later in the same instant, so they see every completion and arrival of
 /// that instant, and the engine's one event for a scan and its touch's
-/// arrival (``scanArrival``).
+/// arrival (``scanArrival``). Then the model events of some runs only,
+/// counted and reported by the runs that can have them (``appUpdate``).
 public enum AndroidEvent: UInt8, SimulationEvent {
     /// A GPU job is done: its buffer's acquire fence signals.
     case gpuDone
@@ -44,6 +45,11 @@ public enum AndroidEvent: UInt8, SimulationEvent {
     /// handled within another"); counted as a `sampleReady`, and as an
     /// `inputChannel` when the finger was down.
     case scanArrival
+    /// The app changes what it shows on its own (`app.updates: blink`,
+    /// WALT's screen test, ``Blinker``): a message on the UI thread that
+    /// invalidates the view. A model event of its own kind, reported only
+    /// by runs that can have it.
+    case appUpdate
 
     /// The order at equal times (1 first); a bookkeeping event shares the
     /// rank of the kind it follows and comes after those scheduled before it.
@@ -53,7 +59,7 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         case .compositionDone: return 2
         case .presentVsync: return 3
         case .queueBuffer: return 4
-        case .uiWorkDone, .glRead: return 5
+        case .uiWorkDone, .glRead, .appUpdate: return 5
         case .sampleReady: return 6
         case .inputChannel, .scanArrival: return 7
         case .vsyncSf: return 8
@@ -76,6 +82,7 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         case .glRead: return "glRead"
         case .deferredFrame: return "deferredFrame"
         case .scanArrival: return "scanArrival"
+        case .appUpdate: return "appUpdate"
         }
     }
 

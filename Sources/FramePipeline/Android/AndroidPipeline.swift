@@ -54,6 +54,14 @@ struct AndroidPipeline: PlatformPipeline {
     /// Bad input met during the run (a composition draw of `T` or more).
     var failure: LatsimError?
     let log: FrameLog?
+    /// WALT's screen test (`app.updates: blink`): the app changes its
+    /// colour on its own, timed from the photodiode (``Blinker``).
+    let blinks: Bool
+    var blinker: Blinker
+    /// The frame that draws the latest change (Int64.max: not yet begun).
+    var blinkFrame: Int64 = -1
+    /// When that frame's UI work started.
+    var blinkDrawnAt: SimTime = -1
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -74,6 +82,8 @@ struct AndroidPipeline: PlatformPipeline {
         display = Display(present: c.present, clock: c.vsyncClock)
         timeline = FrameTimeline(displayHz: c.displayHz)
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: ui.predicts)
+        blinks = c.blinks
+        blinker = Blinker(configuration: c)
         if keepLog {
             let l = FrameLog()
             l.android = AndroidFrameLog()
@@ -106,7 +116,11 @@ struct AndroidPipeline: PlatformPipeline {
         s.schedule(.vsyncApp, at: choreographer.nextTick)
         s.schedule(.scanArrival, at: nextArrival)
         if continuous { glDequeue(0, &s) }
+        if blinks { s.schedule(.appUpdate, at: Blinker.first) }
     }
+
+    /// The kinds only some runs have are reported by those.
+    func reports(_ kind: AndroidEvent) -> Bool { kind != .appUpdate || blinks }
 
     /// When the next scan's touch arrives in the input channel (``AndroidEvent/scanArrival``).
     var nextArrival: SimTime { dispatch.arrival(ofSampleReadyAt: digitizer.nextReady) }
@@ -153,6 +167,14 @@ struct AndroidPipeline: PlatformPipeline {
                 arrive(touch, now, &s)
             }
             s.schedule(.scanArrival, at: nextArrival)
+
+        case .appUpdate:
+            // WALT's doBlinkRunnable: the colour changes and the view
+            // invalidates; the next Choreographer frame draws it
+            guard blinker.isDue(at: now) else { break }
+            s.schedule(.appUpdate, at: blinker.make(at: now))
+            ui.requestUpdate(at: now)
+            blinkFrame = .max
 
         case .sampleReady, .inputChannel:
             preconditionFailure("a scan and its arrival are one event, scanArrival")

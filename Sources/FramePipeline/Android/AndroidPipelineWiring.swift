@@ -18,7 +18,10 @@ extension AndroidPipeline {
                            _ s: inout EventScheduler<Event>) -> Bool {
         let sampleTime = consumer.sampleTime(frameTime: frameTime)
         let n = consumer.readyCount(sampleTime: sampleTime)
-        guard n > 0 || ui.responseDue(frameTime: frameTime) else { return false }
+        let update = ui.updateDue(frameTime: frameTime)
+        guard n > 0 || ui.responseDue(frameTime: frameTime) || update else { return false }
+        // a frame that draws no touch (only the app's own update) has no touch content
+        let touches = n > 0 || !ui.downResponses.isEmpty
         for i in 0..<ui.downResponses.count { measurement.drew(ui.downResponses[i].touch) }
         var consumption: Consumption?
         if n > 0 {
@@ -30,9 +33,14 @@ extension AndroidPipeline {
                                   now: now, rng: &rng)
         if n > 0 { consumer.finishConsumption() }
         if ui.predicts { measurement.predicted(start.prediction, strokeBegan: start.strokeBegan) }
+        if update {
+            ui.updateDrawn()
+            blinkFrame = seq
+            blinkDrawnAt = now
+        }
         if !continuous {
             nextFrame += 1
-            frames.begin(AndroidFrame(seq: seq, content: start.content, frameTime: frameTime, expected: target,
+            frames.begin(AndroidFrame(seq: seq, content: touches ? start.content : nil, frameTime: frameTime, expected: target,
                                       deadline: target - timing.sfDuration))
             timeline.begin(seq: seq, expected: target)
         }
@@ -193,17 +201,32 @@ extension AndroidPipeline {
         } else {
             measurement.frameToPhoton(latch: now, y: configuration.heightPoints / 2, frameStart: start)
         }
+        // WALT's photodiode, at the screen's centre, sees the change the
+        // first frame that draws it shows: the next is posted from then
+        var blinkShown = false
+        if blinks && seq >= blinkFrame && blinker.awaiting {
+            let photon = measurement.geometry.photonTime(latch: now, y: configuration.heightPoints / 2)
+            if let next = blinker.seen(at: photon) { s.schedule(.appUpdate, at: next) }
+            blinkShown = true
+            if measurement.budget != nil { splitBlinkBudget(seq, photon: photon, present: now) }
+        }
         if let log {
             if let w = surfaceFlinger.lastWake {
                 log.android?.idleWakes.append(.init(start: w.start, end: w.end, ready: w.ready, present: now, frame: seq))
             }
             log.android?.presents.append(.init(time: now, frame: seq, buffer: frames[seq].buffer, repeated: false, hitch: false, measured: measured))
             logFrame(seq, presented: now, jank: jank)
-            var r = record(seq, measured ? .new : .old, hitch: false, now)
+            var r = record(seq, measured || blinkShown ? .new : .old, hitch: false, now)
             if measured, let c = frames[seq].content {
                 r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.newest.windowStart)
             }
-            log.record(r, stages: measured ? measurement.budget!.currentStages : nil)
+            if blinkShown {
+                // the change is the frame's news: its instant stands for the touch's
+                r.touchScan = blinker.count - 1
+                r.touchTime = blinker.madeAt
+                r.photon = measurement.geometry.photonTime(latch: now, y: configuration.heightPoints / 2)
+            }
+            log.record(r, stages: measured || blinkShown ? measurement.budget!.currentStages : nil)
         }
     }
 
@@ -238,6 +261,36 @@ extension AndroidPipeline {
             chain.until(photon - panel)
             chain.until(photon)
             b.end(chain, total: photon - t.time)
+        }
+    }
+
+    /// The stage budget of the frame that shows the app's latest change
+    /// (WALT's screen test), presented at `present`, its photons at
+    /// `photon`: from the change to the photons, as a touch's from its
+    /// sample, with no scan, digitizer or dispatch (Docs/Budget.md).
+    mutating func splitBlinkBudget(_ seq: Int64, photon: SimTime, present: SimTime) {
+        guard let ref = measurement.budgetRef else { return }
+        let made = blinker.madeAt
+        let panel = measurement.geometry.panelResponse
+        ref._withUnsafeGuaranteedRef { b in
+            var chain = b.chain(from: made)
+            chain.add(0)
+            chain.until(made)
+            chain.until(made)
+            chain.until(made)
+            chain.until(blinkDrawnAt)
+            chain.until(frames[seq].uiEnd)
+            chain.until(frames[seq].handedOver)
+            chain.until(frames[seq].renderStart)
+            chain.until(frames[seq].queued)
+            chain.until(frames[seq].gpuStart)
+            chain.until(frames[seq].gpuDone)
+            chain.until(frames[seq].latched)
+            if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
+            chain.until(present)
+            chain.until(photon - panel)
+            chain.until(photon)
+            b.end(chain, total: photon - made)
         }
     }
 

@@ -211,4 +211,19 @@ struct UIThread {
 
     /// Touch-downs waiting for the thread.
     var downsWaitingCount: Int { downsWaiting.count }
+
+    /// When the app last changed what it shows on its own and no frame has
+    /// drawn it yet (-1: none; `app.updates: blink`).
+    private(set) var updateRequested: SimTime = -1
+
+    /// The app changes what it shows now: the next frame draws it.
+    mutating func requestUpdate(at now: SimTime) { updateRequested = now }
+
+    /// True when an update is frame work for frame time `f` (requested at
+    /// or before it).
+    @inline(__always)
+    func updateDue(frameTime f: SimTime) -> Bool { updateRequested >= 0 && updateRequested <= f }
+
+    /// A frame draws the update.
+    mutating func updateDrawn() { updateRequested = -1 }
 }

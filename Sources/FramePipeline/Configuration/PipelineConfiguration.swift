@@ -103,6 +103,17 @@ public enum AnimationSchedule: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// What makes the app draw (`app.updates`).
+public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
+    /// Touches: the app draws what the finger does.
+    case touch
+    /// Google WALT's screen test (`ScreenResponseFragment`): the app
+    /// changes its colour once, 100 ms after the start and then
+    /// `app.blinkDelay` after a photodiode sees each change; nothing is
+    /// drawn in between (Docs/Devices.md, "App models").
+    case blink
+}
+
 /// What touches the glass (`input.tool`).
 public enum InputTool: String, Sendable, CaseIterable, Keyword {
     /// A finger: the digitizer scans at `device.scanHz`.
@@ -214,13 +225,29 @@ public struct PipelineConfiguration: Sendable {
     /// The scroll view's touch slop in the model's points (`app.touchSlop`:
     /// dp on Android, points on iOS).
     public var touchSlop: Double
+    /// What makes the app draw (`app.updates`).
+    public var updates: AppUpdates
+    /// WALT's screen test: from the photodiode seeing a change to the next
+    /// change (`app.blinkDelay`).
+    public var blinkDelay: DurationDistribution
     /// Taps: from one tap's slot to the next (`input.tapInterval`).
     public var tapInterval: SimTime
     /// Taps: how long the finger rests on the glass (`input.tapHold`).
     public var tapHold: SimTime
     /// Taps: each contact comes up to this long after its slot (`input.tapJitter`).
     public var tapJitter: SimTime
-    /// What touches the glass (`input.tool`).
+    /// What makes the app draw (`app.updates`).
+public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
+    /// Touches: the app draws what the finger does.
+    case touch
+    /// Google WALT's screen test (`ScreenResponseFragment`): the app
+    /// changes its colour once, 100 ms after the start and then
+    /// `app.blinkDelay` after a photodiode sees each change; nothing is
+    /// drawn in between (Docs/Devices.md, "App models").
+    case blink
+}
+
+/// What touches the glass (`input.tool`).
     public var tool: InputTool
     /// The digitizer's scan rate for the Pencil, Hz; nil when the device
     /// has none (`device.pencilScanHz`).
@@ -277,6 +304,8 @@ public struct PipelineConfiguration: Sendable {
         liftResponse = false
         scrolls = false
         touchSlop = 0
+        updates = .touch
+        blinkDelay = .fixed(0)
         tapInterval = 1
         tapHold = 0
         tapJitter = 0
@@ -320,6 +349,12 @@ public struct PipelineConfiguration: Sendable {
     /// True when the finger taps (`input.trajectory: taps`): the run
     /// measures tap-to-photon instead of the drag figures.
     public var taps: Bool { trajectory == Trajectory.tapsName }
+
+    /// True when nothing touches the glass (`input.trajectory: none`).
+    public var noFinger: Bool { trajectory == Trajectory.noneName }
+
+    /// True for WALT's screen test (`app.updates: blink`).
+    public var blinks: Bool { updates == .blink }
 
     /// The display period rounded to whole ns: the frame interval the app
     /// gives its predictor.

@@ -40,6 +40,9 @@ struct Measurement {
     /// A tapping finger: each drawn touch is a tap's touch-down, measured
     /// from its contact; the drag figures are not recorded.
     let taps: Bool
+    /// WALT's screen test (`app.updates: blink`): frames show the app's
+    /// changes, measured by frame-to-photon only.
+    let blinks: Bool
     var prediction = PredictionScorer()
     /// A scrolling app's tracker (`app.scrolls`); nil otherwise.
     var scroll: ScrollTracker?
@@ -75,6 +78,7 @@ struct Measurement {
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
         taps = trajectory.taps
+        blinks = c.blinks
         scrolling = c.scrolls && !taps
         if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
     }
@@ -143,6 +147,11 @@ struct Measurement {
                              horizon: SimTime) -> Bool {
         let measured = content > newestShown
         if measured { measuredPhoton = geometry.photonTime(latch: latch, y: s.position.y) }
+        // WALT's screen test: a frame's news is the app's change, not a touch
+        if blinks {
+            if measured { newestShown = content }
+            return measured
+        }
         if measured && !taps {
             newestShown = content
             let photon = measuredPhoton

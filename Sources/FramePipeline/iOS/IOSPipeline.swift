@@ -30,6 +30,10 @@ public enum IOSEvent: UInt8, SimulationEvent {
     /// is a kind of its own. At the vsync itself (`os.dispatchDelay: 0`) it
     /// is handled within the latch, like the render server's wake.
     case frameStart
+    /// The app changes what it shows on its own (`app.updates: blink`,
+    /// WALT's screen test, ``Blinker``); drawn at the next frame start. A
+    /// model event reported only by runs that can have it.
+    case appUpdate
 
     /// The order at equal times (1 first).
     public var tieRank: UInt8 {
@@ -38,7 +42,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .prepareDone: return 2
         case .latch: return 3
         case .commit: return 4
-        case .sampleReady: return 5
+        case .sampleReady, .appUpdate: return 5
         case .renderServerWake: return 6
         case .delivery, .frameStart: return 7
         }
@@ -51,7 +55,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .latch: return 0
         case .sampleReady: return 1
         case .frameStart: return 2
-        case .gpuDone, .prepareDone, .commit, .delivery, .renderServerWake: return -1
+        case .gpuDone, .prepareDone, .commit, .delivery, .renderServerWake, .appUpdate: return -1
         }
     }
 
@@ -69,6 +73,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .renderServerWake: return "renderServerWake"
         case .delivery: return "delivery"
         case .frameStart: return "frameStart"
+        case .appUpdate: return "appUpdate"
         }
     }
 }
@@ -116,6 +121,14 @@ struct IOSPipeline: PlatformPipeline {
     /// is handled within the latch at its vsync when nothing waits before
     /// it, else scheduled there, at the vsync.
     let frameStartsAtVsync: Bool
+    /// WALT's screen test (`app.updates: blink`): the app changes its
+    /// colour on its own, timed from the photodiode (``Blinker``).
+    let blinks: Bool
+    var blinker: Blinker
+    /// A change made and not yet handed to the app (the next frame start does).
+    var blinkPending = false
+    /// The change, as the one touch of the handler run that draws it.
+    var blinkTouch = Ring<Touch>()
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -133,7 +146,12 @@ struct IOSPipeline: PlatformPipeline {
         log?.force = force?.log
         scansOnDemand = c.delivery == .coalesced
         frameStartsAtVsync = c.delivery == .coalesced && c.dispatchDelay == 0
+        blinks = c.blinks
+        blinker = Blinker(configuration: c)
     }
+
+    /// The kinds only some runs have are reported by those.
+    func reports(_ kind: IOSEvent) -> Bool { kind != .appUpdate || blinks }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
     mutating func usePredictor(_ p: some TouchPredictor) {
@@ -158,6 +176,7 @@ struct IOSPipeline: PlatformPipeline {
         s.schedule(.latch, at: display.firstLatch)
         if !frameStartsAtVsync, let f = delivery.firstFrameStart { s.schedule(.frameStart, at: f) }
         if !scansOnDemand { s.schedule(.sampleReady, at: digitizer.nextReady) }
+        if blinks { s.schedule(.appUpdate, at: Blinker.first) }
     }
 
     /// The scans ready before the run's end.
@@ -213,6 +232,11 @@ struct IOSPipeline: PlatformPipeline {
         case .renderServerWake:
             renderServerWake(now, &s)
 
+        case .appUpdate:
+            guard blinker.isDue(at: now) else { break }
+            s.schedule(.appUpdate, at: blinker.make(at: now))
+            blinkPending = true
+
         case .prepareDone:
             let (frame, gpuTime) = renderServer.finishPrepare(rng: &rng)
             submitGPU(frame, duration: gpuTime, now, &s)
@@ -257,7 +281,23 @@ struct IOSPipeline: PlatformPipeline {
     @inline(__always)
     mutating func frameStart(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         scansReady(before: now, rank: IOSEvent.frameStart.tieRank, &s)
-        if !app.busy && delivery.hasWaiting { deliver(now, &s) }
+        if !app.busy && (delivery.hasWaiting || blinkPending) {
+            if delivery.hasWaiting { deliver(now, &s) } else { deliverBlink(now, &s) }
+        }
+    }
+
+    /// The app draws its latest change (a display-link callback): a handler
+    /// run whose one "touch" is the change, at its instant.
+    mutating func deliverBlink(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        blinkPending = false
+        let made = blinker.madeAt
+        blinkTouch.removeAll(keepingCapacity: true)
+        blinkTouch.append(Touch(scan: blinker.count - 1, time: made, windowStart: made, ready: made,
+                                position: TouchPoint(x: configuration.widthPoints / 2, y: configuration.heightPoints / 2),
+                                began: false))
+        let run = app.beginHandler(blinkTouch, now: now, rng: &rng)
+        log?.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: blinker.count - 1))
+        s.schedule(.commit, at: run.firstCommit)
     }
 
     /// The render server's vsync wake.
@@ -421,6 +461,9 @@ struct IOSPipeline: PlatformPipeline {
         if stamps.isKept, let stamp = stamps.latched(frame.id, buffer: frame.buffer), measured {
             splitBudget(commit, stamp, latch: now)
         }
+        // WALT's photodiode, at the screen's centre, sees the change: the
+        // next is posted from then
+        if blinks && measured, let next = blinker.seen(at: measurement.measuredPhoton) { s.schedule(.appUpdate, at: next) }
         if let log {
             let c = commit.pointee
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
@@ -459,7 +502,8 @@ struct IOSPipeline: PlatformPipeline {
         ref._withUnsafeGuaranteedRef { b in
             let c = commit.pointee
             var chain = b.chain(from: c.mainTouch.time)
-            chain.until(b.windowEnd(of: c.mainTouch))
+            // a blink has no scan window: its scan and digitizer are empty
+            chain.until(blinks ? c.mainTouch.time : b.windowEnd(of: c.mainTouch))
             chain.until(c.mainTouch.ready)
             chain.until(c.delivered)
             chain.until(c.committed)
