@@ -105,18 +105,23 @@ public struct SwitchingTicker: Sendable {
     public private(set) var clock: PeriodicClock
     /// The offset of the current segment's ticks.
     public private(set) var offset: SimTime
+    /// A second value that changes with the segment (a stage's other
+    /// duration at the rate).
+    public private(set) var extra: SimTime = 0
     /// The tick before the pending one (Int64.min: none).
     public private(set) var previous: SimTime = .min
     /// The start of the next segment, a tick of this one (`.max`: none).
     public private(set) var boundary: SimTime = .max
     private var nextHz: Rational
     private var nextOffset: SimTime = 0
+    private var nextExtra: SimTime = 0
 
     /// A walk over `clock`'s ticks from tick `k`, each with `offset`.
-    public init(clock: PeriodicClock, from k: Int64 = 0, offset: SimTime = 0) {
+    public init(clock: PeriodicClock, from k: Int64 = 0, offset: SimTime = 0, extra: SimTime = 0) {
         self.clock = clock
         ticks = clock.ticks(from: k)
         self.offset = offset
+        self.extra = extra
         nextHz = clock.hz
         if k > 0 { previous = clock.tick(k - 1) }
     }
@@ -142,6 +147,7 @@ public struct SwitchingTicker: Sendable {
         clock = PeriodicClock(hz: nextHz, phase: boundary)
         ticks = clock.ticks(from: 0)
         offset = nextOffset
+        extra = nextExtra
         boundary = .max
         return ticks.time
     }
@@ -153,18 +159,21 @@ public struct SwitchingTicker: Sendable {
     /// walk had gone past the boundary, so its pending tick becomes the
     /// first of the new segment after the tick before it; or the boundary
     /// is the pending tick, whose offset is the new one.
-    public mutating func switchRate(at boundary: SimTime, to hz: Rational, offset newOffset: SimTime = 0) -> Bool {
+    public mutating func switchRate(at boundary: SimTime, to hz: Rational, offset newOffset: SimTime = 0,
+                                    extra newExtra: SimTime = 0) -> Bool {
         precondition(hz.isPositive, "a rate must be positive")
         if boundary > ticks.time {
             self.boundary = boundary
             nextHz = hz
             nextOffset = newOffset
+            nextExtra = newExtra
             return false
         }
         let before = instant
         clock = PeriodicClock(hz: hz, phase: boundary)
         ticks = clock.ticks(from: 0)
         offset = newOffset
+        extra = newExtra
         self.boundary = .max
         while ticks.time <= previous { ticks.advance() }
         return instant != before
