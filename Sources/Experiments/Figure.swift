@@ -22,10 +22,14 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     case tapToPhotonP50, tapToPhotonMean, tapToPhotonP99, touchDownMean
     // lift: taps whose lift the app draws
     case liftToPhotonMean, touchUpMean
+    // transitions: the first touch after a quiet screen against steady ones
+    case firstTouchP50, firstTouchP99, steadyTouchP50, steadyTouchP99
     // scroll: a scroll view following a dragging finger
     case scrollStartP50, scrollStartMean, scrollToPhotonP50, scrollToPhotonP99, scrollTrailMean
     // the display
     case framesPresented, fps, repeatedFrames, droppedFrames, hitches, hitchMsPerS, triplePercent, wastedUpdates
+    // a display that changes its rate
+    case rateSwitches, peakRatePercent, meanRateHz
     // Android's BufferQueue and FrameTimeline
     case appDurationMs, sfDurationMs, buffers, maxBuffersHeld, dequeueWaits, fenceWaits
     case jankOnTime, jankAppDeadlineMissed, jankBufferStuffing, jankSurfaceFlingerDeadlineMissed, jankDropped, jankUnknown
@@ -78,6 +82,14 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
             return D("lift mean ms", "liftMeanMs", .milliseconds, .lower, .both, .lift, 3, inFrames: true, stream: .init({ $0.liftToPhotonMs }, .mean))
         case .touchUpMean:
             return D("touch-up ms", "touchUpMeanMs", .milliseconds, .lower, .both, .lift, 3, inFrames: true, stream: .init({ $0.touchUpMs }, .mean))
+        case .firstTouchP50:
+            return D("first touch p50 ms", "firstTouchP50Ms", .milliseconds, .lower, .both, .transitions, 3, inFrames: true, stream: .init({ $0.firstTouchMs }, .p50))
+        case .firstTouchP99:
+            return D("first touch p99 ms", "firstTouchP99Ms", .milliseconds, .lower, .both, .transitions, 3, inFrames: true, stream: .init({ $0.firstTouchMs }, .p99))
+        case .steadyTouchP50:
+            return D("steady touch p50 ms", "steadyTouchP50Ms", .milliseconds, .lower, .both, .transitions, 3, inFrames: true, stream: .init({ $0.steadyTouchMs }, .p50))
+        case .steadyTouchP99:
+            return D("steady touch p99 ms", "steadyTouchP99Ms", .milliseconds, .lower, .both, .transitions, 3, inFrames: true, stream: .init({ $0.steadyTouchMs }, .p99))
         case .scrollStartP50:
             return D("scroll start p50 ms", "scrollStartP50Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.startMs }, .p50))
         case .scrollStartMean:
@@ -104,6 +116,12 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
             return D("triple %", "triplePercent", .percent, .lower, .ios, .display, 1) { $0.tripleBufferedFraction * 100 }
         case .wastedUpdates:
             return D("wasted updates", "wastedUpdates", .count, .lower, .both, .display, 0) { Double($0.measurements.wastedUpdates) }
+        case .rateSwitches:
+            return D("rate switches", "rateSwitches", .count, .none, .both, .displayRate, 0) { $0.measurements.displayRate.map { Double($0.switches) } }
+        case .peakRatePercent:
+            return D("at peak rate %", "peakRatePercent", .percent, .none, .both, .displayRate, 1) { $0.measurements.displayRate?.peakPercent }
+        case .meanRateHz:
+            return D("mean rate Hz", "meanRateHz", .hertz, .none, .both, .displayRate, 1) { $0.measurements.displayRate?.meanHz }
         case .appDurationMs:
             return D("D_app ms", "appDurationMs", .milliseconds, .none, .android, .bufferQueue, 3) { $0.measurements.android.map { Double($0.appDuration) / 1e6 } }
         case .sfDurationMs:
@@ -200,6 +218,8 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         case .tap: return c.taps
         case .lift: return c.taps && c.liftResponse
         case .scroll: return c.scrolls && !c.taps && !c.noFinger
+        case .transitions: return c.measuresFirstTouch
+        case .displayRate: return c.rate.switches
         case .force: return c.force.interaction != .none
         case .prediction: return !c.predictor.isNone
         }
@@ -278,6 +298,7 @@ public enum FigureUnit: String, Sendable, CaseIterable {
     case percent = "%"
     case force = "force units"
     case points = "points"
+    case hertz = "Hz"
 }
 
 /// Which way a figure is better.
@@ -309,6 +330,12 @@ public enum FigureChannel: String, Sendable, CaseIterable {
     case lift
     /// A scrolling app (`app.scrolls`) with a moving finger.
     case scroll
+    /// A finger that comes and goes (taps, drags, strokes with lift-offs),
+    /// or any finger on a display that changes its rate: first touches
+    /// after idle and steady ones.
+    case transitions
+    /// A display that changes its rate (`display.minHz`).
+    case displayRate
     /// An app that uses force (`app.force.interaction`).
     case force
     /// An app that predicts (`app.predictor`).

@@ -28,6 +28,9 @@ public final class FrameLog: @unchecked Sendable {
     }
     public struct Drop: Sendable { public var time: SimTime; public var frame: Int64 }
     public struct BufferSample: Sendable { public var time: SimTime; public var held, allocated: Int }
+    /// A rate switch: when the policy asked for it, the vsync it took
+    /// effect at, and the new rate.
+    public struct RateSwitch: Sendable { public var requested, boundary: SimTime; public var hz: Double }
 
     public var scans: [Scan] = []
     public var deliveries: [Delivery] = []
@@ -38,6 +41,8 @@ public final class FrameLog: @unchecked Sendable {
     public var latches: [Latch] = []
     public var drops: [Drop] = []
     public var bufferSamples: [BufferSample] = []
+    /// The display's rate switches (a display that changes its rate).
+    public var rateSwitches: [RateSwitch] = []
     /// An Android run's own records (nil on iOS).
     public var android: AndroidFrameLog?
     /// Every vsync after the first frame, in order (`--frames`).

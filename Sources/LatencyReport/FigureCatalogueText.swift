@@ -7,7 +7,7 @@ public enum FigureCatalogueText {
     static let platformText: [FigurePlatform: String] = [.ios: "iOS", .android: "Android", .both: "both"]
     static let channelText: [FigureChannel: String] = [
         .display: "every run", .touch: "a drawing finger", .tap: "a tapping finger", .lift: "taps, app.liftResponse",
-        .scroll: "app.scrolls",
+        .scroll: "app.scrolls", .transitions: "taps, drags, lift-offs or display.minHz", .displayRate: "display.minHz",
         .force: "app.force.interaction", .prediction: "app.predictor", .frameTimeline: "FrameTimeline", .bufferQueue: "BufferQueue",
     ]
     static let aggregationText: [FigureAggregation: String] = [
@@ -49,9 +49,11 @@ public enum FigureCatalogueText {
         - **produced by**: the runs that have the figure: every run, a drawing
           finger (any `input.trajectory` but `taps`), a tapping finger, taps whose
           lifts the app draws, a scrolling app (`app.scrolls`) with a moving
-          finger, an app that uses force or predicts, Android's BufferQueue and
-          FrameTimeline (Android 12 and later: an older release has no
-          FrameTimeline).
+          finger, a finger that comes and goes or a display that changes its
+          rate (the first touch after idle), a display that changes its rate
+          (`display.minHz`), an app that uses force or predicts, Android's
+          BufferQueue and FrameTimeline (Android 12 and later: an older release
+          has no FrameTimeline).
         - **over a sweep point's seeds**: a latency statistic is taken of the
           seeds' frames pooled (their histograms merged); a per-run value is the
           mean of the seeds' values. `run --seeds` and `compare` give every figure
@@ -63,15 +65,41 @@ public enum FigureCatalogueText {
         force figures in Force.md, "What is measured"; the prediction figures in
         Prediction.md (points; `PredictionMetric`); the scroll figures (time to
         first scroll movement, scroll-to-photon, the content's trail) in Model.md,
-        "Scrolling".
+        "Scrolling"; the display's rate and its switches in Model.md, "Display
+        rate".
+
+        ## First touch after idle
+
+        A touch is a **first touch after idle** when no frame showed new
+        content in the `measure.quietGap` (100 ms) before it: a tap's contact,
+        or a drawn sample's instant (the first frame of a stroke after a lift);
+        every other touch is **steady**. `firstTouchP50` and `firstTouchP99`
+        are the latency of the first touches, `steadyTouchP50` and
+        `steadyTouchP99` of the steady ones, each the run's own latency of a
+        touch: tap-to-photon for a tapping finger, touch-to-photon for a
+        drawing one. They are produced by runs whose finger comes and goes
+        (taps, drags, strokes with lift-offs) and by every run with a finger on
+        a display that changes its rate. The quiet gap is a convention of the
+        measurement, not of any device: a device whose idle timer is shorter
+        (the Pixel 4's 80 ms) can leave its steady touches at the idle rate
+        too, which the steady figure then shows. `ui-taps` taps in bursts
+        (four taps 100 ms apart, every 3 s), so each burst has one first touch
+        and three steady ones. What makes a first touch slower is named by the
+        stage budget (Budget.md): `rate switch wait`, `idle wake`.
+
+        A display that changes its rate also reports **rate switches** (those
+        that took effect), the share of the run at its **peak rate** and its
+        time-weighted **mean rate**, the power side of the trade-off; the JSON's
+        `display.rate` holds the time at each rate.
 
         ## Headline
 
         Each scenario names the figure it exists for, shown first in every table:
-        `headline:` in its YAML (walt-screen: `frameToPhotonP50`), else its app
-        model's: `tapToPhotonP50` for a tapping finger (agawi-glkit,
-        agawi-glsurfaceview), `scrollStartP50` for a scrolling app (android-scroll,
-        ios-scroll), `touchToPhotonP50` otherwise (pencil-drawing and the drawing
+        `headline:` in its YAML (walt-screen: `frameToPhotonP50`, ui-taps:
+        `firstTouchP50`), else its app model's: `tapToPhotonP50` for a tapping
+        finger (agawi-glkit, agawi-glsurfaceview), `scrollStartP50` for a
+        scrolling app (android-scroll, ios-scroll), `frameToPhotonP50` with no
+        finger, `touchToPhotonP50` otherwise (pencil-drawing and the drawing
         scenarios).
 
         ## The catalogue

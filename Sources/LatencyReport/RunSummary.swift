@@ -54,7 +54,7 @@ public enum RunSummary {
                 ("tripleBufferedFraction", m.android == nil ? .number(r.tripleBufferedFraction, places: 6) : .null),
                 ("hitches", .int(m.hitches)),
                 ("frameTimeline", m.android?.frameTimeline.map(frameTimeline) ?? .null),
-            ] + (m.android.map(androidDisplay) ?? []))),
+            ] + (m.android.map(androidDisplay) ?? []) + (m.displayRate.map { [("rate", displayRate($0))] } ?? []))),
             ("work", .object([
                 ("deliveries", .int(m.deliveries)),
                 ("handlerRuns", .int(m.handlerRuns)),
@@ -74,6 +74,19 @@ public enum RunSummary {
         if let seeds { tail.append(("seeds", seeds)) }
         if let settings { tail.append(("settings", ResultHeader.settings(settings))) }
         return .object(fields + tail)
+    }
+
+    /// A display that changes its rate: `{"switches", "residency": [{"hz",
+    /// "seconds", "share"}]}`, highest rate first (Docs/Figures.md).
+    public static func displayRate(_ d: DisplayRateFigures) -> JSONValue {
+        let total = d.residency.reduce(0) { $0 + $1.nanos }
+        return .object([
+            ("switches", .int(d.switches)),
+            ("residency", .array(d.residency.map { r in
+                .object([("hz", .number(r.hz, places: 6)), ("seconds", .number(Double(r.nanos) / 1e9, places: 9)),
+                         ("share", .number(total > 0 ? Double(r.nanos) / Double(total) : 0, places: 6))])
+            })),
+        ])
     }
 
     /// `{"onTime", "appDeadlineMissed", "bufferStuffing", "surfaceFlingerDeadlineMissed", "dropped", "unknown"}`.

@@ -24,6 +24,7 @@ public enum BuiltinScenarios {
     /// models"), to run on a device preset (`--device NAME`).
     public static let appNames = [
         "walt-screen", "agawi-glkit", "agawi-glsurfaceview", "pencil-drawing", "android-scroll", "ios-scroll",
+        "ui-taps",
     ]
 
     /// The scenarios of each platform's pipeline: iOS first (the talk's,

@@ -31,7 +31,7 @@ public struct DevicePreset: Sendable {
     }
 
     /// The kinds of source a preset's own parameter may name.
-    public static let origins = ["manufacturer", "device-tree", "walt", "talk"]
+    public static let origins = ["manufacturer", "device-tree", "hal", "walt", "talk"]
 
     /// The preset's name (`nexus-9`).
     public var name: String
@@ -68,7 +68,9 @@ extension DevicePreset {
     /// The built-in presets (Docs/Devices.md), iOS first.
     public static let builtinNames = [
         "iphone-5", "iphone-x", "ipad-mini", "ipad-air-2", "ipad-pro-2015", "ipad-pro-2017",
-        "nexus-5", "nexus-5x", "nexus-7-2013", "nexus-9", "pixel", "pixel-xl", "pixel-4", "pixel-6",
+        "iphone-13-pro", "ipad-pro-m4",
+        "nexus-5", "nexus-5x", "nexus-7-2013", "nexus-9", "pixel", "pixel-xl", "pixel-4", "pixel-5", "pixel-6",
+        "pixel-7", "pixel-8",
     ]
 
     /// The YAML text of a built-in resource of the device folder.

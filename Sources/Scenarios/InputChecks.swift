@@ -14,6 +14,10 @@ extension Settings {
             throw error(key, problem: "a \(what) held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter does not lift before the next \(what)'s slot, \(DurationSyntax.format(c.tapInterval)) later",
                         expected: "input.tapHold + input.tapJitter below input.tapInterval")
         }
+        if c.tapBurst > 1 && Int64(c.tapBurst - 1) * c.tapInterval + c.tapHold + c.tapJitter >= c.tapBurstInterval {
+            throw error("input.tapBurstInterval", problem: "\(c.tapBurst) taps \(DurationSyntax.format(c.tapInterval)) apart, each held \(DurationSyntax.format(c.tapHold)) with up to \(DurationSyntax.format(c.tapJitter)) of jitter, do not lift before the next burst, \(DurationSyntax.format(c.tapBurstInterval)) later",
+                        expected: "(input.tapBurst - 1) x input.tapInterval + input.tapHold + input.tapJitter below input.tapBurstInterval")
+        }
         if c.blinks && !c.noFinger {
             throw error("app.updates", problem: "is blink on a run with a finger (input.trajectory: \(c.trajectory)): WALT's screen test draws on its own and ignores touches",
                         expected: "input.trajectory: none with app.updates: blink")

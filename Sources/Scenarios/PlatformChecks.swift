@@ -73,6 +73,38 @@ extension Settings {
         }
     }
 
+    /// A display that changes its rate: its lowest rate at most its peak,
+    /// the app's vote between them, the timers only on such a display, and
+    /// not on a command-mode panel (whose wake from idle is modelled on a
+    /// display of one rate).
+    func checkDisplayRate(_ c: PipelineConfiguration) throws(LatsimError) {
+        let r = c.rate
+        func above(_ a: Rational, _ b: Rational) -> Bool {
+            Int128(a.numerator) * Int128(b.denominator) > Int128(b.numerator) * Int128(a.denominator)
+        }
+        guard let minimum = r.minimumHz else {
+            for (key, set) in [("display.idleTimer", r.idleTimer != nil), ("display.touchTimer", r.touchTimer != nil),
+                               ("display.powerTimer", r.powerTimer != nil), ("app.frameRate", r.appRate != nil),
+                               ("android.kernelIdleTimer", r.kernelIdleTimer)] where set {
+                throw error(key, problem: "is set on a display of one rate (display.minHz: none): it only changes a display that switches rates",
+                            expected: "display.minHz, the display's lowest rate, with it; or \(key) left at its default")
+            }
+            return
+        }
+        if above(minimum, c.displayHz) {
+            throw error("display.minHz", problem: "is above the display's peak rate device.displayHz = \(c.displayHz)",
+                        expected: "a rate from 1 Hz to device.displayHz")
+        }
+        if let v = r.appRate, above(v, c.displayHz) || above(minimum, v) {
+            throw error("app.frameRate", problem: "is outside the display's rates, \(minimum) to \(c.displayHz) Hz",
+                        expected: "none, or a rate from display.minHz to device.displayHz")
+        }
+        if c.platform == .android && c.android.panelInterface == .command {
+            throw error("display.minHz", problem: "is set on a command-mode panel (display.interface: command): its wake from idle is modelled on a display of one rate",
+                        expected: "display.minHz: none on a command-mode panel, or display.interface: video")
+        }
+    }
+
     /// True when a work duration is left `auto` (written or by default).
     func isAuto(_ path: String) -> Bool { text(path).trimmingCharacters(in: .whitespaces).lowercased() == "auto" }
 

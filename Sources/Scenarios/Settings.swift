@@ -129,6 +129,7 @@ public struct Settings: Sendable {
         var c = parsed
         try checkPlatform(c)
         if c.platform == .android { try checkAndroid(c) }
+        try checkDisplayRate(c)
         try checkInput(&c)
         c.devicePreset = devicePreset
         try checkForce(c)

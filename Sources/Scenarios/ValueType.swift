@@ -351,3 +351,17 @@ extension ValueType where Value == Rational? {
         }
     }
 }
+
+extension ValueType where Value == SimTime? {
+    /// `off`, or a positive duration up to `maximum`: a timer that may be absent.
+    static func timer(upTo maximum: SimTime, example: String) -> ValueType {
+        let plain = ValueType<SimTime>.duration(upTo: maximum, positive: true, example: example)
+        let expected = "off or " + plain.expected
+        return ValueType(expected) { text, ctx throws(LatsimError) in
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "off" { return nil }
+            do throws(LatsimError) { return try plain.parse(text, ctx) } catch {
+                throw failure(text, error.problem, expected)
+            }
+        }
+    }
+}

@@ -31,7 +31,7 @@ struct DragMotion: Sendable {
     /// `t`; nil before the first.
     func contact(atOrBefore t: SimTime) -> SimTime? {
         guard t >= TapTiming.firstContact else { return nil }
-        let i = (t - TapTiming.firstContact) / taps.timing.interval
+        let i = taps.timing.slot(containing: t)
         let c = taps.contact(i)
         if t >= c { return c }
         return i > 0 ? taps.contact(i - 1) : nil

@@ -8,7 +8,8 @@ import SimKernel
 /// later in the same instant, so they see every completion and arrival of
 /// that instant, and the engine's one event for a scan and its touch's
 /// arrival (``scanArrival``). Then the model events of some runs only,
-/// counted and reported by the runs that can have them (``appUpdate``).
+/// counted and reported by the runs that can have them (``appUpdate``,
+/// ``displayTimer``).
 public enum AndroidEvent: UInt8, SimulationEvent {
     /// A GPU job is done: its buffer's acquire fence signals.
     case gpuDone
@@ -50,6 +51,12 @@ public enum AndroidEvent: UInt8, SimulationEvent {
     /// invalidates the view. A model event of its own kind, reported only
     /// by runs that can have it.
     case appUpdate
+    /// The display's rate policy (``DisplayRate``): a timer expires (idle,
+    /// touch, display power), a delayed touch hint arrives, or a rate
+    /// switch takes effect; payload ``DisplayRate/Timer``. After every
+    /// other event of its instant. Reported only by a display that changes
+    /// its rate.
+    case displayTimer
 
     /// The order at equal times (1 first); a bookkeeping event shares the
     /// rank of the kind it follows and comes after those scheduled before it.
@@ -64,6 +71,7 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         case .inputChannel, .scanArrival: return 7
         case .vsyncSf: return 8
         case .vsyncApp, .deferredFrame: return 9
+        case .displayTimer: return 10
         }
     }
 
@@ -83,6 +91,7 @@ public enum AndroidEvent: UInt8, SimulationEvent {
         case .deferredFrame: return "deferredFrame"
         case .scanArrival: return "scanArrival"
         case .appUpdate: return "appUpdate"
+        case .displayTimer: return "displayTimer"
         }
     }
 

@@ -24,6 +24,9 @@ struct DrawnContent {
     var lead: SimTime = 0
     /// When the UI thread started the work that drew it.
     var drawnAt: SimTime = 0
+    /// When the newest drawn became frame work, if it is a touch-down: its
+    /// handler's end (-1 otherwise: a sample is work from its arrival).
+    var downEnd: SimTime = -1
 }
 
 /// How a Choreographer frame's newest position was made.

@@ -62,6 +62,14 @@ struct AndroidPipeline: PlatformPipeline {
     var blinkFrame: Int64 = -1
     /// When that frame's UI work started.
     var blinkDrawnAt: SimTime = -1
+    /// A display that changes its rate (`display.minHz`): its policy, and
+    /// the rate the measurement's geometry, FrameTimeline and
+    /// SurfaceFlinger's early-frame test follow.
+    let switching: Bool
+    var rate: DisplayRate
+    var geometryHz: Rational
+    /// Android 10's offsets know the peak of a display that switches.
+    let peakOfSeveral: Bool
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -71,7 +79,8 @@ struct AndroidPipeline: PlatformPipeline {
         digitizer = Digitizer(configuration: c, trajectory: trajectory)
         dispatch = InputDispatch(latency: c.android.dispatchLatency)
         consumer = InputConsumer(resampling: c.android.resampling, resampleLatency: c.android.resampleLatency)
-        choreographer = Choreographer(vsyncClock: c.vsyncClock, lead: timing.appDuration + timing.sfDuration)
+        choreographer = Choreographer(vsyncClock: c.vsyncClock, lead: timing.appDuration + timing.sfDuration,
+                                      sfDuration: timing.sfDuration)
         ui = UIThread(configuration: c)
         renderThread = RenderThread(configuration: c)
         glThread = GLThread(configuration: c)
@@ -84,6 +93,10 @@ struct AndroidPipeline: PlatformPipeline {
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: ui.predicts)
         blinks = c.blinks
         blinker = Blinker(configuration: c)
+        switching = c.rate.switches
+        rate = DisplayRate(configuration: c)
+        geometryHz = c.displayHz
+        peakOfSeveral = c.rate.switches
         if keepLog {
             let l = FrameLog()
             l.android = AndroidFrameLog()
@@ -117,10 +130,17 @@ struct AndroidPipeline: PlatformPipeline {
         s.schedule(.scanArrival, at: nextArrival)
         if continuous { glDequeue(0, &s) }
         if blinks { s.schedule(.appUpdate, at: Blinker.first) }
+        if switching { rate.start(&s, kind: .displayTimer) }
     }
 
     /// The kinds only some runs have are reported by those.
-    func reports(_ kind: AndroidEvent) -> Bool { kind != .appUpdate || blinks }
+    func reports(_ kind: AndroidEvent) -> Bool {
+        switch kind {
+        case .appUpdate: return blinks
+        case .displayTimer: return switching
+        default: return true
+        }
+    }
 
     /// When the next scan's touch arrives in the input channel (``AndroidEvent/scanArrival``).
     var nextArrival: SimTime { dispatch.arrival(ofSampleReadyAt: digitizer.nextReady) }
@@ -147,6 +167,8 @@ struct AndroidPipeline: PlatformPipeline {
     @inline(__always)
     mutating func arrive(_ touch: Touch, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
+        // a user-activity poke: the touch hint
+        if switching && rate.touch(at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
         if !touch.began && !touch.lifted {
             consumer.receive(touch)
         } else if ui.busy {
@@ -175,6 +197,9 @@ struct AndroidPipeline: PlatformPipeline {
             s.schedule(.appUpdate, at: blinker.make(at: now))
             ui.requestUpdate(at: now)
             blinkFrame = .max
+
+        case .displayTimer:
+            if rate.timer(payload, at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
 
         case .sampleReady, .inputChannel:
             preconditionFailure("a scan and its arrival are one event, scanArrival")
@@ -233,6 +258,7 @@ struct AndroidPipeline: PlatformPipeline {
             frames[surfaceFlinger.compositionDone()].composed = true
 
         case .presentVsync:
+            if switching && display.vsyncs.hz != geometryHz { rateInForce(display.vsyncs.hz) }
             s.schedule(.presentVsync, at: display.nextLatch())
             if let seq = surfaceFlinger.presentable(now: now, frames) {
                 present(seq, now, &s)

@@ -41,7 +41,7 @@ extension AndroidPipeline {
         if !continuous {
             nextFrame += 1
             frames.begin(AndroidFrame(seq: seq, content: touches ? start.content : nil, frameTime: frameTime, expected: target,
-                                      deadline: target - timing.sfDuration))
+                                      deadline: target - choreographer.lastSf))
             timeline.begin(seq: seq, expected: target)
         }
         choreographer.ran(late: late)
@@ -124,6 +124,8 @@ extension AndroidPipeline {
     /// queueBuffer: frame `seq` waits for SurfaceFlinger, its GPU job joins the queue.
     mutating func enqueue(_ seq: Int64, _ now: SimTime, _ s: inout EventScheduler<Event>) {
         frames[seq].queued = now
+        // a transaction: the idle timer restarts
+        if switching && rate.activity(at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
         let duration = gpuTime.draw(&rng)
         bufferQueue.enqueue(seq)
         let job = AndroidGPUJob(frame: seq, buffer: frames[seq].buffer, submitted: now)
@@ -159,7 +161,7 @@ extension AndroidPipeline {
                 if let h = bufferQueue.release(frames[d].buffer, fence: .signalled, now: now) { handed = h }
             }
             let seq = bufferQueue.acquire()
-            let l = surfaceFlinger.latch(seq, buffer: frames[seq].buffer, now: now, rng: &rng)
+            let l = surfaceFlinger.latch(seq, buffer: frames[seq].buffer, now: now, target: vsync, rng: &rng)
             frames[seq].latched = now
             frames[seq].previousLatch = l.previousLatch
             if let r = l.released {
@@ -256,6 +258,10 @@ extension AndroidPipeline {
             chain.until(frames[seq].gpuStart)
             chain.until(frames[seq].gpuDone)
             chain.until(frames[seq].latched)
+            if switching {
+                let ready = Swift.max(t.ready + dispatch.latency, c.downEnd)
+                chain.until(present - rateWait(from: ready, target: frames[seq].expected))
+            }
             if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
             chain.until(present)
             chain.until(photon - panel)
@@ -286,6 +292,7 @@ extension AndroidPipeline {
             chain.until(frames[seq].gpuStart)
             chain.until(frames[seq].gpuDone)
             chain.until(frames[seq].latched)
+            if switching { chain.until(present - rateWait(from: made, target: frames[seq].expected)) }
             if surfaceFlinger.commandPanel { chain.until(surfaceFlinger.lastWake?.ready ?? present) }
             chain.until(present)
             chain.until(photon - panel)
@@ -340,6 +347,7 @@ extension AndroidPipeline {
         m.touchDownMs.settle()
         m.touchUpMs = digitizer.touchUpMs
         m.touchUpMs.settle()
+        if switching { m.displayRate = rate.figures(until: configuration.duration) }
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration
@@ -374,5 +382,69 @@ extension AndroidPipeline {
         checks.gpuJobsBeforeFence = gpuJobsBeforeFence
         checks.presentsBeforeExpected = timeline.early
         return (m, checks)
+    }
+}
+
+// The display's rate (Docs/Android.md, "Display rate").
+extension AndroidPipeline {
+    /// The work durations at `hz` (AOSP's `updatePhaseConfiguration(fps)`:
+    /// the configuration's offsets or durations for that rate).
+    func timing(at hz: Rational) -> AndroidTiming {
+        AndroidTiming(configuration.android, displayHz: hz, peakOfSeveral: peakOfSeveral && hz == configuration.displayHz)
+    }
+
+    /// The policy asks for another rate: SurfaceFlinger initiates the mode
+    /// change at its next wake-up, and the HWC applies it
+    /// `display.switchVsyncs` vsyncs of the old rate later, at the first
+    /// vsync from then (`display.switchGrid: peak`: the first tick of the
+    /// peak rate's grid); with the kernel idle timer the driver does it at
+    /// the next vsync. Every stage that follows vsync moves to the new grid
+    /// there, with the work durations of the new rate.
+    mutating func evaluateRate(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        guard let hz = rate.evaluate(at: now) else { return }
+        let r = configuration.rate
+        let current = display.vsyncs.clock
+        let kernel = r.kernelIdleTimer
+        let initiated = kernel ? now : Swift.max(now, surfaceFlinger.nextTick)
+        let periods = kernel ? 0 : Int64(r.switchVsyncs)
+        let period = current.tick(1) - current.tick(0)
+        let grid = r.switchGrid == .peak ? PeriodicClock(hz: configuration.displayHz, phase: current.phase) : current
+        var boundary = grid.tick(grid.index(atOrAfter: initiated + periods * period))
+        if boundary <= now { boundary = grid.tick(grid.index(atOrBefore: now) + 1) }
+        let t = timing(at: hz)
+        if display.vsyncs.switchRate(at: boundary, to: hz) { s.reschedule(.presentVsync, at: display.vsyncs.time) }
+        if surfaceFlinger.switchRate(at: boundary, to: hz, sfDuration: t.sfDuration, now: now) {
+            s.reschedule(.vsyncSf, at: surfaceFlinger.nextTick)
+        }
+        if choreographer.switchRate(at: boundary, to: hz, lead: t.appDuration + t.sfDuration, sfDuration: t.sfDuration, now: now) {
+            s.reschedule(.vsyncApp, at: choreographer.nextTick)
+        }
+        rate.committed(at: boundary, to: hz, &s, kind: .displayTimer)
+        log?.rateSwitches.append(.init(requested: now, boundary: boundary, hz: hz.doubleValue))
+    }
+
+    /// What the display's lower rate added to the schedule of a frame
+    /// whose work could start from `t`, which targeted the vsync `target`
+    /// (the stage budget's rate switch wait).
+    func rateWait(from t: SimTime, target: SimTime) -> SimTime {
+        let hz = rate.segment(at: t).hz
+        guard hz != configuration.displayHz, target >= 0 else { return 0 }
+        return rate.rateWait(from: t, actual: target, offset: lead(at: hz), peakOffset: timing.appDuration + timing.sfDuration)
+    }
+
+    /// `D_app + D_sf` at `hz`.
+    func lead(at hz: Rational) -> SimTime {
+        let t = timing(at: hz)
+        return t.appDuration + t.sfDuration
+    }
+
+    /// The display refreshes at `hz` from this vsync on: the photons'
+    /// scan-out, FrameTimeline's period and SurfaceFlinger's early-frame
+    /// test follow it.
+    mutating func rateInForce(_ hz: Rational) {
+        geometryHz = hz
+        measurement.geometry.setRate(hz)
+        timeline.setRate(hz)
+        surfaceFlinger.rateInForce(hz)
     }
 }

@@ -10,7 +10,7 @@ struct Choreographer {
     /// `D_app + D_sf`: from a tick to its vsync.
     let lead: SimTime
     /// The next tick's vsync (from the first whose tick is at or after 0).
-    private var vsyncs: Ticker
+    private(set) var vsyncs: SwitchingTicker
     /// The last tick handled (frame time -1: none yet).
     private var lastTick: (frameTime: SimTime, target: SimTime) = (-1, -1)
     /// A tick passed while the UI thread was busy.
@@ -20,19 +20,24 @@ struct Choreographer {
     /// Frames decided when the UI thread became idle after a missed tick.
     private(set) var lateFrames = 0
 
-    init(vsyncClock: PeriodicClock, lead: SimTime) {
+    /// `D_sf` of the last tick's target (its frame's deadline is the target less it).
+    private(set) var lastSf: SimTime
+
+    init(vsyncClock: PeriodicClock, lead: SimTime, sfDuration: SimTime) {
         self.lead = lead
-        vsyncs = vsyncClock.ticks(from: vsyncClock.index(atOrAfter: lead))
+        lastSf = sfDuration
+        vsyncs = SwitchingTicker(clock: vsyncClock, from: vsyncClock.index(atOrAfter: lead), offset: lead, extra: sfDuration)
     }
 
     /// The next tick.
-    var nextTick: SimTime { vsyncs.time - lead }
+    var nextTick: SimTime { vsyncs.instant }
 
     /// The tick now: returns its frame time and target vsync, and moves on.
     mutating func tick() -> (frameTime: SimTime, target: SimTime) {
         let v = vsyncs.time
+        lastTick = (vsyncs.instant, v)
+        lastSf = vsyncs.extra
         vsyncs.advance()
-        lastTick = (v - lead, v)
         return lastTick
     }
 
@@ -44,6 +49,16 @@ struct Choreographer {
     func newestTick(before now: SimTime) -> (frameTime: SimTime, target: SimTime)? {
         guard nextTick != now, lastTick.frameTime >= 0, lastTick.frameTime < now else { return nil }
         return lastTick
+    }
+
+    /// The rate becomes `hz` from `boundary` on, with the lead `D_app +
+    /// D_sf` and `D_sf` there: true when the next tick moved (its event is
+    /// to move). Ticks before `now` do not happen.
+    mutating func switchRate(at boundary: SimTime, to hz: Rational, lead: SimTime, sfDuration: SimTime, now: SimTime) -> Bool {
+        let before = vsyncs.instant
+        _ = vsyncs.switchRate(at: boundary, to: hz, offset: lead, extra: sfDuration)
+        vsyncs.skip(before: now)
+        return vsyncs.instant != before
     }
 
     /// A frame ran (`late`: decided after a missed tick).

@@ -65,7 +65,7 @@ struct FrameTimeline {
     static let presentThreshold: SimTime = 2 * Nanos.perMillisecond
     /// The display period rounded half up to ns: `lastLatch + T`, an
     /// instant, rounds to `lastLatch` plus this.
-    let roundedPeriod: SimTime
+    private(set) var roundedPeriod: SimTime
     private(set) var counts = FrameTimelineCounts()
     /// Frames begun and not yet presented or dropped, oldest first.
     private var inFlight = Ring<(seq: Int64, expected: SimTime, done: Bool)>()
@@ -75,6 +75,10 @@ struct FrameTimeline {
     init(displayHz: Rational) {
         roundedPeriod = PeriodicClock(hz: displayHz).tick(1)
     }
+
+    /// The display runs at `hz` from now on: the stuffed deadline
+    /// `lastLatch + T` takes its period.
+    mutating func setRate(_ hz: Rational) { roundedPeriod = PeriodicClock(hz: hz).tick(1) }
 
     /// A frame begins (`expected` -1: a continuous frame).
     @inline(__always)

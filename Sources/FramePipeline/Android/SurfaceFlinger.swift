@@ -28,7 +28,8 @@ struct SurfaceFlinger {
     /// The shortest composition that reaches the display period `T`
     /// (`ceil(T)`): every draw must stay below it.
     let compositionLimit: SimTime
-    private var vsyncs: Ticker
+    /// The ticks' vsyncs, each offset by `D_sf` at its rate.
+    private(set) var vsyncs: SwitchingTicker
     /// Latched buffers (their frames) waiting for their present, oldest first.
     private(set) var latched = Ring<Int64>()
     /// The latch instant of the newest latch (-1: none yet).
@@ -47,6 +48,12 @@ struct SurfaceFlinger {
     /// When each latched buffer's composition ends (-1: not yet known),
     /// alongside ``latched``.
     private var compositionEnds = Ring<SimTime>()
+    /// The vsync each latched buffer was latched for, alongside ``latched``.
+    private var targets = Ring<SimTime>()
+    /// Half the display period at the current rate, rounded down: a frame
+    /// whose expected present is that much after the vsync composed is
+    /// early, and held (`SurfaceFlinger::frameIsEarly`, T/2).
+    private var halfPeriod: SimTime
     /// The newest present (-1: none yet).
     private var lastPresent: SimTime = -1
     /// Frames sent from an idle command-mode panel.
@@ -74,13 +81,28 @@ struct SurfaceFlinger {
         compositionTime = DurationSampler(c.android.sfCompose)
         let n = Nanos.perSecond * c.displayHz.denominator, d = c.displayHz.numerator
         compositionLimit = (n + d - 1) / d
-        vsyncs = c.vsyncClock.ticks(from: c.vsyncClock.index(atOrAfter: sfDuration))
+        vsyncs = SwitchingTicker(clock: c.vsyncClock, from: c.vsyncClock.index(atOrAfter: sfDuration), offset: sfDuration)
+        halfPeriod = (n / d) / 2
         commandPanel = c.android.panelInterface == .command
         idleWake = commandPanel ? c.android.idleWake : 0
     }
 
     /// The next vsync-sf tick.
-    var nextTick: SimTime { vsyncs.time - sfDuration }
+    var nextTick: SimTime { vsyncs.instant }
+
+    /// The rate becomes `hz` from `boundary` on, with the work duration
+    /// `sf` there: true when the next tick moved (its event is to move).
+    mutating func switchRate(at boundary: SimTime, to hz: Rational, sfDuration sf: SimTime, now: SimTime) -> Bool {
+        let before = vsyncs.instant
+        _ = vsyncs.switchRate(at: boundary, to: hz, offset: sf)
+        vsyncs.skip(before: now)
+        return vsyncs.instant != before
+    }
+
+    /// The display's rate is now `hz` (its frames are early by half its period).
+    mutating func rateInForce(_ hz: Rational) {
+        halfPeriod = Nanos.perSecond * hz.denominator / hz.numerator / 2
+    }
 
     /// The tick now: returns the vsync it targets, and moves on.
     mutating func tick() -> SimTime {
@@ -94,7 +116,7 @@ struct SurfaceFlinger {
     /// the tick of its own target on.
     @inline(__always)
     func latchable(_ seq: Int64, _ frames: FrameTable, vsync: SimTime) -> Bool {
-        (frames[seq].gpuDone >= 0 || latchUnsignaled) && (frames[seq].expected < 0 || frames[seq].expected <= vsync)
+        (frames[seq].gpuDone >= 0 || latchUnsignaled) && (frames[seq].expected < 0 || frames[seq].expected - vsync < halfPeriod)
     }
 
     /// What to latch at the tick `now` targeting `vsync`, from the queued
@@ -102,7 +124,7 @@ struct SurfaceFlinger {
     mutating func decide(_ queue: Ring<Int64>, _ frames: FrameTable, now: SimTime, vsync: SimTime) -> LatchDecision {
         guard !queue.isEmpty else { return .none }
         // back-pressure: the oldest latched buffer's present is due and it is not on screen
-        if let oldest = latched.first, frames[oldest].latched + sfDuration <= now {
+        if !latched.isEmpty && targets[0] <= now {
             backPressureSkips += 1
             return .backPressure
         }
@@ -126,13 +148,14 @@ struct SurfaceFlinger {
         var compositionEnd: SimTime?
     }
 
-    /// Latches frame `seq`, drawn into `buffer`, now.
-    mutating func latch(_ seq: Int64, buffer: Int32, now: SimTime, rng: inout SeededRandom) -> Latched {
+    /// Latches frame `seq`, drawn into `buffer`, now, for the vsync `target`.
+    mutating func latch(_ seq: Int64, buffer: Int32, now: SimTime, target: SimTime, rng: inout SeededRandom) -> Latched {
         let previous = lastLatch
         lastLatch = now
         let released = acquired
         acquired = (seq, buffer)
         latched.append(seq)
+        targets.append(target)
         maxLatchedPending = Swift.max(maxLatchedPending, latched.count)
         let d = compositionTime.draw(&rng)
         compositionEnds.append(now + d)
@@ -158,7 +181,7 @@ struct SurfaceFlinger {
     /// and is shown at the first vsync after that.
     mutating func presentable(now: SimTime, _ frames: FrameTable) -> Int64? {
         guard let seq = latched.first, frames[seq].composed, frames[seq].gpuDone >= 0,
-              now >= frames[seq].latched + sfDuration else { return nil }
+              now >= targets[0] else { return nil }
         let fromIdle = idleWake > 0 && (lastPresent < 0 || now - lastPresent > compositionLimit)
         if fromIdle {
             let woken = compositionEnds[0] + idleWake
@@ -176,6 +199,7 @@ struct SurfaceFlinger {
         }
         lastPresent = now
         _ = compositionEnds.removeFirst()
+        _ = targets.removeFirst()
         return latched.removeFirst()
     }
 }

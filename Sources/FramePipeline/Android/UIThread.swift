@@ -116,12 +116,15 @@ struct UIThread {
         var resampled = ResampleOutcome.none
         var lead: SimTime = 0
         var began = false
+        var downEnd: SimTime = -1
         for r in downResponses {
             drawnSamples += 1
             newest = r.touch
+            downEnd = r.end
         }
         downResponses.removeAll(keepingCapacity: true)
         if let consumption {
+            downEnd = -1
             deliveries += 1
             drawnSamples += Int64(consumption.count)
             newest = consumption.current
@@ -139,7 +142,7 @@ struct UIThread {
             }
         }
         var content = DrawnContent(seq: contentCount, newest: newest, drawnSamples: drawnSamples, drawn: newest.position,
-                                   horizon: 0, resampled: resampled, lead: lead, drawnAt: now)
+                                   horizon: 0, resampled: resampled, lead: lead, drawnAt: now, downEnd: downEnd)
         contentCount += 1
         var prediction: PredictionMade?
         // the prediction reaches `horizon` past the drawn position's time

@@ -208,6 +208,9 @@ public struct PipelineConfiguration: Sendable {
     public var liftOff: Bool
     /// The photon row (`measure.row`).
     public var row: MeasureRow
+    /// A touch with no new frame shown this long before it is a first touch
+    /// after idle (`measure.quietGap`).
+    public var quietGap: SimTime = 100 * Nanos.perMillisecond
     /// From a contact to its touch-down being ready (`device.touchDownDelay`):
     /// nil is `auto`, the end of the first scan window that begins at or
     /// after the contact plus the digitizer delay (Docs/Devices.md, "Taps").
@@ -236,6 +239,10 @@ public struct PipelineConfiguration: Sendable {
     public var tapHold: SimTime
     /// Taps: each contact comes up to this long after its slot (`input.tapJitter`).
     public var tapJitter: SimTime
+    /// Taps: taps per burst (`input.tapBurst`; 1: no bursts).
+    public var tapBurst = 1
+    /// Taps: from one burst's first slot to the next's (`input.tapBurstInterval`).
+    public var tapBurstInterval: SimTime = 3 * Nanos.perSecond
     /// What makes the app draw (`app.updates`).
 public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
     /// Touches: the app draws what the finger does.
@@ -260,6 +267,8 @@ public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
     /// 3D Touch: the press, force sensing, haptics and the app's force
     /// recognition (Docs/Force.md).
     public var force = ForceSettings()
+    /// A display that changes its rate (Docs/Model.md, "Display rate").
+    public var rate = DisplayRateSettings()
 
     /// A configuration whose every field the key table then sets; not a
     /// configuration to run as it is.
@@ -323,9 +332,12 @@ public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
     public var scanClock: PeriodicClock { PeriodicClock(hz: scanHz, phase: scanPhase) }
     /// What the finger's trajectory needs to know.
     public var trajectoryParameters: TrajectoryParameters {
+        var timing = TapTiming(interval: tapInterval, hold: tapHold, jitter: tapJitter)
+        timing.burst = Int64(tapBurst)
+        timing.burstInterval = tapBurstInterval
         var p = TrajectoryParameters(speed: speed, widthPoints: widthPoints, heightPoints: heightPoints,
                                      pointsPerMM: pointsPerMM, seed: seed, strokeLiftOff: liftOff,
-                                     taps: TapTiming(interval: tapInterval, hold: tapHold, jitter: tapJitter))
+                                     taps: timing)
         p.press = force.press
         p.maximumForce = force.maximumForce
         return p
@@ -349,6 +361,13 @@ public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
     /// True when the finger taps (`input.trajectory: taps`): the run
     /// measures tap-to-photon instead of the drag figures.
     public var taps: Bool { trajectory == Trajectory.tapsName }
+
+    /// True when a run measures first touches after idle against steady
+    /// ones: a finger that comes and goes (taps, drags, strokes with
+    /// lift-offs), or any finger on a display that changes its rate.
+    public var measuresFirstTouch: Bool {
+        !noFinger && (taps || trajectory == "drags" || liftOff || rate.switches)
+    }
 
     /// True when nothing touches the glass (`input.trajectory: none`).
     public var noFinger: Bool { trajectory == Trajectory.noneName }

@@ -5,13 +5,15 @@ import SimKernel
 /// The measurement, the pipeline diagrams and the analytic bound all use
 /// these, so each is written once.
 public struct FrameGeometry: Sendable {
-    /// Display refresh rate, Hz.
-    public let displayHz: Double
+    /// Display refresh rate, Hz (on a display that changes its rate, the
+    /// rate of the refresh being measured: ``setRate(_:)``).
+    public private(set) var displayHz: Double
     /// The display period, ns (not rounded).
-    public let framePeriodNanos: Double
+    public private(set) var framePeriodNanos: Double
     /// Scan-out time of the measured row after the latch, ns; nil when the
     /// row is the touch's own (`measure.row: touch`).
-    public let rowOffset: SimTime?
+    public private(set) var rowOffset: SimTime?
+    let row: MeasureRow
     let heightPoints: Double
     /// Added to every photon time (`device.panelResponse`).
     public let panelResponse: SimTime
@@ -20,12 +22,23 @@ public struct FrameGeometry: Sendable {
     public init(_ c: PipelineConfiguration) {
         displayHz = c.displayHz.doubleValue
         framePeriodNanos = c.vsyncClock.periodNanos
+        row = c.row
         switch c.row {
         case .fraction(let f): rowOffset = f.scaledRounded(by: c.framePeriod) ?? 0
         case .touch: rowOffset = nil
         }
         heightPoints = c.heightPoints
         panelResponse = c.panelResponse
+    }
+
+    /// The display refreshes at `hz` from now on (a display that changes
+    /// its rate): the scan-out down to a row takes that rate's period.
+    public mutating func setRate(_ hz: Rational) {
+        displayHz = hz.doubleValue
+        framePeriodNanos = PeriodicClock(hz: hz).periodNanos
+        if case .fraction(let f) = row {
+            rowOffset = f.scaledRounded(by: Rational(Nanos.perSecond * hz.denominator, hz.numerator)) ?? 0
+        }
     }
 
     /// The photon instant of content at screen row `y` (points) in a frame

@@ -8,7 +8,7 @@ import TouchModel
 /// Every platform's pipeline tells it what the app drew and what a vsync
 /// showed; nothing here grows with the simulated duration.
 struct Measurement {
-    let geometry: FrameGeometry
+    var geometry: FrameGeometry
     /// The noise-free finger, for prediction scoring.
     var truth: TrajectoryCursor
     /// Whether the app predicts: then the effective figures are recorded.
@@ -43,6 +43,14 @@ struct Measurement {
     /// WALT's screen test (`app.updates: blink`): frames show the app's
     /// changes, measured by frame-to-photon only.
     let blinks: Bool
+    /// Whether touches are classed as first after idle or steady, and the
+    /// quiet gap that decides it.
+    let classifies: Bool
+    let quietGap: SimTime
+    /// The vsync of the last frame that showed new content (Int64.min: none yet).
+    private var lastNewVsync = SimTime.min
+    var firstTouchMs = Measurements.milliseconds()
+    var steadyTouchMs = Measurements.milliseconds()
     var prediction = PredictionScorer()
     /// A scrolling app's tracker (`app.scrolls`); nil otherwise.
     var scroll: ScrollTracker?
@@ -79,6 +87,8 @@ struct Measurement {
         self.predicts = predicts
         taps = trajectory.taps
         blinks = c.blinks
+        classifies = c.measuresFirstTouch
+        quietGap = c.quietGap
         scrolling = c.scrolls && !taps
         if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
     }
@@ -164,6 +174,7 @@ struct Measurement {
             }
             let frames = framesCount
             touchToPhotonMs.record(ttp)
+            if classifies { classify(ttp, touch: s.time) }
             pipelineFrames.record(frames)
             if scrolling { scroll!.shown(s, photon: photon, finger: truth.state(at: photon)) }
             if predicts {
@@ -186,9 +197,21 @@ struct Measurement {
                 liftToPhotonMs.record(ms)
             } else {
                 tapToPhotonMs.record(ms)
+                if classifies { classify(ms, touch: d.time) }
             }
         }
+        if measured && classifies { lastNewVsync = latch }
         return measured
+    }
+
+    /// A touch at `touch` shown with latency `ms`: first after idle when no
+    /// frame showed new content in the quiet gap before it, else steady.
+    private mutating func classify(_ ms: Double, touch: SimTime) {
+        if lastNewVsync == .min || lastNewVsync < touch - quietGap {
+            firstTouchMs.record(ms)
+        } else {
+            steadyTouchMs.record(ms)
+        }
     }
 
     /// The streams, settled; without prediction the effective figures are
@@ -207,6 +230,8 @@ struct Measurement {
         m.budget = budget?.result()
         m.tapToPhotonMs = tapToPhotonMs
         m.liftToPhotonMs = liftToPhotonMs
+        m.firstTouchMs = firstTouchMs
+        m.steadyTouchMs = steadyTouchMs
         m.prediction = prediction
         m.scroll = scroll?.figures
         m.chromiumScorecard = platform?.chromium?.result

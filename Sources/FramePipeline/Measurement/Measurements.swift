@@ -38,6 +38,15 @@ public struct Measurements: Sendable {
     public var liftToPhotonMs = Measurements.milliseconds()
     /// The same: from each lift to its lift-off being ready, ms.
     public var touchUpMs = Measurements.milliseconds()
+    /// The latency of each first touch after idle (a touch with no new frame
+    /// shown in `measure.quietGap` before it: a tap's tap-to-photon, a drag
+    /// frame's touch-to-photon), ms (Docs/Figures.md).
+    public var firstTouchMs = Measurements.milliseconds()
+    /// The same of every other touch: steady touches, ms.
+    public var steadyTouchMs = Measurements.milliseconds()
+    /// A display that changes its rate: the time at each rate, highest
+    /// first, and the switches that took effect; nil otherwise.
+    public var displayRate: DisplayRateFigures?
 
     /// Frames that became the front buffer.
     public var framesPresented = 0
@@ -89,6 +98,8 @@ public struct Measurements: Sendable {
         touchDownMs.settle()
         liftToPhotonMs.settle()
         touchUpMs.settle()
+        firstTouchMs.settle()
+        steadyTouchMs.settle()
         scroll?.settle()
     }
 
@@ -97,6 +108,31 @@ public struct Measurements: Sendable {
     static func milliseconds() -> StreamingStats { StreamingStats(resolution: 1e3, highestValue: 100_000) }
     /// Display frames at 1e-5 frame resolution.
     static func frames() -> StreamingStats { StreamingStats(resolution: 1e5, highestValue: 10_000) }
+}
+
+/// What a display that changes its rate did (Docs/Figures.md): the time
+/// it spent at each rate and how often it switched.
+public struct DisplayRateFigures: Sendable {
+    /// The time at each rate, highest first, ns.
+    public var residency: [(hz: Double, nanos: SimTime)]
+    /// Switches that took effect.
+    public var switches: Int
+    /// The display's peak rate.
+    public var peakHz: Double
+
+    /// The share of the run at the peak rate, %.
+    public var peakPercent: Double {
+        let total = residency.reduce(0) { $0 + $1.nanos }
+        guard total > 0 else { return 0 }
+        return Double(residency.first { $0.hz == peakHz }?.nanos ?? 0) / Double(total) * 100
+    }
+
+    /// The time-weighted mean rate, Hz.
+    public var meanHz: Double {
+        let total = residency.reduce(0) { $0 + $1.nanos }
+        guard total > 0 else { return peakHz }
+        return residency.reduce(0.0) { $0 + $1.hz * Double($1.nanos) } / Double(total)
+    }
 }
 
 /// Checks of the model's invariants (Docs/Model.md, "Invariants"), counted

@@ -13,6 +13,12 @@ public enum BudgetStage: String, CaseIterable, Sendable {
     case digitizer
     /// Android: InputReader and InputDispatcher (`android.dispatchLatency`).
     case dispatch
+    /// A display that changes its rate: what its lower rate added to the
+    /// frame's schedule beyond the peak rate's (``DisplayRate/rateWait(from:actual:offset:peakOffset:)``):
+    /// iOS, the wait for the frame start, before delivery wait; Android,
+    /// the later target vsync (a sparser grid, the low rate's work
+    /// durations), at the end of present wait.
+    case rateSwitchWait
     /// iOS: from ready to the delivery that runs the handler (the frame
     /// start, or a busy app).
     case deliveryWait
@@ -58,22 +64,25 @@ public enum BudgetStage: String, CaseIterable, Sendable {
     case panel
 
     /// The stages of a platform's frames, in order; an Android
-    /// command-mode panel adds ``idleWake`` after ``presentWait``.
-    public static func stages(of platform: Platform, panel: PanelInterface = .video) -> [BudgetStage] {
+    /// command-mode panel adds ``idleWake`` after ``presentWait``, a
+    /// display that changes its rate ``rateSwitchWait`` before the first
+    /// wait for its vsync.
+    public static func stages(of platform: Platform, panel: PanelInterface = .video, switching: Bool = false) -> [BudgetStage] {
+        let rate: [BudgetStage] = switching ? [.rateSwitchWait] : []
         switch platform {
         case .ios:
-            return [.scan, .digitizer, .deliveryWait, .handler, .renderServerWait, .prepare, .gpuWait, .gpu, .latchWait,
-                    .scanOut, .panel]
+            return [.scan, .digitizer] + rate + [.deliveryWait, .handler, .renderServerWait, .prepare, .gpuWait, .gpu, .latchWait,
+                                                 .scanOut, .panel]
         case .android:
             return [.resampling, .scan, .digitizer, .dispatch, .batchWait, .uiThread, .syncWait, .dequeueWait,
-                    .renderThread, .gpuWait, .gpu, .latchWait, .presentWait]
+                    .renderThread, .gpuWait, .gpu, .latchWait, .presentWait] + rate
                 + (panel == .command ? [.idleWake] : []) + [.scanOut, .panel]
         }
     }
 
     /// The stages of a configuration's frames, in order.
     public static func stages(of c: PipelineConfiguration) -> [BudgetStage] {
-        stages(of: c.platform, panel: c.platform == .android ? c.android.panelInterface : .video)
+        stages(of: c.platform, panel: c.platform == .android ? c.android.panelInterface : .video, switching: c.rate.switches)
     }
 
     /// A short name for tables and charts.
@@ -83,6 +92,7 @@ public enum BudgetStage: String, CaseIterable, Sendable {
         case .scan: return "scan"
         case .digitizer: return "digitizer"
         case .dispatch: return "dispatch"
+        case .rateSwitchWait: return "rate switch wait"
         case .deliveryWait: return "delivery wait"
         case .batchWait: return "batch wait"
         case .handler: return "handler"
@@ -180,7 +190,7 @@ final class BudgetRecorder {
     private let upDelay: Bool
 
     init(platform: Platform, configuration c: PipelineConfiguration) {
-        stages = BudgetStage.stages(of: platform, panel: platform == .android ? c.android.panelInterface : .video)
+        stages = BudgetStage.stages(of: c)
         count = stages.count
         // room for every stage there is: a chain writes without a bounds
         // check, and ``end(_:total:)`` checks it had its platform's count

@@ -9,7 +9,7 @@ import SimKernel
 /// frame. Generic over the platform's frame type.
 struct Display<Frame> {
     let present: PresentPolicy
-    var vsyncs: Ticker
+    var vsyncs: SwitchingTicker
     private var presentQueue = Ring<Frame>()
     private(set) var front: Frame?
     private(set) var framesPresented = 0
@@ -25,7 +25,7 @@ struct Display<Frame> {
 
     init(present: PresentPolicy, clock: PeriodicClock) {
         self.present = present
-        vsyncs = clock.ticks(from: 0)
+        vsyncs = SwitchingTicker(clock: clock)
     }
 
     /// The first latch.

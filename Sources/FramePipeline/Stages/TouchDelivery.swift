@@ -11,7 +11,7 @@ import SimKernel
 struct TouchDelivery {
     let policy: DeliveryPolicy
     let dispatchDelay: SimTime
-    var vsyncs: Ticker
+    var vsyncs: SwitchingTicker
     /// Touches ready and not yet delivered, oldest first.
     private(set) var waiting = Ring<Touch>()
     /// A per-scan delivery is scheduled for the current instant.
@@ -26,7 +26,7 @@ struct TouchDelivery {
     init(configuration c: PipelineConfiguration) {
         policy = c.delivery
         dispatchDelay = c.dispatchDelay
-        vsyncs = c.vsyncClock.ticks(from: 0)
+        vsyncs = SwitchingTicker(clock: c.vsyncClock)
     }
 
     /// The first frame start, or nil under `perScan` (no frame starts).

@@ -34,6 +34,11 @@ public enum IOSEvent: UInt8, SimulationEvent {
     /// WALT's screen test, ``Blinker``); drawn at the next frame start. A
     /// model event reported only by runs that can have it.
     case appUpdate
+    /// The display's rate policy (``DisplayRate``): a timer expires, a
+    /// delayed touch boost arrives, or a rate switch takes effect; payload
+    /// ``DisplayRate/Timer``. After every other event of its instant.
+    /// Reported only by a display that changes its rate.
+    case displayTimer
 
     /// The order at equal times (1 first).
     public var tieRank: UInt8 {
@@ -45,6 +50,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .sampleReady, .appUpdate: return 5
         case .renderServerWake: return 6
         case .delivery, .frameStart: return 7
+        case .displayTimer: return 8
         }
     }
 
@@ -55,7 +61,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .latch: return 0
         case .sampleReady: return 1
         case .frameStart: return 2
-        case .gpuDone, .prepareDone, .commit, .delivery, .renderServerWake, .appUpdate: return -1
+        case .gpuDone, .prepareDone, .commit, .delivery, .renderServerWake, .appUpdate, .displayTimer: return -1
         }
     }
 
@@ -74,6 +80,7 @@ public enum IOSEvent: UInt8, SimulationEvent {
         case .delivery: return "delivery"
         case .frameStart: return "frameStart"
         case .appUpdate: return "appUpdate"
+        case .displayTimer: return "displayTimer"
         }
     }
 }
@@ -129,6 +136,11 @@ struct IOSPipeline: PlatformPipeline {
     var blinkPending = false
     /// The change, as the one touch of the handler run that draws it.
     var blinkTouch = Ring<Touch>()
+    /// A display that changes its rate (`display.minHz`, ProMotion): its
+    /// policy, and the rate the measurement's geometry follows.
+    let switching: Bool
+    var rate: DisplayRate
+    var geometryHz: Rational
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -148,10 +160,19 @@ struct IOSPipeline: PlatformPipeline {
         frameStartsAtVsync = c.delivery == .coalesced && c.dispatchDelay == 0
         blinks = c.blinks
         blinker = Blinker(configuration: c)
+        switching = c.rate.switches
+        rate = DisplayRate(configuration: c)
+        geometryHz = c.displayHz
     }
 
     /// The kinds only some runs have are reported by those.
-    func reports(_ kind: IOSEvent) -> Bool { kind != .appUpdate || blinks }
+    func reports(_ kind: IOSEvent) -> Bool {
+        switch kind {
+        case .appUpdate: return blinks
+        case .displayTimer: return switching
+        default: return true
+        }
+    }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
     mutating func usePredictor(_ p: some TouchPredictor) {
@@ -189,7 +210,7 @@ struct IOSPipeline: PlatformPipeline {
         let now = s.now
         switch event {
         case .sampleReady:
-            scan(readyAt: now)
+            scan(readyAt: now, &s)
             s.schedule(.sampleReady, at: digitizer.nextReady)
             requestPerScanDelivery(&s)
 
@@ -209,6 +230,8 @@ struct IOSPipeline: PlatformPipeline {
             let c = UnsafePointer(slot)
             let waiting = RenderServer.Waiting(seq: c.pointee.seq, handlerRun: c.pointee.handlerRun,
                                                isLastOfRun: c.pointee.isLastOfRun)
+            // the app's activity: the display's dwell restarts
+            if switching && rate.activity(at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
             log?.commits.append(.init(time: now, seq: waiting.seq, mainTouch: c.pointee.mainTouch.scan))
             if let force, let end = force.committed(run: waiting.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
@@ -232,6 +255,9 @@ struct IOSPipeline: PlatformPipeline {
         case .renderServerWake:
             renderServerWake(now, &s)
 
+        case .displayTimer:
+            if rate.timer(payload, at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
+
         case .appUpdate:
             guard blinker.isDue(at: now) else { break }
             s.schedule(.appUpdate, at: blinker.make(at: now))
@@ -254,6 +280,10 @@ struct IOSPipeline: PlatformPipeline {
 
         case .latch:
             scansReady(before: now, rank: IOSEvent.latch.tieRank, &s)
+            if switching && display.vsyncs.hz != geometryHz {
+                geometryHz = display.vsyncs.hz
+                measurement.geometry.setRate(geometryHz)
+            }
             s.schedule(.latch, at: display.nextLatch())
             latch(now, &s)
             // the render server wakes at the same vsync, after every event
@@ -312,9 +342,10 @@ struct IOSPipeline: PlatformPipeline {
 
     /// The digitizer's scan whose touch is ready at `now`.
     @inline(__always)
-    mutating func scan(readyAt now: SimTime) {
+    mutating func scan(readyAt now: SimTime, _ s: inout EventScheduler<Event>) {
         if let touch = digitizer.scan(readyAt: now) {
             newestScanReady = touch.scan
+            if switching { touched(s.now, &s) }
             delivery.receive(touch)
             log?.scans.append(.init(windowStart: touch.windowStart, windowEnd: digitizer.lastWindow.upperBound,
                                     instant: touch.time, ready: now, index: touch.scan))
@@ -331,7 +362,7 @@ struct IOSPipeline: PlatformPipeline {
         let scanRank = IOSEvent.sampleReady.tieRank
         while digitizer.nextReady < now || (digitizer.nextReady == now && scanRank < rank) {
             s.handledWithin(.sampleReady)
-            scan(readyAt: digitizer.nextReady)
+            scan(readyAt: digitizer.nextReady, &s)
         }
     }
 
@@ -505,6 +536,12 @@ struct IOSPipeline: PlatformPipeline {
             // a blink has no scan window: its scan and digitizer are empty
             chain.until(blinks ? c.mainTouch.time : b.windowEnd(of: c.mainTouch))
             chain.until(c.mainTouch.ready)
+            if switching {
+                let d = configuration.dispatchDelay
+                let wait = delivery.policy == .perScan ? 0
+                    : rate.rateWait(from: c.mainTouch.ready, actual: c.delivered - d, offset: -d, peakOffset: -d)
+                chain.until(c.mainTouch.ready + wait)
+            }
             chain.until(c.delivered)
             chain.until(c.committed)
             let stamp = stamps.pointee
@@ -537,6 +574,7 @@ struct IOSPipeline: PlatformPipeline {
         m.touchDownMs.settle()
         m.touchUpMs = digitizer.touchUpMs
         m.touchUpMs.settle()
+        if switching { m.displayRate = rate.figures(until: configuration.duration) }
         m.force = force?.finish()
         var checks = invariants
         checks.budgetMismatches = (m.budget?.mismatches ?? 0) + stamps.missing
@@ -546,6 +584,34 @@ struct IOSPipeline: PlatformPipeline {
         checks.maxBuffersHeld = buffers.maxHeld
         checks.maxBuffersAllocated = buffers.maxAllocated
         return (m, checks)
+    }
+}
+
+// The display's rate (Docs/Model.md, "Display rate").
+extension IOSPipeline {
+    /// A touch is ready (handled now): the display's touch boost.
+    mutating func touched(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        if rate.touch(at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
+    }
+
+    /// The policy asks for another rate: it takes effect at the first vsync
+    /// `display.switchVsyncs` vsyncs of the old rate from now (on
+    /// `display.switchGrid: peak`, the first tick of the peak rate's
+    /// grid), where the latch, the render server's wake and the frame
+    /// starts move to the new grid.
+    mutating func evaluateRate(_ now: SimTime, _ s: inout EventScheduler<Event>) {
+        guard let hz = rate.evaluate(at: now) else { return }
+        let r = configuration.rate
+        let current = display.vsyncs.clock
+        let period = current.tick(1) - current.tick(0)
+        let grid = r.switchGrid == .peak ? PeriodicClock(hz: configuration.displayHz, phase: current.phase) : current
+        let boundary = grid.tick(grid.index(atOrAfter: now + Int64(r.switchVsyncs) * period))
+        if display.vsyncs.switchRate(at: boundary, to: hz) { s.reschedule(.latch, at: display.vsyncs.time) }
+        if !frameStartsAtVsync && delivery.policy == .coalesced, delivery.vsyncs.switchRate(at: boundary, to: hz) {
+            s.reschedule(.frameStart, at: delivery.vsyncs.time + delivery.dispatchDelay)
+        }
+        rate.committed(at: boundary, to: hz, &s, kind: .displayTimer)
+        log?.rateSwitches.append(.init(requested: now, boundary: boundary, hz: hz.doubleValue))
     }
 }
 

@@ -64,6 +64,7 @@ public struct StageBudgetChart: GnuplotChart {
         case .scan: return 0x0B4F8A
         case .digitizer: return 0x2F7BBF
         case .dispatch: return 0x5FA2D9
+        case .rateSwitchWait: return 0x7FB8B0
         case .deliveryWait, .batchWait: return 0xB7D3EA
         case .handler, .uiThread: return 0xE08A1E
         case .syncWait: return 0xF6D3A3
