@@ -1,7 +1,8 @@
 import Foundation
-import SimKernel
-import Scenarios
 import FramePipeline
+import Measures
+import Scenarios
+import SimKernel
 import TouchModel
 
 // Parameter sweeps (`latsim sweep`, and the sweep figures of `latsim report`):

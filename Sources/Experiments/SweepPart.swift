@@ -1,6 +1,7 @@
 import Foundation
-import SimKernel
+import Measures
 import Scenarios
+import SimKernel
 
 /// One part of a sweep split over machines: shard `index` of `count`
 /// (numbered from 0) runs a contiguous block of the grid's points, each

@@ -1,7 +1,8 @@
 import Foundation
-import SimKernel
-import Scenarios
 import FramePipeline
+import Measures
+import Scenarios
+import SimKernel
 import TouchModel
 
 /// The grid of a sweep: every combination of the axes' values, the first

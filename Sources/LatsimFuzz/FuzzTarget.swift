@@ -1,8 +1,10 @@
+import Charts
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
 import PredictorProcess
+import Report
 import Scenarios
 import SimKernel
 import TouchModel

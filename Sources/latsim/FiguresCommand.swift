@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
-import LatencyReport
+import LatsimOutput
+import Measures
 
 /// `latsim figures`: the figure catalogue.
 struct FiguresCommand: ParsableCommand {

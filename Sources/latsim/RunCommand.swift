@@ -1,10 +1,12 @@
 import ArgumentParser
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
+import Measures
 import Scenarios
 import SimKernel
+import Traces
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

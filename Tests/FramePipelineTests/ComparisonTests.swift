@@ -1,5 +1,6 @@
 import Experiments
 import FramePipeline
+import Measures
 import Scenarios
 import SimKernel
 import Testing

@@ -1,5 +1,6 @@
 import Experiments
 @testable import FramePipeline
+import Measures
 import Scenarios
 import SimKernel
 import Testing
