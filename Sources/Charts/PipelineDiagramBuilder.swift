@@ -1,4 +1,5 @@
 import FramePipeline
+import Measures
 import Scenarios
 import SimKernel
 
@@ -66,7 +67,8 @@ public enum PipelineDiagramBuilder {
 
         let framesOfLatency = Double(followed.time - journey.scan.windowStart) / clock.periodNanos + 1
         let c = result.configuration
-        let buffering = result.measurements.framesPresented > 0 && result.tripleBufferedFraction > 0.5 ? "triple buffered" : "double buffered"
+        let triple = (Figure.framesPresented.value(result) ?? 0) > 0 && (Figure.triplePercent.value(result) ?? 0) > 50
+        let buffering = triple ? "triple buffered" : "double buffered"
         var vsyncs: [SimTime] = []
         for k in warmUpFrames...(warmUpFrames + frames) { vsyncs.append(clock.tick(Int64(k))) }
         return PipelineDiagramChart(

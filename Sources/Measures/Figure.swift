@@ -3,171 +3,57 @@ import Scenarios
 import SimKernel
 import TouchModel
 
-/// Every figure a run produces, declared once (Docs/Figures.md): its stable
-/// name (the case's raw value, as JSON and `--fail-if-worse` write it), its
-/// column, unit, better direction, what produces it, its precision, how it
-/// aggregates over seeds, whether it is also shown in display frames, and
-/// how it is read from a result. `run`, `run --seeds`, `compare`, `sweep`
-/// (table, CSV, JSON), the summary JSON's `figures` and the report's
-/// scenario table take their rows from ``allCases``, in this order.
-public enum Figure: String, CaseIterable, Sendable, Codable {
-    // touch: a finger that draws
-    case touchToPhotonP50, touchToPhotonP99, touchToPhotonMean
-    case pipelineFramesP50, pipelineFramesMean, pipelineFramesMax
-    case effectiveP50Ms, effectiveFramesP50
-    case perSampleP50
-    // the frame: Google WALT's screen response
-    case frameToPhotonP50
-    // tap: a finger that taps
-    case tapToPhotonP50, tapToPhotonMean, tapToPhotonP99, touchDownMean
-    // lift: taps whose lift the app draws
-    case liftToPhotonMean, touchUpMean
-    // scroll: a scroll view following a dragging finger
-    case scrollStartP50, scrollStartMean, scrollToPhotonP50, scrollToPhotonP99, scrollTrailMean
-    // the display
-    case framesPresented, fps, repeatedFrames, droppedFrames, hitches, hitchMsPerS, triplePercent, wastedUpdates
-    // Android's BufferQueue and FrameTimeline
-    case appDurationMs, sfDurationMs, buffers, maxBuffersHeld, dequeueWaits, fenceWaits
-    case jankOnTime, jankAppDeadlineMissed, jankBufferStuffing, jankSurfaceFlingerDeadlineMissed, jankDropped, jankUnknown
-    // force (3D Touch)
-    case peeks, pops, forceRejected
-    case peekDecidedMs, peekHapticMs, peekPhotonMs, popDecidedMs, popHapticMs, popPhotonMs
-    case touchToPhotonAnimatingMs, touchToPhotonOtherwiseMs, forceErrorP50, forceErrorP99
-    // prediction
-    case predictionErrorRms, predictionErrorP95, predictionAlongTrackMean, predictionJitter, predictionPhotonRms
+/// A figure a run produces (Docs/Figures.md), declared once in
+/// ``FigureCatalogue``: its stable name (``rawValue``, as JSON and
+/// `--fail-if-worse` write it), its column, unit, better direction, what
+/// produces it, its precision, how it aggregates over seeds and how it is
+/// read from a run. `run`, `run --seeds`, `compare`, `sweep` (table, CSV,
+/// JSON, part files), the summary JSON's `figures` and the report's scenario
+/// tables take their rows from ``allCases``, in the catalogue's order; none
+/// of them names a figure but through it.
+public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codable, CustomStringConvertible {
+    /// The figure's place in the catalogue.
+    let index: Int
 
-    /// The declaration: everything about the figure but its name.
-    public var declaration: FigureDeclaration { Self.declarations[self]! }
+    init(index: Int) { self.index = index }
 
-    /// Every figure's declaration, made once.
-    static let declarations = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.declared) })
-
-    /// The declarations, one per figure.
-    private var declared: FigureDeclaration {
-        typealias D = FigureDeclaration
-        switch self {
-        case .touchToPhotonP50:
-            return D("t2p p50 ms", "t2pP50Ms", .milliseconds, .lower, .both, .touch, 3, inFrames: true, stream: .init({ $0.touchToPhotonMs }, .p50))
-        case .touchToPhotonP99:
-            return D("t2p p99 ms", "t2pP99Ms", .milliseconds, .lower, .both, .touch, 3, inFrames: true, stream: .init({ $0.touchToPhotonMs }, .p99))
-        case .touchToPhotonMean:
-            return D("t2p mean ms", "t2pMeanMs", .milliseconds, .lower, .both, .touch, 3, inFrames: true, stream: .init({ $0.touchToPhotonMs }, .mean))
-        case .pipelineFramesP50:
-            return D("frames p50", "framesP50", .frames, .lower, .both, .touch, 3, stream: .init({ $0.pipelineFrames }, .p50))
-        case .pipelineFramesMean:
-            return D("frames mean", "framesMean", .frames, .lower, .both, .touch, 3, stream: .init({ $0.pipelineFrames }, .mean))
-        case .pipelineFramesMax:
-            return D("frames max", "framesMax", .frames, .lower, .both, .touch, 3, stream: .init({ $0.pipelineFrames }, .max))
-        case .effectiveP50Ms:
-            return D("effective p50 ms", "effectiveP50Ms", .milliseconds, .lower, .both, .touch, 3, inFrames: true, stream: .init({ $0.effectiveMs }, .p50))
-        case .effectiveFramesP50:
-            return D("effective frames p50", "effectiveFramesP50", .frames, .lower, .both, .touch, 3, stream: .init({ $0.effectiveFrames }, .p50))
-        case .perSampleP50:
-            return D("per-sample p50 ms", "perSampleP50Ms", .milliseconds, .lower, .both, .touch, 3, inFrames: true, stream: .init({ $0.perSampleMs }, .p50))
-        case .frameToPhotonP50:
-            return D("f2p p50 ms", "f2pP50Ms", .milliseconds, .lower, .both, .display, 3, inFrames: true, stream: .init({ $0.frameToPhotonMs }, .p50))
-        case .tapToPhotonP50:
-            return D("tap p50 ms", "tapP50Ms", .milliseconds, .lower, .both, .tap, 3, inFrames: true, stream: .init({ $0.tapToPhotonMs }, .p50))
-        case .tapToPhotonMean:
-            return D("tap mean ms", "tapMeanMs", .milliseconds, .lower, .both, .tap, 3, inFrames: true, stream: .init({ $0.tapToPhotonMs }, .mean))
-        case .tapToPhotonP99:
-            return D("tap p99 ms", "tapP99Ms", .milliseconds, .lower, .both, .tap, 3, inFrames: true, stream: .init({ $0.tapToPhotonMs }, .p99))
-        case .touchDownMean:
-            return D("touch-down ms", "touchDownMeanMs", .milliseconds, .lower, .both, .tap, 3, inFrames: true, stream: .init({ $0.touchDownMs }, .mean))
-        case .liftToPhotonMean:
-            return D("lift mean ms", "liftMeanMs", .milliseconds, .lower, .both, .lift, 3, inFrames: true, stream: .init({ $0.liftToPhotonMs }, .mean))
-        case .touchUpMean:
-            return D("touch-up ms", "touchUpMeanMs", .milliseconds, .lower, .both, .lift, 3, inFrames: true, stream: .init({ $0.touchUpMs }, .mean))
-        case .scrollStartP50:
-            return D("scroll start p50 ms", "scrollStartP50Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.startMs }, .p50))
-        case .scrollStartMean:
-            return D("scroll start mean ms", "scrollStartMeanMs", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.startMs }, .mean))
-        case .scrollToPhotonP50:
-            return D("s2p p50 ms", "s2pP50Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.scrollToPhotonMs }, .p50))
-        case .scrollToPhotonP99:
-            return D("s2p p99 ms", "s2pP99Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.scrollToPhotonMs }, .p99))
-        case .scrollTrailMean:
-            return D("scroll trail pt", "scrollTrailMeanPt", .points, .lower, .both, .scroll, 3, stream: .init({ $0.scroll?.trailPoints }, .mean))
-        case .framesPresented:
-            return D("presented", "framesPresented", .count, .none, .both, .display, 0) { Double($0.measurements.framesPresented) }
-        case .fps:
-            return D("fps", "fps", .perSecond, .higher, .both, .display, 1) { $0.framesPerSecond }
-        case .repeatedFrames:
-            return D("repeated", "repeatedFrames", .count, .lower, .both, .display, 0) { Double($0.measurements.repeatedFrames) }
-        case .droppedFrames:
-            return D("dropped", "droppedFrames", .count, .lower, .both, .display, 0) { Double($0.measurements.droppedFrames) }
-        case .hitches:
-            return D("hitches", "hitches", .count, .lower, .both, .display, 0) { Double($0.measurements.hitches) }
-        case .hitchMsPerS:
-            return D("hitch ms/s", "hitchMsPerS", .msPerSecond, .lower, .both, .display, 1) { $0.hitchTimeRatioMsPerS }
-        case .triplePercent:
-            return D("triple %", "triplePercent", .percent, .lower, .ios, .display, 1) { $0.tripleBufferedFraction * 100 }
-        case .wastedUpdates:
-            return D("wasted updates", "wastedUpdates", .count, .lower, .both, .display, 0) { Double($0.measurements.wastedUpdates) }
-        case .appDurationMs:
-            return D("D_app ms", "appDurationMs", .milliseconds, .none, .android, .bufferQueue, 3) { $0.measurements.android.map { Double($0.appDuration) / 1e6 } }
-        case .sfDurationMs:
-            return D("D_sf ms", "sfDurationMs", .milliseconds, .none, .android, .bufferQueue, 3) { $0.measurements.android.map { Double($0.sfDuration) / 1e6 } }
-        case .buffers:
-            return D("buffers", "buffers", .count, .none, .android, .bufferQueue, 0) { $0.measurements.android.map { Double($0.buffers) } }
-        case .maxBuffersHeld:
-            return D("held max", "maxBuffersHeld", .count, .none, .android, .bufferQueue, 0) { $0.measurements.android.map { Double($0.maxBuffersHeld) } }
-        case .dequeueWaits:
-            return D("dequeue waits", "dequeueWaits", .count, .lower, .android, .bufferQueue, 0) { $0.measurements.android.map { Double($0.dequeueWaits) } }
-        case .fenceWaits:
-            return D("fence waits", "fenceWaits", .count, .lower, .android, .bufferQueue, 0) { $0.measurements.android.map { Double($0.fenceWaits) } }
-        case .jankOnTime:
-            return Self.jank("onTime", .onTime, .higher)
-        case .jankAppDeadlineMissed:
-            return Self.jank("appMissed", .appDeadlineMissed, .lower)
-        case .jankBufferStuffing:
-            return Self.jank("stuffing", .bufferStuffing, .lower)
-        case .jankSurfaceFlingerDeadlineMissed:
-            return Self.jank("sfMissed", .surfaceFlingerDeadlineMissed, .lower)
-        case .jankDropped:
-            return Self.jank("ft dropped", .dropped, .lower)
-        case .jankUnknown:
-            return Self.jank("unknown", .unknown, .none)
-        case .peeks:
-            return D("peeks", "peeks", .count, .none, .ios, .force, 0) { Self.recognizing($0).map { Double($0.peek.recognized) } }
-        case .pops:
-            return D("pops", "pops", .count, .none, .ios, .force, 0) { Self.recognizing($0).map { Double($0.pop.recognized) } }
-        case .forceRejected:
-            return D("rejected", "forceRejected", .count, .none, .ios, .force, 0) { Self.recognizing($0).map { Double($0.rejected) } }
-        case .peekDecidedMs:
-            return Self.force("peek decided ms", "peekDecidedP50Ms") { $0.peek.crossingToRecognitionMs }
-        case .peekHapticMs:
-            return Self.force("peek tap ms", "peekHapticP50Ms") { $0.peek.crossingToHapticMs }
-        case .peekPhotonMs:
-            return Self.force("peek photon ms", "peekPhotonP50Ms") { $0.peek.crossingToPhotonMs }
-        case .popDecidedMs:
-            return Self.force("pop decided ms", "popDecidedP50Ms") { $0.pop.crossingToRecognitionMs }
-        case .popHapticMs:
-            return Self.force("pop tap ms", "popHapticP50Ms") { $0.pop.crossingToHapticMs }
-        case .popPhotonMs:
-            return Self.force("pop photon ms", "popPhotonP50Ms") { $0.pop.crossingToPhotonMs }
-        case .touchToPhotonAnimatingMs:
-            return Self.force("t2p animating ms", "t2pAnimatingP50Ms") { $0.touchToPhotonAnimatingMs }
-        case .touchToPhotonOtherwiseMs:
-            return Self.force("t2p otherwise ms", "t2pOtherwiseP50Ms") { $0.touchToPhotonOtherwiseMs }
-        case .forceErrorP50:
-            return D("force error p50", "forceErrorP50", .force, .lower, .ios, .force, 3, stream: .init({ $0.force?.forceErrorAtPhoton }, .p50))
-        case .forceErrorP99:
-            return D("force error p99", "forceErrorP99", .force, .lower, .ios, .force, 3, stream: .init({ $0.force?.forceErrorAtPhoton }, .p99))
-        case .predictionErrorRms:
-            return Self.prediction("pred error rms pt", "predictionErrorRmsPt", .errorRms)
-        case .predictionErrorP95:
-            return Self.prediction("pred error p95 pt", "predictionErrorP95Pt", .errorP95)
-        case .predictionAlongTrackMean:
-            return Self.prediction("pred along-track pt", "predictionAlongTrackMeanPt", .alongTrackMean)
-        case .predictionJitter:
-            return Self.prediction("pred jitter pt", "predictionJitterPt", .jitter)
-        case .predictionPhotonRms:
-            return Self.prediction("pred photon rms pt", "predictionPhotonRmsPt", .photonRms)
-        }
+    /// The figure declared with this name; nil when none is.
+    public init?(rawValue name: String) {
+        guard let i = FigureCatalogue.index[name] else { return nil }
+        index = i
     }
 
-    // MARK: the declaration's parts, for the shorter calls above and for every output
+    /// The figure's name (``FigureDeclaration/name``).
+    public var rawValue: String { declaration.name }
+    public var description: String { rawValue }
+
+    /// Every figure, in the catalogue's order.
+    public static let allCases: [Figure] = FigureCatalogue.declarations.indices.map(Figure.init(index:))
+
+    /// The declaration.
+    public var declaration: FigureDeclaration { FigureCatalogue.declarations[index] }
+
+    /// A figure the code names (a headline, a chart's line): it must be
+    /// declared; `FigureCatalogueTests` reads every one.
+    static func declared(_ name: String) -> Figure {
+        guard let f = Figure(rawValue: name) else { preconditionFailure("\(name) is not declared in FigureCatalogue") }
+        return f
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let f = Figure(rawValue: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no figure is named \(name)"))
+        }
+        self = f
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    // MARK: the declaration's parts, for every output
 
     /// The column name, as every table prints it.
     public var column: String { declaration.column }
@@ -216,7 +102,7 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     /// produced it but measured nothing of it (no frame reached the screen).
     public func value(_ r: RunResult) -> Double? {
         guard isProduced(by: r) else { return nil }
-        return declaration.read(r)
+        return declaration.value.of(r)
     }
 
     /// The headline of a run of `c` when its scenario names none: a tapping
@@ -229,40 +115,107 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     /// The figures some run of `configurations` produces, in catalogue order
     /// after `first` (the runs' headlines, each once).
     public static func shown(for configurations: [PipelineConfiguration], first: [Figure] = []) -> [Figure] {
-        var out: [Figure] = []
-        for f in first where !out.contains(f) && configurations.contains(where: f.isProduced) { out.append(f) }
-        for f in allCases where !out.contains(f) && configurations.contains(where: f.isProduced) { out.append(f) }
-        return out
+        shown(first) { f in configurations.contains(where: f.isProduced) }
     }
 
     /// The figures some run of `runs` produces, in catalogue order after
     /// `first`, each once.
     public static func shown(forRuns runs: [RunResult], first: [Figure] = []) -> [Figure] {
+        shown(first) { f in runs.contains(where: f.isProduced) }
+    }
+
+    static func shown(_ first: [Figure], _ produced: (Figure) -> Bool) -> [Figure] {
         var out: [Figure] = []
-        for f in first where !out.contains(f) && runs.contains(where: f.isProduced) { out.append(f) }
-        for f in allCases where !out.contains(f) && runs.contains(where: f.isProduced) { out.append(f) }
+        for f in first + allCases where !out.contains(f) && produced(f) { out.append(f) }
         return out
     }
+}
 
-    // MARK: helpers of the declarations
+extension Figure {
+    /// The headline of a scenario run as `c`: the figure its `headline:`
+    /// names, else its app model's (``headline(for:)``).
+    ///
+    /// - Throws: ``LatsimError`` naming the file, line and value when
+    ///   `headline:` names no figure, or one a run of `c` does not produce.
+    public static func headline(of s: Scenario, _ c: PipelineConfiguration) throws(LatsimError) -> Figure {
+        guard let (name, source) = s.headline else { return headline(for: c) }
+        guard let f = Figure(rawValue: name) else {
+            throw LatsimError(file: source.file, line: source.line, column: source.column, key: "headline", value: name,
+                              problem: "names no figure", expected: "a figure of Docs/Figures.md, such as touchToPhotonP50")
+        }
+        guard f.isProduced(by: c) else {
+            throw LatsimError(file: source.file, line: source.line, column: source.column, key: "headline", value: name,
+                              problem: "is not produced by this scenario's runs", expected: "a figure its runs produce (Docs/Figures.md)")
+        }
+        return f
+    }
+}
 
-    static func jank(_ column: String, _ c: JankClass, _ better: FigureDirection) -> FigureDeclaration {
-        FigureDeclaration(column, "frameTimeline" + c.rawValue.prefix(1).uppercased() + c.rawValue.dropFirst(), .count, better,
-                          .android, .frameTimeline, 0) { $0.measurements.android?.frameTimeline.map { Double($0[c]) } }
+/// One figure's declaration: a row of ``FigureCatalogue``.
+public struct FigureDeclaration: Sendable {
+    /// The stable name: the JSON's `figures`, `--fail-if-worse`, `headline:`.
+    public var name: String
+    /// The column name in tables.
+    public var column: String
+    /// The name in the sweep's CSV and JSON.
+    public var sweepKey: String
+    /// What it is said in.
+    public var unit: FigureUnit
+    /// Which way is better.
+    public var better: FigureDirection
+    /// The platforms whose runs produce it.
+    public var platform: FigurePlatform
+    /// What in a run produces it.
+    public var channel: FigureChannel
+    /// Decimals shown.
+    public var places: Int
+    /// True when a value (or difference) is also shown in display frames.
+    public var inFrames: Bool
+    /// How it is read from a run, and so how it aggregates over seeds.
+    public var value: FigureValue
+
+    /// How it aggregates over a sweep point's seeds.
+    public var aggregation: FigureAggregation { value.aggregation }
+
+    public init(name: String, column: String, sweepKey: String, unit: FigureUnit, better: FigureDirection,
+                platform: FigurePlatform, channel: FigureChannel, places: Int, inFrames: Bool = false, value: FigureValue) {
+        self.name = name
+        self.column = column
+        self.sweepKey = sweepKey
+        self.unit = unit
+        self.better = better
+        self.platform = platform
+        self.channel = channel
+        self.places = places
+        self.inFrames = inFrames
+        self.value = value
+    }
+}
+
+/// How a figure is read from a run: which also says how it aggregates over
+/// several runs (``FigureAggregation``).
+public enum FigureValue: Sendable {
+    /// A statistic of a latency stream of the run's measurements (nil: the
+    /// run has no such stream); over a sweep point's seeds, of their frames
+    /// pooled (histograms merged).
+    case pooled(StreamStatistic, of: @Sendable (Measurements) -> StreamingStats?)
+    /// One number per run; over a sweep point's seeds, the mean of the
+    /// seeds' numbers.
+    case runMean(@Sendable (RunResult) -> Double?)
+
+    /// How it aggregates.
+    public var aggregation: FigureAggregation {
+        switch self {
+        case .pooled: return .pooled
+        case .runMean: return .runMean
+        }
     }
 
-    /// A force run's figures, when its app recognises peek and pop.
-    static func recognizing(_ r: RunResult) -> ForceMeasurements? {
-        r.measurements.force.flatMap { $0.interaction == .peekPop ? $0 : nil }
-    }
-
-    static func force(_ column: String, _ key: String, _ read: @escaping @Sendable (ForceMeasurements) -> StreamingStats) -> FigureDeclaration {
-        FigureDeclaration(column, key, .milliseconds, .lower, .ios, .force, 3, inFrames: true, stream: .init({ $0.force.map(read) }, .p50))
-    }
-
-    static func prediction(_ column: String, _ key: String, _ metric: PredictionMetric) -> FigureDeclaration {
-        FigureDeclaration(column, key, .points, metric.isSigned ? .towardZero : .lower, .both, .prediction, 3) { r in
-            r.predictionScore.flatMap { $0.samples > 0 ? metric.value($0) : nil }
+    /// The value of one run (produced or not: ``Figure/value(_:)`` asks).
+    public func of(_ r: RunResult) -> Double? {
+        switch self {
+        case .pooled(let statistic, let stream): return stream(r.measurements).flatMap(statistic.of)
+        case .runMean(let read): return read(r)
         }
     }
 }
@@ -294,6 +247,15 @@ public enum FigureDirection: String, Sendable, CaseIterable {
 /// The runs that produce a figure.
 public enum FigurePlatform: String, Sendable, CaseIterable {
     case ios, android, both
+
+    /// As Docs/Figures.md says it.
+    public var phrase: String {
+        switch self {
+        case .ios: return "iOS"
+        case .android: return "Android"
+        case .both: return "both"
+        }
+    }
 }
 
 /// What in a run produces a figure.
@@ -316,6 +278,21 @@ public enum FigureChannel: String, Sendable, CaseIterable {
     case frameTimeline
     /// Android's BufferQueue.
     case bufferQueue
+
+    /// As Docs/Figures.md says it.
+    public var phrase: String {
+        switch self {
+        case .display: return "every run"
+        case .touch: return "a drawing finger"
+        case .tap: return "a tapping finger"
+        case .lift: return "taps, app.liftResponse"
+        case .scroll: return "app.scrolls"
+        case .force: return "app.force.interaction"
+        case .prediction: return "app.predictor"
+        case .frameTimeline: return "FrameTimeline"
+        case .bufferQueue: return "BufferQueue"
+        }
+    }
 }
 
 /// How a figure of several runs (seeds, a sweep point's seeds) is made.
@@ -326,6 +303,14 @@ public enum FigureAggregation: String, Sendable, CaseIterable {
     case pooled
     /// A per-run value (a count, a rate): the mean of the runs' values.
     case runMean
+
+    /// As Docs/Figures.md says it.
+    public var phrase: String {
+        switch self {
+        case .pooled: return "seeds' frames pooled"
+        case .runMean: return "mean of the runs"
+        }
+    }
 }
 
 /// Which statistic of a stream a figure is.
@@ -342,93 +327,39 @@ public enum StreamStatistic: Sendable {
         case .max: return s.max
         }
     }
-}
-
-/// A latency stream of a run and the statistic a figure takes of it.
-public struct FigureStream: Sendable {
-    /// The stream, from a run's measurements (nil when the run has none).
-    public var stream: @Sendable (Measurements) -> StreamingStats?
-    /// The statistic taken.
-    public var statistic: StreamStatistic
-
-    init(_ stream: @escaping @Sendable (Measurements) -> StreamingStats?, _ statistic: StreamStatistic) {
-        self.stream = stream
-        self.statistic = statistic
-    }
 
     /// The statistic of the streams of several runs pooled (merged).
-    public func pooled(_ runs: [Measurements]) -> Double? {
+    func pooled(_ streams: [StreamingStats]) -> Double? {
         var merged: StreamingStats?
-        for m in runs {
-            guard let s = stream(m) else { continue }
+        for s in streams {
             if merged == nil { merged = s } else { merged!.merge(s) }
         }
-        return merged.flatMap(statistic.of)
+        return merged.flatMap(of)
     }
 }
 
-/// One figure's declaration (``Figure/declaration``).
-public struct FigureDeclaration: Sendable {
-    /// The column name in tables.
-    public var column: String
-    /// The name in the sweep's CSV and JSON.
-    public var sweepKey: String
-    public var unit: FigureUnit
-    public var better: FigureDirection
-    public var platform: FigurePlatform
-    public var channel: FigureChannel
-    /// Decimals shown.
-    public var places: Int
-    /// True when a value (or difference) is also shown in display frames.
-    public var inFrames: Bool
-    /// The latency stream the figure is a statistic of; nil for a per-run value.
-    public var stream: FigureStream?
-    /// Reads the figure from a run that produces it.
-    public var read: @Sendable (RunResult) -> Double?
-
-    /// How it aggregates over a sweep point's seeds.
-    public var aggregation: FigureAggregation { stream == nil ? .runMean : .pooled }
-
-    /// A statistic of a latency stream.
-    init(_ column: String, _ sweepKey: String, _ unit: FigureUnit, _ better: FigureDirection, _ platform: FigurePlatform,
-         _ channel: FigureChannel, _ places: Int, inFrames: Bool = false, stream: FigureStream) {
-        self.init(column, sweepKey, unit, better, platform, channel, places, inFrames: inFrames) { r in
-            stream.stream(r.measurements).flatMap(stream.statistic.of)
-        }
-        self.stream = stream
-    }
-
-    /// A per-run value.
-    init(_ column: String, _ sweepKey: String, _ unit: FigureUnit, _ better: FigureDirection, _ platform: FigurePlatform,
-         _ channel: FigureChannel, _ places: Int, inFrames: Bool = false, read: @escaping @Sendable (RunResult) -> Double?) {
-        self.column = column
-        self.sweepKey = sweepKey
-        self.unit = unit
-        self.better = better
-        self.platform = platform
-        self.channel = channel
-        self.places = places
-        self.inFrames = inFrames
-        self.read = read
-    }
-}
+// MARK: the figures the code names
 
 extension Figure {
-    /// The headline of a scenario run as `c`: the figure its `headline:`
-    /// names, else its app model's (``headline(for:)``).
-    ///
-    /// - Throws: ``LatsimError`` naming the file, line and value when
-    ///   `headline:` names no figure, or one a run of `c` does not produce.
-    public static func headline(of s: Scenario, _ c: PipelineConfiguration) throws(LatsimError) -> Figure {
-        guard let (name, source) = s.headline else { return headline(for: c) }
-        guard let f = Figure(rawValue: name) else {
-            throw LatsimError(file: source.file, line: source.line, column: source.column, key: "headline", value: name,
-                              problem: "names no figure", expected: "a figure of Docs/Figures.md, such as touchToPhotonP50")
-        }
-        guard f.isProduced(by: c) else {
-            throw LatsimError(file: source.file, line: source.line, column: source.column, key: "headline", value: name,
-                              problem: "is not produced by this scenario's runs", expected: "a figure its runs produce (Docs/Figures.md)")
-        }
-        return f
+    /// The headlines (``headline(for:)``), and the sweep chart's lines.
+    public static let touchToPhotonP50 = declared("touchToPhotonP50")
+    public static let touchToPhotonP99 = declared("touchToPhotonP99")
+    public static let tapToPhotonP50 = declared("tapToPhotonP50")
+    public static let scrollStartP50 = declared("scrollStartP50")
+    /// The stage budget's whole (`run --budget`), the report's tables.
+    public static let tapToPhotonP99 = declared("tapToPhotonP99")
+    public static let frameToPhotonP50 = declared("frameToPhotonP50")
+    public static let framesPresented = declared("framesPresented")
+    /// What the sweep's narrative tells: where the median pipeline frames
+    /// step, where adaptive buffering goes triple, where the frame rate falls.
+    public static let pipelineFramesP50 = declared("pipelineFramesP50")
+    public static let triplePercent = declared("triplePercent")
+    public static let fps = declared("fps")
+
+    /// Every figure named above (a test reads them all, so a name that is
+    /// not declared fails there and not in a user's run).
+    static var namedByCode: [Figure] {
+        [touchToPhotonP50, touchToPhotonP99, tapToPhotonP50, scrollStartP50, tapToPhotonP99, frameToPhotonP50, framesPresented,
+         pipelineFramesP50, triplePercent, fps]
     }
 }

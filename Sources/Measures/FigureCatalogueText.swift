@@ -4,20 +4,10 @@ import SimKernel
 /// The figure catalogue (``Figure``) as text: the table `latsim figures`
 /// prints and Docs/Figures.md, which a test keeps equal to ``markdown()``.
 public enum FigureCatalogueText {
-    static let platformText: [FigurePlatform: String] = [.ios: "iOS", .android: "Android", .both: "both"]
-    static let channelText: [FigureChannel: String] = [
-        .display: "every run", .touch: "a drawing finger", .tap: "a tapping finger", .lift: "taps, app.liftResponse",
-        .scroll: "app.scrolls",
-        .force: "app.force.interaction", .prediction: "app.predictor", .frameTimeline: "FrameTimeline", .bufferQueue: "BufferQueue",
-    ]
-    static let aggregationText: [FigureAggregation: String] = [
-        .pooled: "seeds' frames pooled", .runMean: "mean of the runs",
-    ]
-
     static func row(_ f: Figure) -> [String] {
         let d = f.declaration
-        return [f.rawValue, d.column, d.sweepKey, d.unit.rawValue, d.better.rawValue, platformText[d.platform]!,
-                channelText[d.channel]!, String(d.places), aggregationText[d.aggregation]!, d.inFrames ? "yes" : ""]
+        return [f.rawValue, d.column, d.sweepKey, d.unit.rawValue, d.better.rawValue, d.platform.phrase,
+                d.channel.phrase, String(d.places), d.aggregation.phrase, d.inFrames ? "yes" : ""]
     }
 
     static let header = ["name", "column", "sweep key", "unit", "better", "platform", "produced by", "places", "over a sweep point's seeds", "in frames"]
@@ -27,13 +17,27 @@ public enum FigureCatalogueText {
         TextTable(header: header, rows: Figure.allCases.map(row), rightAligned: [7])
     }
 
+    /// `latsim figures --json`: `{"figures": [...]}`, one object per figure
+    /// with every field of its declaration.
+    public static func json() -> JSONValue {
+        .object([("figures", .array(Figure.allCases.map { f in
+            let d = f.declaration
+            return .object([
+                ("name", .string(f.rawValue)), ("column", .string(d.column)), ("sweepKey", .string(d.sweepKey)),
+                ("unit", .string(d.unit.rawValue)), ("better", .string(d.better.rawValue)),
+                ("platform", .string(d.platform.rawValue)), ("channel", .string(d.channel.rawValue)),
+                ("places", .int(d.places)), ("aggregation", .string(d.aggregation.rawValue)), ("inFrames", .bool(d.inFrames)),
+            ])
+        }))])
+    }
+
     /// Docs/Figures.md.
     public static func markdown() -> String {
         """
         # Figures
 
-        Every figure a run produces, declared once in `Sources/Experiments/Figure.swift`
-        (`Figure`): this page is that declaration printed (`latsim figures --markdown`;
+        Every figure a run produces, declared once in `Sources/Measures/FigureCatalogue.swift`
+        (`FigureCatalogue`): this page is that declaration printed (`latsim figures --markdown`;
         a test fails when the two differ). `latsim run`, `run --seeds`, `compare`,
         `sweep` (table, CSV and JSON), the summary JSON's `figures` and the report's
         scenario tables take their rows from it, in this order: a figure a run

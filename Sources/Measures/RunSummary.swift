@@ -32,35 +32,10 @@ public enum RunSummary {
             ("seed", .int(Int(r.configuration.seed))),
             ("simulatedSeconds", .number(r.simulatedSeconds, places: 9)),
             ("platform", .string(r.configuration.platform.rawValue)),
-            ("latency", .object([
-                ("touchToPhotonMs", stats(m.touchToPhotonMs)),
-                ("pipelineFrames", stats(m.pipelineFrames)),
-                ("effectiveMs", stats(m.effectiveMs)),
-                ("effectiveFrames", stats(m.effectiveFrames)),
-                ("perSampleMs", stats(m.perSampleMs)),
-                ("framesMeasured", .int(r.configuration.taps ? m.tapToPhotonMs.count : m.pipelineFrames.count)),
-                ("frameToPhotonMs", stats(m.frameToPhotonMs)),
-                ("budgetMs", budget(m.budget)),
-                ("tapToPhotonMs", stats(m.tapToPhotonMs)),
-                ("touchDownMs", stats(m.touchDownMs)),
-                ("liftToPhotonMs", stats(m.liftToPhotonMs)),
-                ("touchUpMs", stats(m.touchUpMs)),
-            ])),
-            ("display", .object([
-                ("framesPresented", .int(m.framesPresented)),
-                ("repeatedFrames", .int(m.repeatedFrames)),
-                ("droppedFrames", .int(m.droppedFrames)),
-                ("hitchTimeRatioMsPerS", .number(r.hitchTimeRatioMsPerS, places: 6)),
-                ("tripleBufferedFraction", m.android == nil ? .number(r.tripleBufferedFraction, places: 6) : .null),
-                ("hitches", .int(m.hitches)),
-                ("frameTimeline", m.android?.frameTimeline.map(frameTimeline) ?? .null),
-            ] + (m.android.map(androidDisplay) ?? []))),
-            ("work", .object([
-                ("deliveries", .int(m.deliveries)),
-                ("handlerRuns", .int(m.handlerRuns)),
-                ("wastedUpdates", .int(m.wastedUpdates)),
-                ("samples", .int(m.samples)),
-            ] + (m.android.map(androidWork) ?? []))),
+            // the measures, each section in its catalogue order
+            ("latency", section(.latency, r)),
+            ("display", section(.display, r)),
+            ("work", section(.work, r)),
             ("prediction", prediction(r)),
             ("input", .object([("trajectory", .string(r.trajectoryName))] + taps(r.configuration))),
             ("device", device(r.configuration)),
@@ -76,34 +51,9 @@ public enum RunSummary {
         return .object(fields + tail)
     }
 
-    /// `{"onTime", "appDeadlineMissed", "bufferStuffing", "surfaceFlingerDeadlineMissed", "dropped", "unknown"}`.
-    public static func frameTimeline(_ f: FrameTimelineCounts) -> JSONValue {
-        .object(JankClass.allCases.map { ($0.rawValue, .int(f[$0])) })
-    }
-
-    /// The Android buffer and SurfaceFlinger figures of `display`.
-    static func androidDisplay(_ a: AndroidMeasurements) -> [(String, JSONValue)] {
-        [
-            ("buffers", .int(a.buffers)),
-            ("maxBuffersHeld", .int(a.maxBuffersHeld)),
-            ("dequeueWaits", .int(a.dequeueWaits)),
-            ("dequeueWaitMs", .number(Double(a.dequeueWaitTime) / 1e6, places: 6)),
-            ("fenceWaits", .int(a.fenceWaits)),
-            ("fenceWaitMs", .number(Double(a.fenceWaitTime) / 1e6, places: 6)),
-            ("maxQueued", .int(a.maxQueued)),
-            ("maxLatchedPending", .int(a.maxLatchedPending)),
-            ("backpressureSkips", .int(a.backPressureSkips)),
-        ]
-    }
-
-    /// The Android Choreographer and resampling figures of `work`.
-    static func androidWork(_ a: AndroidMeasurements) -> [(String, JSONValue)] {
-        [
-            ("choreographerFrames", .int(a.choreographerFrames)),
-            ("lateFrames", .int(a.lateFrames)),
-            ("resampled", .object([("interpolated", .int(a.interpolated)), ("extrapolated", .int(a.extrapolated)),
-                                   ("none", .int(a.notResampled))])),
-        ]
+    /// A section's measures that run `r` lists (``MeasureCatalogue``).
+    static func section(_ section: Measure.Section, _ r: RunResult) -> JSONValue {
+        .object(MeasureCatalogue.measures.filter { $0.section == section && $0.isListed(for: r) }.map { ($0.name, $0.json(r)) })
     }
 
     /// The Android timing a run resolved to.

@@ -1,6 +1,7 @@
 import Charts
 import Experiments
 import Foundation
+import Measures
 import FramePipeline
 import Scenarios
 import SimKernel
@@ -25,7 +26,6 @@ extension ReportWriter {
         var cdf: [(name: String, points: [(valueMs: Double, fraction: Double)])] = []
         var stuffed = false
         var resampledMs: Double?, dispatchMs: Double?
-        func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: 3) } ?? "-" }
         for (label, name, _) in Self.sideBySide {
             let fixed = try run(name, keepBudget: true)
             if fixed.configuration.platform == .android {
@@ -40,9 +40,10 @@ extension ReportWriter {
                 $0.gpuRender = .lognormal(median: 4 * Nanos.perMillisecond, sigma: 0.4)
             }
             let m = fixed.measurements, s = spread.measurements
-            page.add("| \(label) | \(f(m.touchToPhotonMs.percentile(50))) | \(f(m.pipelineFrames.percentile(50))) | \(f(m.frameToPhotonMs.percentile(50))) | \(formatDecimal(fixed.framesPerSecond, places: 1)) | \(f(s.touchToPhotonMs.percentile(50))) / \(f(s.touchToPhotonMs.percentile(99))) |")
+            func cell(_ f: Figure, _ r: RunResult) -> String { FigureTable.cell(f.value(r), f) }
+            page.add("| \(label) | \(cell(.touchToPhotonP50, fixed)) | \(cell(.pipelineFramesP50, fixed)) | \(cell(.frameToPhotonP50, fixed)) | \(cell(.fps, fixed)) | \(cell(.touchToPhotonP50, spread)) / \(cell(.touchToPhotonP99, spread)) |")
             cdf.append((label, m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
-            if let a = s.android, let fixedMedian = m.touchToPhotonMs.percentile(50), let median = s.touchToPhotonMs.percentile(50),
+            if let a = s.android, let fixedMedian = Figure.touchToPhotonP50.value(fixed), let median = Figure.touchToPhotonP50.value(spread),
                median - fixedMedian > 1000.0 / 120, (a.frameTimeline?[.bufferStuffing] ?? 0) > s.framesPresented / 2 { stuffed = true }
             cdf.append(("\(label), lognormal handler and GPU", s.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
         }
@@ -80,9 +81,9 @@ extension ReportWriter {
             let result = try Sweep.run(scenario: try Scenario.named(name), assignments: assignments(), axes: [axis])
             var points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)] = []
             for row in result.rows {
-                guard let x = row.numbers.first ?? nil, let p50 = row.metrics.touchToPhotonMs.p50,
-                      let p99 = row.metrics.touchToPhotonMs.p99 else { continue }
-                points.append((x, p50, p99, row.metrics.framesPerSecond))
+                guard let x = row.numbers.first ?? nil, let p50 = row.figures[.touchToPhotonP50],
+                      let p99 = row.figures[.touchToPhotonP99] else { continue }
+                points.append((x, p50, p99, row.figures[.fps]))
             }
             points.sort { $0.x < $1.x }
             series.append((short, points))

@@ -1,6 +1,7 @@
 import Charts
 import Experiments
 import Foundation
+import Measures
 import FramePipeline
 import Scenarios
 import SimKernel
@@ -40,7 +41,7 @@ extension ReportWriter {
         var chart = HorizonErrorChart(series: series, yLabel: "photon-time error, rms (points)", xLabel: "prediction horizon (ms; one 60 Hz frame = 16.7 ms)",
                                       title: "What the eye sees: drawn position vs finger at photon time",
                                       subtitle: "synthetic minimum-jerk strokes at 600 pt/s, 120 Hz scan, 60 Hz display", framePeriodMs: 1000.0 / 60)
-        chart.photonLatencyMs = try run("ios9-prediction").measurements.touchToPhotonMs.percentile(50)
+        chart.photonLatencyMs = Figure.touchToPhotonP50.value(try run("ios9-prediction"))
         page.chart(try render(chart, "prediction-horizon"), alt: "photon-time error against prediction horizon per predictor")
         page.add(Self.horizonCaption(chart))
         page.add()

@@ -181,8 +181,8 @@ public struct ReportWriter {
     }
 
     /// A CDF series' name with its median in both conventions the tables use.
-    static func cdfName(_ name: String, _ m: Measurements) -> String {
-        guard let ms = m.touchToPhotonMs.percentile(50), let frames = m.pipelineFrames.percentile(50) else { return name }
+    static func cdfName(_ name: String, _ r: RunResult) -> String {
+        guard let ms = Figure.touchToPhotonP50.value(r), let frames = Figure.pipelineFramesP50.value(r) else { return name }
         return "\(name): p50 \(formatDecimal(ms, places: 1)) ms, \(formatDecimal(frames, places: 2)) pipeline frames"
     }
 
@@ -265,10 +265,10 @@ public struct ReportWriter {
             progress("scenario \(name)")
             let r = try run(name)
             let m = r.measurements
-            if m.touchToPhotonMs.count == 0 && !r.configuration.taps { silent.append(name) }
+            if !r.configuration.taps && Figure.touchToPhotonP50.value(r) == nil { silent.append(name) }
             results.append((name, r))
             if shown.contains(name) {
-                cdf.append((name: Self.cdfName(name, m), points: m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
+                cdf.append((name: Self.cdfName(name, r), points: m.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
             }
         }
         // every figure a scenario produces (Docs/Figures.md), in tables by what produces them
@@ -287,7 +287,7 @@ public struct ReportWriter {
             $0.handler = .lognormal(median: 6 * Nanos.perMillisecond, sigma: 0.5)
             $0.gpuRender = .lognormal(median: 5 * Nanos.perMillisecond, sigma: 0.4)
         }
-        cdf.append((name: Self.cdfName("ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms", spread.measurements),
+        cdf.append((name: Self.cdfName("ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms", spread),
                     points: spread.measurements.touchToPhotonMs.distribution().map { (valueMs: $0.value, fraction: $0.fraction) }))
         let chart = LatencyCDFChart(series: cdf, xLabel: "touch-to-photon latency (ms)",
                                     title: "Touch-to-photon latency distribution",

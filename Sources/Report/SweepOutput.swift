@@ -34,8 +34,8 @@ public enum SweepOutput {
     /// seed mean of a percentile is not the percentile of the pooled frames,
     /// though the two are close when the interval is narrow.
     public static func columns(_ result: SweepResult) -> [Column] {
-        var out = result.figures.map { f in Column(name: f.sweepKey, value: { $0.metrics.value(f) }) }
-        out.append(Column(name: "runs", value: { Double($0.metrics.runs) }))
+        var out = result.figures.map { f in Column(name: f.sweepKey, value: { $0.figures[f] }) }
+        out.append(Column(name: "runs", value: { Double($0.runs) }))
         if result.seeds > 1 {
             for f in result.figures {
                 out.append(Column(name: f.sweepKey + "SeedMean", value: { $0.seeds?.statistic(f)?.mean }))
@@ -92,8 +92,8 @@ public enum SweepOutput {
     public static func points(_ result: SweepResult) -> JSONValue {
         .array(result.rows.map { row in
             var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
-            for f in result.figures { fields.append((f.sweepKey, .ms(row.metrics.value(f)))) }
-            fields.append(("runs", .int(row.metrics.runs)))
+            for f in result.figures { fields.append((f.sweepKey, .ms(row.figures[f]))) }
+            fields.append(("runs", .int(row.runs)))
             if let seeds = row.seeds { fields.append(("seeds", SeedJSON.seeds(first: seeds.first, seeds.statistics))) }
             return .object(fields)
         })
@@ -110,7 +110,7 @@ public enum SweepOutput {
         let rows = result.rows.map { row in
             row.values + result.figures.map { f in
                 result.seeds > 1 ? row.seeds?.statistic(f)?.cell(places: f.places) ?? "-"
-                    : FigureTable.cell(row.metrics.value(f), f)
+                    : FigureTable.cell(row.figures[f], f)
             }
         }
         // numbers right-aligned, including numeric varied values
@@ -159,24 +159,25 @@ public enum SweepOutput {
     /// the frame rate falls by more than a tenth.
     public static func narrative(_ result: SweepResult) -> String {
         let rows = result.rows
-        guard result.axes.count == 1, rows.contains(where: { $0.metrics.pipelineFrames.p50 != nil }) else {
+        guard result.axes.count == 1, rows.contains(where: { $0.figures[.pipelineFramesP50] != nil }) else {
             return "At this duration the sweep measured no frame."
         }
         let key = result.axes[0].path
         var sentences: [String] = []
         var steps: [String] = []
         for (a, b) in zip(rows, rows.dropFirst()) {
-            guard let fa = a.metrics.pipelineFrames.p50, let fb = b.metrics.pipelineFrames.p50, fa != fb else { continue }
+            guard let fa = a.figures[.pipelineFramesP50], let fb = b.figures[.pipelineFramesP50], fa != fb else { continue }
             steps.append("from \(formatDecimal(fa, places: 2)) to \(formatDecimal(fb, places: 2)) frames at \(b.values[0])")
         }
-        if let first = rows.first?.metrics.pipelineFrames.p50 {
+        if let first = rows.first?.figures[.pipelineFramesP50] {
             sentences.append(steps.isEmpty
                 ? "Here the median stays at \(formatDecimal(first, places: 2)) frames over the whole range of \(key)."
                 : "Here the median starts at \(formatDecimal(first, places: 2)) frames and steps " + steps.prefix(4).joined(separator: ", ") + ".")
         }
         if let triple = adaptiveGoesTriple(rows) { sentences.append("Adaptive buffering goes triple at \(triple.values[0]).") }
-        for (a, b) in zip(rows, rows.dropFirst()) where b.metrics.framesPerSecond < 0.9 * a.metrics.framesPerSecond {
-            sentences.append("The frame rate falls from \(formatDecimal(a.metrics.framesPerSecond, places: 0)) to \(formatDecimal(b.metrics.framesPerSecond, places: 0)) fps at \(b.values[0]).")
+        for (a, b) in zip(rows, rows.dropFirst()) {
+            guard let fa = a.figures[.fps], let fb = b.figures[.fps], fb < 0.9 * fa else { continue }
+            sentences.append("The frame rate falls from \(formatDecimal(fa, places: 0)) to \(formatDecimal(fb, places: 0)) fps at \(b.values[0]).")
             break
         }
         return sentences.joined(separator: " ")
@@ -190,7 +191,7 @@ public enum SweepOutput {
     public static func adaptiveGoesTriple(_ rows: [SweepRow]) -> SweepRow? {
         for (previous, row) in zip(rows, rows.dropFirst())
         where row.buffering == .adaptive && previous.buffering == .adaptive
-            && previous.metrics.tripleBufferedFraction ?? 0 <= 0.5 && row.metrics.tripleBufferedFraction ?? 0 > 0.5 {
+            && previous.figures[.triplePercent] ?? 0 <= 50 && row.figures[.triplePercent] ?? 0 > 50 {
             return row
         }
         return nil
@@ -246,7 +247,7 @@ public enum SweepOutput {
             result.axes[axis].numbers == nil ? result.axes[axis].values.enumerated().map { (Double($0.offset + 1), $0.element) } : nil
         }
         let cells = result.rows.map {
-            SweepHeatMapChart.Cell(x: position(0, $0), y: position(1, $0), p50Ms: $0.metrics.touchToPhotonMs.p50, fps: $0.metrics.framesPerSecond)
+            SweepHeatMapChart.Cell(x: position(0, $0), y: position(1, $0), p50Ms: $0.figures[.touchToPhotonP50], fps: $0.figures[.fps] ?? 0)
         }
         let names = result.axes.map { ConfigurationKey.byPath[$0.path]?.phrase ?? $0.path }
         var subtitle = result.scenario + ", "
@@ -293,8 +294,8 @@ public enum SweepOutput {
                     points.append(point)
                     continue
                 }
-                guard let p50 = row.metrics.touchToPhotonMs.p50, let p99 = row.metrics.touchToPhotonMs.p99 else { continue }
-                points.append(SweepChart.Point(x: x(row, result), p50Ms: p50, p99Ms: p99, fps: row.metrics.framesPerSecond))
+                guard let p50 = row.figures[.touchToPhotonP50], let p99 = row.figures[.touchToPhotonP99] else { continue }
+                points.append(SweepChart.Point(x: x(row, result), p50Ms: p50, p99Ms: p99, fps: row.figures[.fps]))
             }
             chartSeries.append(SweepChart.Series(name: g.name, points: points))
             if let row = adaptiveGoesTriple(g.rows) { onsets.append((x(row, result), g.name)) }

