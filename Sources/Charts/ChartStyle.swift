@@ -46,6 +46,38 @@ public enum ChartStyle {
     /// Grid and reference-line colour.
     public static let rule: UInt32 = 0xCCCCCC
 
+    /// Which way the lines of ``periodLines(every:from:to:_:color:width:label:)`` run.
+    enum LineDirection {
+        /// Across the x axis (a time on the x axis).
+        case vertical
+        /// Across the y axis (a time on the y axis).
+        case horizontal
+    }
+
+    /// A line at every whole multiple k >= 1 of `period` from `low` to
+    /// `high`, each labelled `label(k)` at its far end (the top of a
+    /// vertical line, the right of a horizontal one): the display periods
+    /// behind a latency axis. Nothing without a period.
+    static func periodLines(every period: Double?, from low: Double, to high: Double, _ direction: LineDirection,
+                            color: UInt32, width: Double, label: (Int) -> String) -> String {
+        guard let period, period > 0 else { return "" }
+        var out = ""
+        var k = Swift.max(1, (low / period).rounded(.up))
+        while k * period <= high {
+            let at = GnuplotText.number(k * period), text = label(Int(k))
+            switch direction {
+            case .vertical:
+                out += "set arrow from first \(at), graph 0 to first \(at), graph 1 nohead back lc \(GnuplotText.rgb(color)) lw \(GnuplotText.number(width))\n"
+                out += "set label \"\(text)\" at first \(at), graph 1 offset 0.4,-1 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
+            case .horizontal:
+                out += "set arrow from graph 0, first \(at) to graph 1, first \(at) nohead back lc \(GnuplotText.rgb(color)) lw \(GnuplotText.number(width))\n"
+                out += "set label \"\(text)\" at graph 1, first \(at) offset 0.5,0 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
+            }
+            k += 1
+        }
+        return out
+    }
+
     /// The title block as gnuplot's enhanced text: the title in bold, the
     /// subtitle smaller on a second line.
     static func heading(title: String, subtitle: String?) -> String {

@@ -73,14 +73,8 @@ public struct HorizonErrorChart: GnuplotChart {
         set key bottom left
 
         """
-        if let period = framePeriodMs, period > 0 {
-            var k = 1.0
-            while k * period <= xmax {
-                let x = GnuplotText.number(k * period)
-                setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0xB9C4D0)) lw 1.5\n"
-                setup += "set label \"\(Int(k)) frame\(k == 1 ? "" : "s")\" at first \(x), graph 1 offset 0.4,-1 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
-                k += 1
-            }
+        setup += ChartStyle.periodLines(every: framePeriodMs, from: 0, to: xmax, .vertical, color: 0xB9C4D0, width: 1.5) {
+            "\($0) frame\($0 == 1 ? "" : "s")"
         }
         if let l = photonLatencyMs, l <= xmax {
             let x = GnuplotText.number(l)

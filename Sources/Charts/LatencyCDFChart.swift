@@ -101,15 +101,8 @@ public struct LatencyCDFChart: GnuplotChart {
         set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc \(GnuplotText.rgb(0x777777)) font ",10"
 
         """
-        if let period = framePeriodMs, period > 0 {
-            var k = (xmin / period).rounded(.up)
-            if k < 1 { k = 1 }
-            while k * period <= xmax {
-                let x = GnuplotText.number(k * period)
-                setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0xB9C4D0)) lw 1.5\n"
-                setup += "set label \"\(k == 1 ? "" : String(Int(k)))T\" at first \(x), graph 1 offset 0.4,-1 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
-                k += 1
-            }
+        setup += ChartStyle.periodLines(every: framePeriodMs, from: xmin, to: xmax, .vertical, color: 0xB9C4D0, width: 1.5) {
+            $0 == 1 ? "T" : "\($0)T"
         }
         var parts: [String] = []
         // Steps often coincide (two scenarios with the same latency, a fixed

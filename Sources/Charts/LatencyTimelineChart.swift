@@ -153,16 +153,7 @@ public struct LatencyTimelineChart: GnuplotChart {
         set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
 
         """
-        if let period = framePeriodMs, period > 0 {
-            var k = (bottom / period).rounded(.up)
-            if k < 1 { k = 1 }
-            while k * period <= top {
-                let y = GnuplotText.number(k * period)
-                setup += "set arrow from graph 0, first \(y) to graph 1, first \(y) nohead back lc \(GnuplotText.rgb(0xD5DCE3)) lw 1\n"
-                setup += "set label \"\(Int(k))T\" at graph 1, first \(y) offset 0.5,0 left tc \(GnuplotText.rgb(0x6B7B8C)) font \",10\"\n"
-                k += 1
-            }
-        }
+        setup += ChartStyle.periodLines(every: framePeriodMs, from: bottom, to: top, .horizontal, color: 0xD5DCE3, width: 1) { "\($0)T" }
         var tables = [latency, hitch, drop, intervals]
         var parts: [String] = []
         var labels: [String] = []
