@@ -41,6 +41,13 @@ public enum ChartStyle {
         return contrast(0xFFFFFF, color) >= contrast(dark, color) ? 0xFFFFFF : dark
     }
 
+    /// The shading of an animation (low latency off) behind a timeline.
+    public static let animation: UInt32 = 0xF6D3A3
+    /// The shading of a gap with no new touch content.
+    public static let gap: UInt32 = 0xE3E3E3
+    /// The shading of the time with three display buffers.
+    public static let triple: UInt32 = 0xC9E2F2
+
     /// Text and axis colour.
     public static let ink: UInt32 = 0x222222
     /// Grid and reference-line colour.

@@ -159,3 +159,23 @@ public struct ForceChart: GnuplotChart {
     /// A duration in ms with one decimal.
     static func ms(_ x: Double) -> String { formatDecimal(x, places: 1) }
 }
+
+extension ForceChart: RegisteredChart {
+    public static let kind = "force"
+    /// A press that peeks and pops, delivered at 60 Hz, animating after the peek.
+    public static var example: ForceChart {
+        let trueForce = (0...60).map { i -> (ms: Double, force: Double) in
+            let ms = Double(i) * 10
+            return (ms, Swift.min(6, 6 * ms * ms / 360_000))
+        }
+        let delivered = stride(from: 16.7, through: 600, by: 16.7).map { ms -> (ms: Double, force: Double) in
+            (ms, Swift.min(6, 6 * (ms - 8) * (ms - 8) / 360_000))
+        }
+        return ForceChart(trueForce: trueForce, delivered: delivered,
+                          thresholds: [.init(name: "peek", force: 3, release: 2.5), .init(name: "pop", force: 5, release: 4.5)],
+                          stages: [.init(name: "peek", threshold: 3, crossingMs: 424, decisionMs: 467, hapticMs: 477, photonMs: 508),
+                                   .init(name: "pop", threshold: 5, crossingMs: 548, decisionMs: 584, hapticMs: 594, photonMs: nil)],
+                          animations: [(fromMs: 467, toMs: 600)], subtitle: "example")
+    }
+    public static var empty: ForceChart { ForceChart(trueForce: [], delivered: [], thresholds: [], stages: [], animations: []) }
+}

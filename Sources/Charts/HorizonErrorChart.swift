@@ -95,3 +95,17 @@ public struct HorizonErrorChart: GnuplotChart {
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
     }
 }
+
+extension HorizonErrorChart: RegisteredChart {
+    public static let kind = "horizon-error"
+    /// Three predictors' error growing with the horizon.
+    public static var example: HorizonErrorChart {
+        let hs: [Double] = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40]
+        return HorizonErrorChart(series: [
+            (predictor: "none (hold last)", points: hs.map { (horizonMs: $0, errorPx: 0.9 * $0) }),
+            (predictor: "linear_2pt", points: hs.map { (horizonMs: $0, errorPx: 0.6 + 0.012 * $0 * $0) }),
+            (predictor: "kalman", points: hs.map { (horizonMs: $0, errorPx: 0.8 + 0.008 * $0 * $0) }),
+        ], yLabel: "RMS position error (px)", subtitle: "finger on a circle, 120 Hz scan", framePeriodMs: 1000.0 / 60)
+    }
+    public static var empty: HorizonErrorChart { HorizonErrorChart(series: []) }
+}

@@ -1,3 +1,4 @@
+import SimKernel
 /// Cumulative distributions of a latency, several series on one chart, drawn
 /// as step lines, with the median and the 99th percentile marked.
 ///
@@ -116,4 +117,22 @@ public struct LatencyCDFChart: GnuplotChart {
         let plot = "plot " + parts.joined(separator: ", \\\n     ")
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
     }
+}
+
+extension LatencyCDFChart: RegisteredChart {
+    public static let kind = "latency-cdf"
+    /// Three scenarios' 400 frames each, a frame and a bit apart.
+    public static var example: LatencyCDFChart {
+        var rng = SeededRandom(seed: 1)
+        func cdf(base: Double) -> [(valueMs: Double, fraction: Double)] {
+            let values = (0..<400).map { _ in base + 17 * (rng.nextUnit() + rng.nextUnit() + rng.nextUnit()) / 3 }.sorted()
+            return values.enumerated().map { (valueMs: $1, fraction: Double($0 + 1) / Double(values.count)) }
+        }
+        return LatencyCDFChart(series: [
+            (name: "ios8", points: cdf(base: 58)),
+            (name: "ios9_lowlatency", points: cdf(base: 41)),
+            (name: "ios9 + prediction", points: cdf(base: 25)),
+        ], subtitle: "60 Hz display, 400 frames per scenario", framePeriodMs: 1000.0 / 60)
+    }
+    public static var empty: LatencyCDFChart { LatencyCDFChart(series: []) }
 }

@@ -11,7 +11,7 @@ import SimKernel
 /// ```swift
 /// let chart = LatencyTimelineChart(
 ///     points: [(seconds: 0.05, ms: 33.3), (seconds: 0.07, ms: 33.3)],
-///     shaded: [.init(from: 2, to: 4, label: "animations", color: 0xF6D3A3)],
+///     shaded: [.init(from: 2, to: 4, label: "animations", color: ChartStyle.animation)],
 ///     framePeriodMs: 1000.0 / 60)
 /// ```
 public struct LatencyTimelineChart: GnuplotChart {
@@ -198,7 +198,7 @@ public struct LatencyTimelineChart: GnuplotChart {
             let t = Double(f.vsync) / 1e9
             if let ttp = f.touchToPhoton {
                 if let last = lastNew, t - last > 3 * period / 1e3 {
-                    shaded.append(.init(from: last, to: t, label: Self.gapLabel, color: 0xE3E3E3))
+                    shaded.append(.init(from: last, to: t, label: Self.gapLabel, color: ChartStyle.gap))
                 }
                 lastNew = t
                 pts.append((t, Double(ttp) / 1e6))
@@ -229,24 +229,45 @@ public struct LatencyTimelineChart: GnuplotChart {
         if c.platform == .ios {
             if case .intervals(let rs) = c.animations {
                 for r in rs { shaded.append(.init(from: Double(r.lowerBound) / 1e9, to: Double(r.upperBound) / 1e9,
-                                                  label: Self.animationLabel, color: 0xF6D3A3)) }
+                                                  label: Self.animationLabel, color: ChartStyle.animation)) }
             } else if c.animations == .always, c.renderServer == .lowLatency {
-                shaded.append(.init(from: 0, to: r.simulatedSeconds, label: Self.animationLabel, color: 0xF6D3A3))
+                shaded.append(.init(from: 0, to: r.simulatedSeconds, label: Self.animationLabel, color: ChartStyle.animation))
             }
             var tripleSince: Double?
             for b in log.bufferSamples {
                 let t = Double(b.time) / 1e9
                 if b.allocated >= 3, tripleSince == nil { tripleSince = t }
                 if b.allocated < 3, let s = tripleSince {
-                    shaded.append(.init(from: s, to: t, label: "three display buffers", color: 0xC9E2F2))
+                    shaded.append(.init(from: s, to: t, label: "three display buffers", color: ChartStyle.triple))
                     tripleSince = nil
                 }
             }
-            if let s = tripleSince { shaded.append(.init(from: s, to: r.simulatedSeconds, label: "three display buffers", color: 0xC9E2F2)) }
+            if let s = tripleSince { shaded.append(.init(from: s, to: r.simulatedSeconds, label: "three display buffers", color: ChartStyle.triple)) }
         }
         self.init(points: pts, hitches: hitches, drops: drops, shaded: shaded,
                   title: "Touch-to-photon latency over time: \(scenario)",
                   subtitle: "every frame with new touch content, at the vsync that showed it")
         hitchContexts = contexts
     }
+}
+
+extension LatencyTimelineChart: RegisteredChart {
+    public static let kind = "latency-timeline"
+    /// Two seconds at 60 Hz: three frames of latency, a frame more during
+    /// an animation, a gap where the finger lifted, a hitch and a drop.
+    public static var example: LatencyTimelineChart {
+        var points: [(seconds: Double, ms: Double)] = []
+        for k in 3..<120 where !(70..<80).contains(k) {
+            let t = Double(k) / 60
+            points.append((t, (t >= 0.5 && t < 0.9 ? 66.7 : 50) + Double(k % 3)))
+        }
+        var chart = LatencyTimelineChart(
+            points: points, hitches: [0.55, 1.6], drops: [1.2],
+            shaded: [.init(from: 0.5, to: 0.9, label: animationLabel, color: ChartStyle.animation),
+                     .init(from: 70.0 / 60, to: 80.0 / 60, label: gapLabel, color: ChartStyle.gap)],
+            framePeriodMs: 1000.0 / 60, subtitle: "example")
+        chart.hitchContexts = [.gpuRendering, .noFrameInFlight]
+        return chart
+    }
+    public static var empty: LatencyTimelineChart { LatencyTimelineChart(points: []) }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 /// The finger's true path against the path(s) an app drew, in screen points
@@ -150,4 +151,23 @@ public struct MotionChart: GnuplotChart {
         }
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
     }
+}
+
+extension MotionChart: RegisteredChart {
+    public static let kind = "motion"
+    /// An arc, and where two pipelines draw it when the frame shows.
+    public static var example: MotionChart {
+        let truePath = (0...120).map { i -> (x: Double, y: Double) in
+            let t = Double(i) / 120
+            return (x: 100 + 560 * t, y: 520 - 260 * sin(t * .pi))
+        }
+        func lagged(_ lag: Int, step: Int) -> [(x: Double, y: Double)] {
+            stride(from: 0, through: 120 - lag, by: step).map { truePath[$0] }
+        }
+        return MotionChart(truePath: truePath, drawn: [
+            (name: "ios8 (4 frames behind)", path: lagged(24, step: 4)),
+            (name: "ios9_coalesced (2.5 frames)", path: lagged(15, step: 2)),
+        ], subtitle: "arc drawn at 1.2 points/ms; where the finger is when the frame shows")
+    }
+    public static var empty: MotionChart { MotionChart(truePath: [], drawn: []) }
 }

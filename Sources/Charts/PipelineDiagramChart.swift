@@ -242,3 +242,55 @@ public struct PipelineDiagramChart: GnuplotChart {
         return "plot " + parts.joined(separator: ", \\\n     ")
     }
 }
+
+extension PipelineDiagramChart: RegisteredChart {
+    public static let kind = "pipeline-diagram"
+    /// The talk's iOS 8 pipeline, double buffered: four frames from scan to photon.
+    public static var example: PipelineDiagramChart {
+        talkPipeline(gpuMs: 7, buffers: 2, latchDelayFrames: 3, subtitle: "ios8 — 4 frames from scan to photon (double buffering)")
+    }
+    public static var empty: PipelineDiagramChart { PipelineDiagramChart(framePeriodNs: 10, startNs: 0, endNs: 30, vsyncNs: [], boxes: []) }
+
+    /// The talk's iOS 8 pipeline at 60 Hz: each touch is scanned in frame
+    /// k, handled by the app in frame k+1 (commit 9 ms in), prepared by
+    /// Core Animation (4 ms) and rendered by the GPU (`gpuMs`) in frame
+    /// k+2, and on screen `latchDelayFrames` frames after its scan, in one
+    /// of `buffers` buffers; the touch of frame 1 is followed.
+    public static func talkPipeline(gpuMs: Int64, buffers: Int, latchDelayFrames: Int64, subtitle: String) -> PipelineDiagramChart {
+        let T: SimTime = 16_666_667, ms: SimTime = 1_000_000
+        let followed: Int64 = 1
+        var boxes: [DiagramBox] = []
+        var markers: [DiagramMarker] = []
+        var path: [DiagramPathPoint] = []
+        for k in Int64(-4)...6 {
+            let hl = k == followed
+            let color = Int(((k % Int64(buffers)) + Int64(buffers)) % Int64(buffers))
+            let scan = k * T
+            let app = (k + 1) * T, commit = app + 9 * ms
+            let prepare = (k + 2) * T, gpu = prepare + 4 * ms, gpuEnd = gpu + gpuMs * ms
+            let latch = (k + latchDelayFrames) * T
+            boxes.append(DiagramBox(lane: .multiTouch, startNs: scan, endNs: scan + T, label: "scan \(k)", colorKey: color, highlighted: hl))
+            boxes.append(DiagramBox(lane: .app, startNs: app, endNs: commit, label: "handler", colorKey: color, highlighted: hl))
+            boxes.append(DiagramBox(lane: .coreAnimation, startNs: prepare, endNs: gpu, label: "prepare", colorKey: color, highlighted: hl))
+            boxes.append(DiagramBox(lane: .gpu, startNs: gpu, endNs: gpuEnd, label: "render", colorKey: color, highlighted: hl))
+            boxes.append(DiagramBox(lane: .display, startNs: latch, endNs: latch + T, label: "frame \(k)", colorKey: color, highlighted: hl))
+            markers.append(DiagramMarker(lane: .app, timeNs: commit, label: "commit (CATransaction)"))
+            if hl {
+                path = [
+                    DiagramPathPoint(lane: .multiTouch, timeNs: scan + T / 2),
+                    DiagramPathPoint(lane: .app, timeNs: app),
+                    DiagramPathPoint(lane: .app, timeNs: commit),
+                    DiagramPathPoint(lane: .coreAnimation, timeNs: prepare),
+                    DiagramPathPoint(lane: .gpu, timeNs: gpu),
+                    DiagramPathPoint(lane: .gpu, timeNs: gpuEnd),
+                    DiagramPathPoint(lane: .display, timeNs: latch),
+                    DiagramPathPoint(lane: .display, timeNs: latch + T / 2),
+                ]
+            }
+        }
+        return PipelineDiagramChart(
+            framePeriodNs: T, startNs: 0, endNs: 7 * T, vsyncNs: (0...7).map { $0 * T },
+            boxes: boxes, markers: markers, touchPath: path,
+            title: "Touch-to-display pipeline", subtitle: subtitle)
+    }
+}

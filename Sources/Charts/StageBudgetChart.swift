@@ -152,3 +152,21 @@ public struct StageBudgetChart: GnuplotChart {
         return 0.299 * r + 0.587 * g + 0.114 * b < 140
     }
 }
+
+extension StageBudgetChart: RegisteredChart {
+    public static let kind = "stage-budget"
+    /// A bar of each platform with every stage it has: the iOS pipeline,
+    /// and Android's on a command-mode panel (its idle wake) with the
+    /// resampling lead gained before zero; every stage's colour is drawn.
+    public static var example: StageBudgetChart {
+        StageBudgetChart(bars: [
+            Bar(name: "ios9-low-latency", stages: [(.scan, 8.33), (.digitizer, 1), (.deliveryWait, 2.2), (.handler, 4), (.renderServerWait, 1.1),
+                                                   (.prepare, 3), (.gpuWait, 0.8), (.gpu, 4), (.latchWait, 5.67), (.scanOut, 8.33), (.panel, 2)]),
+            Bar(name: "android-nexus5", stages: [(.resampling, -4.2), (.scan, 8.33), (.digitizer, 1), (.dispatch, 2.5), (.batchWait, 9.1),
+                                                 (.uiThread, 4), (.syncWait, 1.2), (.dequeueWait, 2.6), (.renderThread, 2), (.gpuWait, 1.4),
+                                                 (.gpu, 4), (.latchWait, 3.1), (.presentWait, 16.7), (.idleWake, 2.8), (.scanOut, 8.33),
+                                                 (.panel, 2)]),
+        ], subtitle: "example: every stage of both platforms")
+    }
+    public static var empty: StageBudgetChart { StageBudgetChart(bars: []) }
+}

@@ -227,3 +227,26 @@ public struct SweepChart: GnuplotChart {
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
     }
 }
+
+extension SweepChart: RegisteredChart {
+    public static let kind = "sweep"
+    /// GPU time swept for two handler times: a frame added where adaptive
+    /// buffering goes triple, the frame rate falling past a frame of GPU.
+    public static var example: SweepChart {
+        func series(_ name: String, extra: Double) -> (name: String, points: [(x: Double, p50Ms: Double, p99Ms: Double, fps: Double?)]) {
+            let xs: [Double] = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]
+            return (name: name, points: xs.map { x in
+                let triple = x > 12 - extra
+                let p50 = 58 + (triple ? 16.7 : 0) + x * 0.2
+                let fps = x > 16.6 + extra * 2 ? 60 * 16.6 / (x + 1) : 60
+                return (x: x, p50Ms: p50, p99Ms: p50 + 8 + x * 0.3, fps: fps)
+            })
+        }
+        return SweepChart(series: [series("app 4 ms", extra: 0), series("app 10 ms", extra: 3)],
+                          xLabel: "GPU render time (ms)",
+                          title: "Latency and frame rate vs GPU load",
+                          subtitle: "ios8 scenario, adaptive buffering; second dimension: app handler time",
+                          annotations: [.init(x: 12, label: "adaptive buffering goes triple")])
+    }
+    public static var empty: SweepChart { SweepChart(series: [Series](), xLabel: "x (ms)") }
+}

@@ -132,8 +132,9 @@ public struct SweepHeatMapChart: GnuplotChart {
         setup += tics(xTics, "x", values: cells.map(\.x), log: xLog) + tics(yTics, "y", values: cells.map(\.y), log: yLog)
         setup += "set xlabel \(GnuplotText.enhanced(xLabel))\nset ylabel \(GnuplotText.enhanced(yLabel))\n"
         // the cells fill the plot: the range ends at the outer cells' edges
+        // (a unit range without cells: gnuplot cannot autoscale nothing)
         func range(_ edges: [Double: (low: Double, high: Double)]) -> String {
-            guard let lo = edges.values.map(\.low).min(), let hi = edges.values.map(\.high).max() else { return "[*:*]" }
+            guard let lo = edges.values.map(\.low).min(), let hi = edges.values.map(\.high).max() else { return "[0:1]" }
             return "[\(GnuplotText.number(lo)):\(GnuplotText.number(hi))]"
         }
         setup += "set xrange \(range(xEdges))\nset yrange \(range(yEdges))\n"
@@ -164,4 +165,22 @@ public struct SweepHeatMapChart: GnuplotChart {
         """
         return ChartScript(title: title, tables: [table], setup: setup, plot: plot)
     }
+}
+
+extension SweepHeatMapChart: RegisteredChart {
+    public static let kind = "sweep-heat-map"
+    /// A two-key sweep: a step where handler plus GPU pass a frame; a
+    /// non-numeric second axis with named tics.
+    public static var example: SweepHeatMapChart {
+        var cells: [Cell] = []
+        for gpu in stride(from: 2.0, through: 16, by: 2) {
+            for k in 0..<3 {
+                let late = gpu + 7 > 16.7
+                cells.append(.init(x: gpu, y: Double(k + 1), p50Ms: late ? 66.7 : 50, fps: late && k == 0 ? 30 : 60))
+            }
+        }
+        return SweepHeatMapChart(cells: cells, xLabel: "GPU time (ms)", yLabel: "os.buffering",
+                                 yTics: [(1, "double"), (2, "triple"), (3, "adaptive")], title: "GPU x buffering", subtitle: "example")
+    }
+    public static var empty: SweepHeatMapChart { SweepHeatMapChart(cells: [], xLabel: "x", yLabel: "y", title: "empty") }
 }

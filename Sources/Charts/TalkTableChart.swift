@@ -90,3 +90,19 @@ public struct TalkTableChart: GnuplotChart {
         return ChartScript(title: title, tables: [table], setup: setup, plot: plot)
     }
 }
+
+extension TalkTableChart: RegisteredChart {
+    public static let kind = "talk-table"
+    /// The talk's steps, one simulated value a little off its figure.
+    public static var example: TalkTableChart {
+        TalkTableChart(rows: [
+            (scenario: "ios8", label: "iOS 8", talkFrames: 4, simulatedFrames: 4.0),
+            (scenario: "ios8_heavy_gpu", label: "iOS 8, heavy GPU", talkFrames: 5, simulatedFrames: 5.0),
+            (scenario: "ios8-metal", label: "iOS 8, Metal", talkFrames: 4, simulatedFrames: 4.0),
+            (scenario: "ios9-lowlatency", label: "iOS 9 low latency", talkFrames: 3, simulatedFrames: 3.0),
+            (scenario: "ios9-metal-direct", label: "iOS 9, Metal direct", talkFrames: 2, simulatedFrames: 2.02),
+            (scenario: "ios9-coalesced-120hz", label: "iOS 9, 120 Hz scan", talkFrames: 2.5, simulatedFrames: 2.49),
+        ])
+    }
+    public static var empty: TalkTableChart { TalkTableChart(rows: []) }
+}

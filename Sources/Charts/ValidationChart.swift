@@ -147,3 +147,19 @@ public struct ValidationChart: GnuplotChart {
         return ChartScript(title: title, tables: [table], setup: setup, plot: plot)
     }
 }
+
+extension ValidationChart: RegisteredChart {
+    public static let kind = "validation"
+    /// A row that passes, one that misses, and a miss the table expects.
+    public static var example: ValidationChart {
+        ValidationChart(rows: [
+            .init(id: "walt-screen-nexus9", detail: "nexus-9, walt-screen", published: 51.4, spread: (49.0, 53.8),
+                  tolerance: 5.14, simulated: 48.7, p5: 48.7, p25: 48.7, p75: 48.7, p95: 48.7, passes: true),
+            .init(id: "agawi-glkit-iphone5", detail: "iphone-5, agawi-glkit", published: 55, spread: nil,
+                  tolerance: 5.5, simulated: 73.2, p5: 66.5, p25: 70.1, p75: 76.4, p95: 81.9, passes: false),
+            .init(id: "pen-ipad-pro", detail: "ipad-pro-2017, pencil-drawing", published: 20, spread: (18, 22),
+                  tolerance: 5, simulated: 29.2, p5: 27.1, p25: 28.3, p75: 30.1, p95: 31.4, passes: false, expectedMiss: true),
+        ])
+    }
+    public static var empty: ValidationChart { ValidationChart(rows: []) }
+}

@@ -6,10 +6,19 @@ import Testing
 
 @Suite("Charts render")
 struct ChartRenderingTests {
-    static let names = ChartFixtures.all().map(\.name)
+    /// Every registered chart type.
+    static let names = ChartRegistry.charts.map { $0.kind }
 
     static func chart(_ name: String) throws -> any GnuplotChart {
-        try #require(ChartFixtures.all().first { $0.name == name }?.chart)
+        try #require(ChartRegistry.examples.first { $0.kind == name }?.chart)
+    }
+
+    /// The registry holds each type once, under a name of its own.
+    @Test func everyChartTypeIsRegisteredOnce() {
+        let types = ChartRegistry.charts.map { ObjectIdentifier($0) }
+        #expect(Set(types).count == types.count)
+        #expect(Set(Self.names).count == Self.names.count)
+        #expect(Self.names.count == 11)
     }
 
     @Test(.enabled(if: gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox): no images to check"),
@@ -51,22 +60,15 @@ struct ChartRenderingTests {
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("\(name).svg").path))
     }
 
-    @Test(.enabled(if: gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox): no images to check"))
-    func chartsWithNoDataStillRender() throws {
+    @Test(.enabled(if: gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox): no images to check"),
+          arguments: names)
+    func everyChartWithNoDataStillRenders(name: String) throws {
         let dir = try makeTemporaryDirectory("empty")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let empty: [(String, any GnuplotChart)] = [
-            ("talk", TalkTableChart(rows: [])),
-            ("diagram", PipelineDiagramChart(framePeriodNs: 10, startNs: 0, endNs: 30, vsyncNs: [], boxes: [])),
-            ("cdf", LatencyCDFChart(series: [])),
-            ("sweep", SweepChart(series: [SweepChart.Series](), xLabel: "x (ms)")),
-            ("motion", MotionChart(truePath: [], drawn: [])),
-            ("horizon", HorizonErrorChart(series: [])),
-        ]
-        for (name, chart) in empty {
-            let output = try Gnuplot.system().render(chart, directory: dir, basename: name, formats: [.png])
-            #expect(output.rendered, "\(name)")
-        }
+        let chart = try #require(ChartRegistry.empties.first { $0.kind == name }?.chart)
+        let output = try Gnuplot.system().render(chart, directory: dir, basename: name, formats: [.png])
+        // gnuplot may warn that a data block holds no point; it must draw
+        #expect(output.rendered, "\(name)")
     }
 
     @Test(arguments: names)
@@ -125,7 +127,7 @@ struct ChartContentTests {
         #expect(GnuplotText.enhanced("ios9_120hz") == "\"ios9\\\\_120hz\"")
         #expect(GnuplotText.enhanced("a \"b\" {c}") == "\"a \\\"b\\\" \\\\{c\\\\}\"")
         #expect(GnuplotText.plain("it's \"x\"") == "\"it's \\\"x\\\"\"")
-        let script = ChartFixtures.talkTable().script
+        let script = TalkTableChart.example.script
         #expect(script.setup.contains("ios8\\\\_heavy\\\\_gpu"))
     }
 
@@ -136,7 +138,7 @@ struct ChartContentTests {
     }
 
     @Test func motionChartKeepsEqualScaleAndScreenYDown() {
-        let script = ChartFixtures.motion().script
+        let script = MotionChart.example.script
         #expect(script.setup.contains("set size ratio -1"))
         // yrange is written high:low, so y grows downwards.
         let line = script.setup.split(separator: "\n").first { $0.hasPrefix("set yrange") } ?? ""
@@ -145,7 +147,7 @@ struct ChartContentTests {
     }
 
     @Test func sweepPutsFrameRateOnTheRightAxisAndDrawsAnnotations() {
-        let script = ChartFixtures.sweep().script
+        let script = SweepChart.example.script
         #expect(script.plot.contains("axes x1y2"))
         #expect(script.setup.contains("set y2label"))
         #expect(script.setup.contains("adaptive buffering goes triple"))
