@@ -12,8 +12,8 @@ public enum AndroidDiagramBuilder {
     static let uiWorkKey = 100
     static let waitKey = 101
     /// Tick colours.
-    static let vsyncAppColor: UInt32 = 0x2CA02C
-    static let vsyncSfColor: UInt32 = 0xD62728
+    static let vsyncAppColor = ChartStyle.vsyncApp
+    static let vsyncSfColor = ChartStyle.vsyncSf
 
     /// A diagram of `frames` display frames of `result` (an Android run that
     /// kept its frame log), after `warmUpFrames`. Nil when no touch was shown
@@ -119,7 +119,7 @@ public enum AndroidDiagramBuilder {
                 + (continuous ? "; the GL thread in the RenderThread lane" : "")
                 + (c.android.panelInterface == .command && c.android.idleWake > 0
                    ? "; idle wake \(formatDecimal(Double(c.android.idleWake) / 1e6, places: 3)) ms (unknown)" : ""),
-            colorNames: names, colorOverrides: [uiWorkKey: 0x8D6E63, waitKey: 0xB8B8B8, 4: 0x17BECF],
+            colorNames: names, colorOverrides: [uiWorkKey: ChartStyle.touchWork, waitKey: ChartStyle.waiting],
             lanes: PipelineLane.android, ticks: ticks, legendRows: 3)
     }
 }

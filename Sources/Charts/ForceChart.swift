@@ -85,7 +85,7 @@ public struct ForceChart: GnuplotChart {
     }
 
     /// Mark colours: crossing, decision, haptic, photon.
-    static let markColors: [UInt32] = [0x222222, 0xD55E00, 0x009E73, 0x0072B2]
+    static let markColors = ChartStyle.pressMarks
     static let markNames = ["true force crosses the threshold", "recognised", "haptic tap felt", "first frame seen (photon)"]
     static let markPoints = [6, 9, 7, 5]
 
@@ -122,18 +122,18 @@ public struct ForceChart: GnuplotChart {
         """
         var object = 1
         for a in animations {
-            setup += "set object \(object) rectangle from first \(GnuplotText.number(a.fromMs)), graph 0 to first \(GnuplotText.number(a.toMs)), graph 1 back fillcolor \(GnuplotText.rgb(0xF3E3C3)) fillstyle solid 0.6 noborder\n"
+            setup += "set object \(object) rectangle from first \(GnuplotText.number(a.fromMs)), graph 0 to first \(GnuplotText.number(a.toMs)), graph 1 back fillcolor \(GnuplotText.rgb(ChartStyle.animation)) fillstyle solid 0.6 noborder\n"
             object += 1
         }
         if let first = animations.first {
-            setup += "set label \(GnuplotText.enhanced("animation: low latency off")) at first \(GnuplotText.number(first.fromMs)), graph 0.97 offset 0.5,0 left tc \(GnuplotText.rgb(0x8A6D2F)) font \",10\"\n"
+            setup += "set label \(GnuplotText.enhanced("animation: low latency off")) at first \(GnuplotText.number(first.fromMs)), graph 0.97 offset 0.5,0 left tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",10\"\n"
         }
         for t in thresholds {
             let y = GnuplotText.number(t.force), r = GnuplotText.number(t.release)
-            setup += "set arrow from graph 0, first \(y) to graph 1, first \(y) nohead back lc \(GnuplotText.rgb(0x777777)) lw 1.5 dt 2\n"
-            setup += "set label \(GnuplotText.enhanced("\(t.name) \(GnuplotText.number(t.force))")) at graph 1, first \(y) offset 1,0 left tc \(GnuplotText.rgb(0x444444)) font \",11\"\n"
-            setup += "set arrow from graph 0, first \(r) to graph 1, first \(r) nohead back lc \(GnuplotText.rgb(0xBBBBBB)) lw 1 dt 3\n"
-            setup += "set label \(GnuplotText.enhanced("release \(GnuplotText.number(t.release))")) at graph 1, first \(r) offset 1,0 left tc \(GnuplotText.rgb(0x888888)) font \",9\"\n"
+            setup += "set arrow from graph 0, first \(y) to graph 1, first \(y) nohead back lc \(GnuplotText.rgb(ChartStyle.guide)) lw 1.5 dt 2\n"
+            setup += "set label \(GnuplotText.enhanced("\(t.name) \(GnuplotText.number(t.force))")) at graph 1, first \(y) offset 1,0 left tc \(GnuplotText.rgb(ChartStyle.reference)) font \",11\"\n"
+            setup += "set arrow from graph 0, first \(r) to graph 1, first \(r) nohead back lc \(GnuplotText.rgb(ChartStyle.truth)) lw 1 dt 3\n"
+            setup += "set label \(GnuplotText.enhanced("release \(GnuplotText.number(t.release))")) at graph 1, first \(r) offset 1,0 left tc \(GnuplotText.rgb(ChartStyle.quiet)) font \",9\"\n"
         }
         for s in stages {
             // from the crossing to the photon, the stage's latency as a bracket
@@ -141,13 +141,13 @@ public struct ForceChart: GnuplotChart {
             // threshold the press has already risen past: free space)
             guard let c = s.crossingMs, let p = s.photonMs else { continue }
             let y = s.threshold - top * 0.04
-            setup += "set arrow from first \(GnuplotText.number(c)), first \(GnuplotText.number(y)) to first \(GnuplotText.number(p)), first \(GnuplotText.number(y)) heads size screen 0.006,90 lc \(GnuplotText.rgb(0x444444)) lw 1.2\n"
+            setup += "set arrow from first \(GnuplotText.number(c)), first \(GnuplotText.number(y)) to first \(GnuplotText.number(p)), first \(GnuplotText.number(y)) heads size screen 0.006,90 lc \(GnuplotText.rgb(ChartStyle.reference)) lw 1.2\n"
             let text = "\(s.name): decided +\(Self.ms(s.decisionMs - c)) ms\ntap felt +\(Self.ms(s.hapticMs - c)) ms, seen +\(Self.ms(p - c)) ms"
-            setup += "set label \(GnuplotText.enhanced(text)) at first \(GnuplotText.number(c)), first \(GnuplotText.number(y)) offset 0,-1.1 left tc \(GnuplotText.rgb(0x222222)) font \",11\"\n"
+            setup += "set label \(GnuplotText.enhanced(text)) at first \(GnuplotText.number(c)), first \(GnuplotText.number(y)) offset 0,-1.1 left tc \(GnuplotText.rgb(ChartStyle.ink)) font \",11\"\n"
         }
         var parts = [
-            "$truth using 1:2 with lines lw 5 lc \(GnuplotText.rgb(0xB8C7D6)) title \"true force\"",
-            "$delivered using 1:2 with steps lw 2 lc \(GnuplotText.rgb(0x555555)) title \"force the app holds (from each delivery)\"",
+            "$truth using 1:2 with lines lw 5 lc \(GnuplotText.rgb(ChartStyle.truth)) title \"true force\"",
+            "$delivered using 1:2 with steps lw 2 lc \(GnuplotText.rgb(ChartStyle.drop)) title \"force the app holds (from each delivery)\"",
         ]
         for (k, name) in Self.markNames.enumerated() where !marks[k].rows.isEmpty {
             parts.append("$mark\(k) using 1:2 with points pt \(Self.markPoints[k]) ps 1.7 lw 2 lc \(GnuplotText.rgb(Self.markColors[k])) title \(GnuplotText.enhanced(name))")

@@ -73,13 +73,13 @@ public struct HorizonErrorChart: GnuplotChart {
         set key bottom left
 
         """
-        setup += ChartStyle.periodLines(every: framePeriodMs, from: 0, to: xmax, .vertical, color: 0xB9C4D0, width: 1.5) {
+        setup += ChartStyle.periodLines(every: framePeriodMs, from: 0, to: xmax, .vertical, width: 1.5) {
             "\($0) frame\($0 == 1 ? "" : "s")"
         }
         if let l = photonLatencyMs, l <= xmax {
             let x = GnuplotText.number(l)
-            setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0x444444)) lw 1.2 dt (6,4)\n"
-            setup += "set label \"touch-to-photon \(formatDecimal(l, places: 1)) ms\" at first \(x), graph 0.93 offset 0.4,0 left tc \(GnuplotText.rgb(0x333333)) font \",10\"\n"
+            setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(ChartStyle.reference)) lw 1.2 dt (6,4)\n"
+            setup += "set label \"touch-to-photon \(formatDecimal(l, places: 1)) ms\" at first \(x), graph 0.93 offset 0.4,0 left tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",10\"\n"
         }
         let pointTypes = [7, 5, 9, 11, 13, 15]
         var parts: [String] = []

@@ -96,13 +96,13 @@ public struct LatencyCDFChart: GnuplotChart {
         set yrange [0:1.02]
         set ytics 0,0.1,1
         set key outside below center horizontal maxcols 2 noopaque nobox
-        set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc \(GnuplotText.rgb(0x8A8F98)) dt (8,6) lw 1.3
-        set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc \(GnuplotText.rgb(0x8A8F98)) dt (8,6) lw 1.3
-        set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc \(GnuplotText.rgb(0x777777)) font ",10"
-        set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc \(GnuplotText.rgb(0x777777)) font ",10"
+        set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc \(GnuplotText.rgb(ChartStyle.guide)) dt (8,6) lw 1.3
+        set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc \(GnuplotText.rgb(ChartStyle.guide)) dt (8,6) lw 1.3
+        set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc \(GnuplotText.rgb(ChartStyle.quiet)) font ",10"
+        set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc \(GnuplotText.rgb(ChartStyle.quiet)) font ",10"
 
         """
-        setup += ChartStyle.periodLines(every: framePeriodMs, from: xmin, to: xmax, .vertical, color: 0xB9C4D0, width: 1.5) {
+        setup += ChartStyle.periodLines(every: framePeriodMs, from: xmin, to: xmax, .vertical, width: 1.5) {
             $0 == 1 ? "T" : "\($0)T"
         }
         var parts: [String] = []

@@ -153,7 +153,7 @@ public struct LatencyTimelineChart: GnuplotChart {
         set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
 
         """
-        setup += ChartStyle.periodLines(every: framePeriodMs, from: bottom, to: top, .horizontal, color: 0xD5DCE3, width: 1) { "\($0)T" }
+        setup += ChartStyle.periodLines(every: framePeriodMs, from: bottom, to: top, .horizontal, width: 1) { "\($0)T" }
         var tables = [latency, hitch, drop, intervals]
         var parts: [String] = []
         var labels: [String] = []
@@ -173,10 +173,10 @@ public struct LatencyTimelineChart: GnuplotChart {
         let hitchLane = GnuplotText.number(bottom - span * 0.075), dropLane = GnuplotText.number(bottom - span * 0.035)
         parts.insert("$latency using 1:2 with steps lw 1.6 lc \(GnuplotText.rgb(ChartStyle.color(0))) title \"touch-to-photon, each frame with new touch content\"", at: 0)
         if !hitches.isEmpty {
-            parts.append("$hitches using 1:(\(hitchLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(0xC7372B)) title \"hitch: a frame repeated while a newer one was owed (lower ticks)\"")
+            parts.append("$hitches using 1:(\(hitchLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(ChartStyle.hitch)) title \"hitch: a frame repeated while a newer one was owed (lower ticks)\"")
         }
         if !drops.isEmpty {
-            parts.append("$drops using 1:(\(dropLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(0x555555)) title \"frame dropped (upper ticks)\"")
+            parts.append("$drops using 1:(\(dropLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(ChartStyle.drop)) title \"frame dropped (upper ticks)\"")
         }
         if points.isEmpty { tables.removeAll(); parts = ["NaN notitle"] }
         let plot = "plot " + parts.joined(separator: ", \\\n     ")

@@ -97,10 +97,10 @@ public struct MotionChart: GnuplotChart {
         set yrange [\(GnuplotText.number(ymax)):\(GnuplotText.number(ymin))]
         set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 noopaque nobox spacing 1.2 width 2
         set bmargin 8
-        set border 3 lc \(GnuplotText.rgb(0x666666))
+        set border 3 lc \(GnuplotText.rgb(ChartStyle.border))
 
         """
-        var parts = ["$finger using 1:2 with lines lw 9 lc \(GnuplotText.rgb(0xC8C8C8)) title \"finger (true path)\""]
+        var parts = ["$finger using 1:2 with lines lw 9 lc \(GnuplotText.rgb(ChartStyle.truth)) title \"finger (true path)\""]
         // Earlier series are drawn wider so that overlapping paths stay visible.
         let widths = [4.5, 2.8, 1.8, 1.2]
         for (i, d) in drawn.enumerated() {
@@ -113,22 +113,22 @@ public struct MotionChart: GnuplotChart {
             }
         }
         if let last = truePath.last {
-            parts.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 3 lw 2.5 lc \(GnuplotText.rgb(0x333333)) notitle")
-            setup += "set label \"finger now\" at first \(GnuplotText.number(last.x)), first \(GnuplotText.number(last.y)) offset 2,0 left tc \(GnuplotText.rgb(0x333333)) font \",11\"\n"
+            parts.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 3 lw 2.5 lc \(GnuplotText.rgb(ChartStyle.annotation)) notitle")
+            setup += "set label \"finger now\" at first \(GnuplotText.number(last.x)), first \(GnuplotText.number(last.y)) offset 2,0 left tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",11\"\n"
         }
         var plot = "plot " + parts.joined(separator: ", \\\n     ")
         if let last = truePath.last, let r = insetRadius {
             // an enlarged view of the stroke's end, where the drawn paths part
             let (x0, x1) = (last.x - r * 1.6, last.x + r * 1.6), (y0, y1) = (last.y - r, last.y + r)
             let box = "from first \(GnuplotText.number(x0)), first \(GnuplotText.number(y1)) to first \(GnuplotText.number(x1)), first \(GnuplotText.number(y0))"
-            setup += "set object 1 rectangle \(box) fillstyle empty border lc \(GnuplotText.rgb(0x333333)) dt 2 lw 1 front\n"
-            var inset = ["$finger using 1:2 with lines lw 5 lc \(GnuplotText.rgb(0xC8C8C8)) notitle"]
+            setup += "set object 1 rectangle \(box) fillstyle empty border lc \(GnuplotText.rgb(ChartStyle.annotation)) dt 2 lw 1 front\n"
+            var inset = ["$finger using 1:2 with lines lw 5 lc \(GnuplotText.rgb(ChartStyle.truth)) notitle"]
             for (i, d) in drawn.enumerated() where !d.path.isEmpty {
                 let color = GnuplotText.rgb(ChartStyle.color(i))
                 inset.append("$drawn\(i) using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc \(color) notitle")
                 inset.append("$drawn\(i) using 1:2 every ::\(d.path.count - 1)::\(d.path.count - 1) with points pt 7 ps 1.3 lc \(color) notitle")
             }
-            inset.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 2 lw 2 lc \(GnuplotText.rgb(0x333333)) notitle")
+            inset.append("$finger using 1:2 every ::\(truePath.count - 1)::\(truePath.count - 1) with points pt 6 ps 2 lw 2 lc \(GnuplotText.rgb(ChartStyle.annotation)) notitle")
             plot = """
             set multiplot
             \(plot)
@@ -141,8 +141,8 @@ public struct MotionChart: GnuplotChart {
             unset ylabel
             unset key
             set title "the stroke's end, enlarged" font ",11" offset 0,-0.6
-            set border 15 lc \(GnuplotText.rgb(0x333333)) lw 1
-            set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#FFFFFF" fillstyle solid 1.0 noborder
+            set border 15 lc \(GnuplotText.rgb(ChartStyle.annotation)) lw 1
+            set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor \(GnuplotText.rgb(ChartStyle.white)) fillstyle solid 1.0 noborder
             set tics font ",9"
             plot \(inset.joined(separator: ", \\\n     "))
             unset multiplot

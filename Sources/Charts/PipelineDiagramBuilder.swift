@@ -75,6 +75,7 @@ public enum PipelineDiagramBuilder {
             framePeriodNs: period, startNs: start, endNs: end, vsyncNs: vsyncs, boxes: boxes, markers: markers, touchPath: path,
             title: "\(scenario): touch to display",
             subtitle: "\(formatDecimal(framesOfLatency, places: 2)) frames from scan to photon; \(formatDecimal(c.displayHz.doubleValue, places: 2)) Hz display, \(formatDecimal(c.scanHz.doubleValue, places: 2)) Hz scan, \(c.renderServer.rawValue) render server, \(buffering)",
-            colorNames: [touchWorkKey: "touch handling", metalWorkKey: "Metal work (no buffer)", 0: "buffer A", 1: "buffer B", 2: "buffer C (third)"])
+            colorNames: [touchWorkKey: "touch handling", metalWorkKey: "Metal work (no buffer)", 0: "buffer A", 1: "buffer B", 2: "buffer C (third)"],
+            colorOverrides: [touchWorkKey: ChartStyle.touchWork])
     }
 }

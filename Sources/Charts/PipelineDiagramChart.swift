@@ -169,7 +169,7 @@ public struct PipelineDiagramChart: GnuplotChart {
         let width = windowFrames
         s += """
         unset grid
-        set border 1 lc \(GnuplotText.rgb(0x666666))
+        set border 1 lc \(GnuplotText.rgb(ChartStyle.border))
         set xrange [0:\(GnuplotText.number(width))]
         set yrange [\(GnuplotText.number(bottom)):\(GnuplotText.number(top))]
         set ytics (\(lanes.map { "\(GnuplotText.enhanced($0.title)) \(GnuplotText.number(y($0)))" }.joined(separator: ", "))) scale 0 font ",13"
@@ -185,11 +185,11 @@ public struct PipelineDiagramChart: GnuplotChart {
         for (i, lane) in lanes.enumerated() where i % 2 == 0 {
             let y = y(lane)
             s += "set object rect from graph 0, first \(GnuplotText.number(y - 0.5)) to graph 1, first \(GnuplotText.number(y + 0.5)) "
-                + "behind fc \(GnuplotText.rgb(0xF4F5F7)) fs solid 1.0 noborder\n"
+                + "behind fc \(GnuplotText.rgb(ChartStyle.followedBand)) fs solid 1.0 noborder\n"
         }
         for t in vsyncNs where t >= startNs && t <= endNs {
             let x = GnuplotText.number(frames(t))
-            s += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0x8A8F98)) lw 1.2 dt (6,4)\n"
+            s += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(ChartStyle.guide)) lw 1.2 dt (6,4)\n"
         }
         for t in ticks where t.timeNs >= startNs && t.timeNs <= endNs {
             let x = GnuplotText.number(frames(t.timeNs)), y = y(t.lane)
@@ -207,11 +207,11 @@ public struct PipelineDiagramChart: GnuplotChart {
         if !faint.rows.isEmpty {
             parts.append("$faint \(box) fs transparent solid 0.30 noborder fc rgb variable notitle")
             parts.append("$faint \(box) fs empty lc rgb variable lw 1 notitle")
-            parts.append("$faint using 1:13:12 with labels noenhanced font \",11\" tc \(GnuplotText.rgb(0x333333)) notitle")
+            parts.append("$faint using 1:13:12 with labels noenhanced font \",11\" tc \(GnuplotText.rgb(ChartStyle.annotation)) notitle")
         }
         if !solid.rows.isEmpty {
             parts.append("$solid \(box) fs solid 1.0 noborder fc rgb variable notitle")
-            parts.append("$solid \(box) fs empty lc \(GnuplotText.rgb(0x1A1A1A)) lw 2.5 notitle")
+            parts.append("$solid \(box) fs empty lc \(GnuplotText.rgb(ChartStyle.ink)) lw 2.5 notitle")
             // white on the dark fills, dark ink on the light ones (orange): readable on every buffer's colour
             parts.append("$solid using 1:13:12:14 with labels noenhanced font \",11:Bold\" tc rgb variable notitle")
         }
@@ -226,17 +226,17 @@ public struct PipelineDiagramChart: GnuplotChart {
             parts.append("keyentry with lines lc \(GnuplotText.rgb(c)) lw 2.5 title \(GnuplotText.enhanced(label))")
         }
         if boxes.contains(where: \.highlighted) && boxes.contains(where: { !$0.highlighted }) {
-            parts.append("keyentry with boxes fs empty lc \(GnuplotText.rgb(0x1A1A1A)) lw 2.5 title \"followed touch's work\"")
+            parts.append("keyentry with boxes fs empty lc \(GnuplotText.rgb(ChartStyle.ink)) lw 2.5 title \"followed touch's work\"")
         }
-        let markerColors: [UInt32] = [0xD62728, 0x7B3294, 0x111111, 0x8C564B]
+        let markerColors = ChartStyle.marks
         for (i, label) in markerLabels.enumerated() {
             let color = GnuplotText.rgb(markerColors[i % markerColors.count])
             parts.append("$marker\(i) using 1:2 with points pt 7 ps 1.7 lc \(color) title \(GnuplotText.enhanced(label))")
         }
         if touchPath.count >= 2 {
             parts.append("$path using 1:2:3:4 every ::0::\(touchPath.count - 2) with vectors head filled size first 0.06,25 "
-                + "lw 2.5 lc \(GnuplotText.rgb(0x111111)) title \"touch: scan → photon\"")
-            parts.append("$path using 1:2 with points pt 7 ps 0.9 lc \(GnuplotText.rgb(0x111111)) notitle")
+                + "lw 2.5 lc \(GnuplotText.rgb(ChartStyle.ink)) title \"touch: scan → photon\"")
+            parts.append("$path using 1:2 with points pt 7 ps 0.9 lc \(GnuplotText.rgb(ChartStyle.ink)) notitle")
         }
         if parts.isEmpty { parts.append("NaN notitle") }
         return "plot " + parts.joined(separator: ", \\\n     ")

@@ -55,30 +55,6 @@ public struct StageBudgetChart: GnuplotChart {
         self.subtitle = subtitle
     }
 
-    /// Each stage's colour: input in blues, the app in oranges, the
-    /// compositor in greens, the GPU in reds, the display in purples;
-    /// waits are the paler tint of their phase.
-    public static func color(_ stage: BudgetStage) -> UInt32 {
-        switch stage {
-        case .resampling: return 0x9ED9CC
-        case .scan: return 0x0B4F8A
-        case .digitizer: return 0x2F7BBF
-        case .dispatch: return 0x5FA2D9
-        case .deliveryWait, .batchWait: return 0xB7D3EA
-        case .handler, .uiThread: return 0xE08A1E
-        case .syncWait: return 0xF6D3A3
-        case .renderServerWait, .dequeueWait: return 0xBFE3C8
-        case .prepare, .renderThread: return 0x2E9B52
-        case .gpuWait: return 0xF2B8B0
-        case .gpu: return 0xC7372B
-        case .latchWait: return 0xD9D2E6
-        case .presentWait: return 0xB3A6CF
-        case .idleWake: return 0x8C7BB8
-        case .scanOut: return 0x6A51A3
-        case .panel: return 0x3F2A72
-        }
-    }
-
     /// The gnuplot script.
     public var script: ChartScript {
         // one table per stage (a legend entry each), in the order stages
@@ -122,24 +98,24 @@ public struct StageBudgetChart: GnuplotChart {
         set yrange [\(GnuplotText.number(-Double(bars.count) + 0.4)):0.6]
         set ytics (\(tics)) scale 0
         set grid xtics noytics
-        set arrow from first 0, graph 0 to first 0, graph 1 nohead front lc \(GnuplotText.rgb(0x444444)) lw 1.2
+        set arrow from first 0, graph 0 to first 0, graph 1 nohead front lc \(GnuplotText.rgb(ChartStyle.reference)) lw 1.2
         set key outside below center horizontal maxcols 6 noopaque nobox samplen 1.5
         set lmargin 24
-        set bmargin \(order.count > 12 ? 9 : 7)
+        set bmargin \(order.count > 16 ? 11 : order.count > 12 ? 9 : 7)
 
         """
         var parts: [String] = []
         for stage in order where !gains.contains(stage) {
-            let c = GnuplotText.rgb(Self.color(stage))
-            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc \(c) lc rgb 'white' lw 0.5 fs solid 1.0 border title \(GnuplotText.enhanced(stage.phrase))")
-            let ink = ChartStyle.labelInk(on: Self.color(stage)) == 0xFFFFFF ? "white" : "#222222"
-            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:4 with labels tc rgb '\(ink)' font ',10' notitle")
+            let c = GnuplotText.rgb(ChartStyle.stage(stage))
+            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc \(c) lc \(GnuplotText.rgb(ChartStyle.white)) lw 0.5 fs solid 1.0 border title \(GnuplotText.enhanced(stage.phrase))")
+            let ink = GnuplotText.rgb(ChartStyle.labelInk(on: ChartStyle.stage(stage)))
+            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:4 with labels tc \(ink) font ',10' notitle")
         }
         for stage in gains {
             // drawn over the start of the bar: the time the drawn point gains
-            let c = GnuplotText.rgb(Self.color(stage))
-            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc \(c) lw 1.5 fc rgb '#333333' title \(GnuplotText.enhanced(stage.phrase + " (gain)"))")
-            parts.append("$\(stage.rawValue) using 2:1:4 with labels right offset -0.6,0 font ',10' tc rgb '#333333' notitle")
+            let c = GnuplotText.rgb(ChartStyle.stage(stage))
+            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc \(c) lw 1.5 fc \(GnuplotText.rgb(ChartStyle.annotation)) title \(GnuplotText.enhanced(stage.phrase + " (gain)"))")
+            parts.append("$\(stage.rawValue) using 2:1:4 with labels right offset -0.6,0 font ',10' tc \(GnuplotText.rgb(ChartStyle.annotation)) notitle")
         }
         parts.append("$totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle")
         let plot = "plot " + parts.joined(separator: ", \\\n     ")

@@ -184,18 +184,18 @@ public struct SweepChart: GnuplotChart {
             set y2label "frame rate (fps, dotted lines)"
             set y2range [0:\(GnuplotText.number(fpsTop))]
             set y2tics nomirror out scale 0.6
-            set border 11 lc \(GnuplotText.rgb(0x666666))
+            set border 11 lc \(GnuplotText.rgb(ChartStyle.border))
 
             """
         }
         for a in annotations {
             let x = GnuplotText.number(a.x)
-            setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(0x444444)) lw 1.5 dt (8,5)\n"
-            setup += "set label \(GnuplotText.enhanced(a.label)) at first \(x), graph 0.97 offset 0.6,0 left front tc \(GnuplotText.rgb(0x333333)) font \",11\"\n"
+            setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(ChartStyle.reference)) lw 1.5 dt (8,5)\n"
+            setup += "set label \(GnuplotText.enhanced(a.label)) at first \(x), graph 0.97 offset 0.6,0 left front tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",11\"\n"
         }
 
         var parts: [String] = []
-        let ink = GnuplotText.rgb(0x333333)
+        let ink = GnuplotText.rgb(ChartStyle.annotation)
         parts.append("keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc \(ink) title \"p50 latency\"")
         parts.append("keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc \(ink) title \"p99 latency\"")
         if hasFPS {

@@ -78,7 +78,7 @@ public struct SweepHeatMapChart: GnuplotChart {
 
     /// The colours of the two panels, low to high value (viridis; the frame
     /// rate's reversed, so that brighter is worse in both).
-    static let palette = ["#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725"]
+    static let palette = ChartStyle.sequential
 
     /// The colour of a label on a cell at `fraction` (0...1) of the palette
     /// from its dark end: white or dark ink, whichever contrasts more with
@@ -106,7 +106,7 @@ public struct SweepHeatMapChart: GnuplotChart {
         for c in cells.sorted(by: { ($0.x, $0.y) < ($1.x, $1.y) }) {
             let xe = xEdges[c.x] ?? (c.x, c.x), ye = yEdges[c.y] ?? (c.y, c.y)
             // the latency palette runs dark (low) to bright (high); the frame rate's bright (low) to dark (high)
-            let p50Label = c.p50Ms.map { Self.labelColor(fraction($0, latencyRange)) } ?? 0x1A1A1A
+            let p50Label = c.p50Ms.map { Self.labelColor(fraction($0, latencyRange)) } ?? ChartStyle.ink
             let fpsLabel = Self.labelColor(1 - fraction(c.fps, rateRange))
             table.append([.number(c.x), .number(c.y), .number(xe.low), .number(xe.high), .number(ye.low), .number(ye.high),
                           .number(c.p50Ms ?? .nan), .number(c.fps), .number(Double(p50Label)), .number(Double(fpsLabel))])
@@ -117,7 +117,7 @@ public struct SweepHeatMapChart: GnuplotChart {
         setup += """
         unset title
         set key off
-        set grid front lc rgb "#00FFFFFF"
+        set grid front lc rgb "\(ChartStyle.invisible)"
 
         """
         func tics(_ t: [(Double, String)]?, _ axis: String, values: [Double], log: Bool) -> String {

@@ -79,7 +79,7 @@ public struct TalkTableChart: GnuplotChart {
         set bmargin \(many ? 9 : 5)
 
         """
-        let talk = GnuplotText.rgb(0x9AA5B1), simulated = GnuplotText.rgb(ChartStyle.color(0))
+        let talk = GnuplotText.rgb(ChartStyle.talk), simulated = GnuplotText.rgb(ChartStyle.color(0))
         let o = GnuplotText.number(Self.offset)
         let plot = """
         plot $talk using ($1-\(o)):2 with boxes fc \(talk) title "the talk", \\

@@ -128,15 +128,15 @@ public struct ValidationChart: GnuplotChart {
         set errorbars small
 
         """
-        let band = GnuplotText.rgb(0xDCEFE3), pub = GnuplotText.rgb(ChartStyle.color(1)), sim = GnuplotText.rgb(ChartStyle.color(0))
-        let miss = GnuplotText.rgb(ChartStyle.color(1)), ok = GnuplotText.rgb(ChartStyle.color(2)), known = GnuplotText.rgb(0x6B6B6B)
+        let band = GnuplotText.rgb(ChartStyle.passBand), pub = GnuplotText.rgb(ChartStyle.color(1)), sim = GnuplotText.rgb(ChartStyle.color(0))
+        let miss = GnuplotText.rgb(ChartStyle.color(1)), ok = GnuplotText.rgb(ChartStyle.color(2)), known = GnuplotText.rgb(ChartStyle.quiet)
         let labelX = GnuplotText.number(right * 1.02)
         let plot = """
         plot $validation using (($5+$6)/2):1:(($6-$5)/2):(0.42) with boxxyerror fc \(band) title "within 10% or 5 ms", \\
              $validation using 2:($1+0.18):3:4 with xerrorbars lc \(pub) lw 2 pt 13 ps 1.6 title "published value (spread)", \\
              $validation using 7:($1-0.16):8:11 with xerrorbars lc \(sim) lw 1.5 pt -1 notitle, \\
              $validation using (($9+$10)/2):($1-0.16):(($10-$9)/2):(0.09) with boxxyerror fc \(sim) title "latsim: p25-p75, whiskers p5-p95", \\
-             $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb '#FFFFFF' notitle, \\
+             $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc \(GnuplotText.rgb(ChartStyle.white)) notitle, \\
              $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc \(sim) title "latsim: the figure compared"
         """
         // one labels clause per verdict present: gnuplot 5.4 crashes on a

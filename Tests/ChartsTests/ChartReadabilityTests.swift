@@ -46,14 +46,15 @@ import Testing
         #expect(linear[90]!.high == linear[120]!.low && linear[120]!.high == 180)
     }
 
-    /// Labels: dark ink on yellow, orange and light green, white on the dark
+    /// Labels: dark ink on yellow, orange and olive, white on the dark
     /// fills; the heat map's label colours follow its palette.
     @Test func labelsContrastWithTheirFill() {
-        #expect(ChartStyle.labelInk(on: 0xFDE725) == 0x1A1A1A) // viridis yellow
-        #expect(ChartStyle.labelInk(on: 0xF08A24) == 0x1A1A1A) // the third buffer's orange
-        #expect(ChartStyle.labelInk(on: 0x440154) == 0xFFFFFF) // viridis purple
-        #expect(ChartStyle.labelInk(on: 0x8D6E63) == 0xFFFFFF) // touch handling brown
-        #expect(SweepHeatMapChart.labelColor(1) == 0x1A1A1A && SweepHeatMapChart.labelColor(0) == 0xFFFFFF)
+        #expect(ChartStyle.labelInk(on: 0xFDE725) == ChartStyle.ink) // viridis yellow
+        #expect(ChartStyle.labelInk(on: ChartStyle.buffers[2]) == ChartStyle.ink) // the third buffer's orange
+        #expect(ChartStyle.labelInk(on: ChartStyle.touchWork) == ChartStyle.ink) // touch handling olive
+        #expect(ChartStyle.labelInk(on: 0x440154) == ChartStyle.white) // viridis purple
+        #expect(ChartStyle.labelInk(on: ChartStyle.stage(.resampling)) == ChartStyle.white) // indigo
+        #expect(SweepHeatMapChart.labelColor(1) == ChartStyle.ink && SweepHeatMapChart.labelColor(0) == ChartStyle.white)
     }
 
     /// A one-row validation chart carries no labels clause without a point
