@@ -64,6 +64,6 @@ struct TouchDelivery {
         }
         lastDelivered = last
         delivered += waiting.count
-        waiting.removeAll(keepingCapacity: true)
+        waiting.removeAll()
     }
 }
