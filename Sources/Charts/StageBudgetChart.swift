@@ -121,12 +121,6 @@ public struct StageBudgetChart: GnuplotChart {
         let plot = "plot " + parts.joined(separator: ", \\\n     ")
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
     }
-
-    /// True when white text reads better on `color`.
-    static func isDark(_ color: UInt32) -> Bool {
-        let r = Double((color >> 16) & 0xFF), g = Double((color >> 8) & 0xFF), b = Double(color & 0xFF)
-        return 0.299 * r + 0.587 * g + 0.114 * b < 140
-    }
 }
 
 extension StageBudgetChart: RegisteredChart {

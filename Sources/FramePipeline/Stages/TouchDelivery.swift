@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// UIKit's touch delivery (Docs/Model.md, "Event delivery").

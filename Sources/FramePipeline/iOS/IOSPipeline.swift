@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 import TouchModel
 
