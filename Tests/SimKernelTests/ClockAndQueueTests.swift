@@ -80,11 +80,13 @@ enum TestEvent: UInt8, SimulationEvent {
         q.schedule(.late, at: 10, payload: 2)
         #expect(q.pop(before: .max)?.payload == 1)
         // only a later rank (late, 9) waits at 10: middle (2) would be next
-        #expect(q.handleNow(.middle))
+        let middleNow = q.handleNow(.middle)
+        #expect(middleNow)
         #expect(q.within[Int(TestEvent.middle.rawValue)] == 1 && q.count == 1)
         // an early (1) waits at 10 now: the late one scheduled after it
         q.schedule(.early, at: 10, payload: 3)
-        #expect(!q.handleNow(.late))
+        let lateNow = q.handleNow(.late)
+        #expect(!lateNow)
         #expect(q.within[Int(TestEvent.late.rawValue)] == 0)
         var order: [UInt8] = []
         while let e = q.pop(before: .max) { order.append(e.payload) }
