@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["Charts", "Traces", "Experiments", "Measures", "LatsimOutput", "Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
-        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "Measures", "Report", "Charts", "PredictorProcess"]),
+        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "Measures", "Report", "Charts", "LatsimOutput", "PredictorProcess"]),
         // A predictor in another process, any language, speaking the
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
@@ -88,14 +88,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
-        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
-        .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments", "Measures"]),
+        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel", "SimKernel"]),
+        .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments", "Measures", "TouchModel", "SimKernel"]),
         .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Experiments", "Scenarios", "FramePipeline", "LatsimOutput"]),
-        .testTarget(name: "ChartsTests", dependencies: ["Charts", "LatsimOutput", "SimKernel", "LatsimTestSupport"]),
+        .testTarget(name: "ChartsTests", dependencies: ["Charts", "FramePipeline", "LatsimOutput", "SimKernel", "LatsimTestSupport"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "LatsimOutput", "PerfettoProtos", "Scenarios", "FramePipeline", "SimKernel", "LatsimTestSupport"]),
         // Writing outputs without destroying anything: atomic files, staging,
         // destinations, the gnuplot driver, the report's staging.
-        .testTarget(name: "OutputTests", dependencies: ["Report", "Charts", "Traces", "Measures", "LatsimOutput", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline", "LatsimTestSupport"]),
+        .testTarget(name: "OutputTests", dependencies: ["Report", "Charts", "Traces", "Measures", "LatsimOutput", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline", "SimKernel", "LatsimTestSupport"]),
         // Temporary directories and the gnuplot check, for the output modules' tests.
         .target(name: "LatsimTestSupport", dependencies: ["Charts"], path: "Tests/TestSupport"),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
