@@ -315,13 +315,14 @@ public enum FigureAggregation: String, Sendable, CaseIterable {
 
 /// Which statistic of a stream a figure is.
 public enum StreamStatistic: Sendable {
-    case p50, p99, mean, max
+    case p50, p95, p99, mean, max
 
     /// The statistic of `s`; nil when it holds no value.
     public func of(_ s: StreamingStats) -> Double? {
         guard s.count > 0 else { return nil }
         switch self {
         case .p50: return s.percentile(50)
+        case .p95: return s.percentile(95)
         case .p99: return s.percentile(99)
         case .mean: return s.mean
         case .max: return s.max
