@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Report", dependencies: ["Charts", "Traces", "Experiments", "Measures", "LatsimOutput", "Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
-        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "Measures", "Report", "Charts", "LatsimOutput", "PredictorProcess"]),
+        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "Measures", "Report", "Charts", "LatsimOutput", "PredictorProcess", "Traces"]),
         // A predictor in another process, any language, speaking the
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),

@@ -9,6 +9,7 @@ import Report
 import Scenarios
 import SimKernel
 import TouchModel
+import Traces
 
 /// What a fuzz input is: the file kinds and command-line values latsim
 /// reads. New kinds go at the end: libFuzzer's inputs choose theirs by the
