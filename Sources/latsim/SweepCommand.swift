@@ -92,7 +92,7 @@ struct SweepRunCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var csv: String?
-    @Option(help: ArgumentHelp("Write the rows as a JSON array to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Write the sweep as JSON to PATH ('-' for stdout, then nothing else is printed there): one object with the grid's axes, the settings and `points`, one per grid point (Docs/Results.md).", valueName: "PATH"))
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR as sweep.png, sweep.svg, sweep.gp and sweep.dat (needs gnuplot for the images).", valueName: "DIR"))
     var plot: String?
@@ -183,7 +183,7 @@ struct SweepMergeCommand: ParsableCommand {
     @Argument(help: "The part files.") var parts: [String] = []
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout).", valueName: "PATH"))
     var csv: String?
-    @Option(help: ArgumentHelp("Write the rows as a JSON array to PATH ('-' for stdout).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Write the merged sweep as JSON to PATH ('-' for stdout): one object with the grid's axes, the settings and `points`, one per grid point (Docs/Results.md).", valueName: "PATH"))
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR.", valueName: "DIR"))
     var plot: String?
