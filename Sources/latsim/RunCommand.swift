@@ -1,10 +1,12 @@
 import ArgumentParser
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
+import Measures
 import Scenarios
 import SimKernel
+import Traces
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -95,10 +97,10 @@ struct RunCommand: ParsableCommand {
         }
         let keepLog = trace != nil || frames != nil
         try WorkEstimate.check(jobs.map(\.1), keepLog: keepLog, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
-        func paths(_ file: String?) -> [String] {
-            file.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
+        func paths(_ file: String?, _ flag: String) throws -> [String] {
+            try file.map { try CLI.perRun($0, flag: flag, names: jobs.map(\.0.name)) } ?? []
         }
-        try CLI.preflight(files: [json] + paths(trace) + paths(frames))
+        try CLI.preflight(files: [json] + paths(trace, "--trace") + paths(frames, "--frames"))
         let command = try own.command()
         var results: [(String, RunResult)] = []
         for (s, c) in jobs {
@@ -153,7 +155,7 @@ extension RunCommand {
     /// `--seeds N`: each scenario N times; the figures with their intervals.
     func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]], headlines: [Figure]) throws {
         // seed S's run is the summary's, with its budget as a single run has it
-        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
+        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: Parallel.availableCPUs,
                                     budget: keepsBudget, maxEvents: options.maxEvents)
         RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
         let figures = runs.map { SeedRuns.figures($0) }
@@ -172,7 +174,7 @@ extension RunCommand {
 
     /// Says of each run that measured no frame why its latency is empty.
     static func warnUnmeasured(_ results: [(String, RunResult)]) {
-        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
+        for (name, r) in results where Figure.touchToPhotonP50.value(r) == nil && Figure.tapToPhotonP50.value(r) == nil {
             CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
         }
     }
@@ -219,9 +221,10 @@ enum RunTable {
             let c = r.configuration
             // WALT's screen test splits each change's path, from the change to its photons
             let label = c.blinks ? "blink to photon" : !c.taps ? "touch-to-photon" : c.liftResponse ? "tap or lift to photon" : "tap-to-photon"
-            let whole = c.blinks || c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
-            t.rows.append([label, f(total, 3), whole.map { f($0.percentile(50), 3) } ?? "-",
-                           whole.map { f($0.percentile(99), 3) } ?? "-", "100.0%"])
+            let whole: (p50: Figure, p99: Figure)? = c.blinks || c.taps && c.liftResponse ? nil
+                : c.taps ? (.tapToPhotonP50, .tapToPhotonP99) : (.touchToPhotonP50, .touchToPhotonP99)
+            t.rows.append([label, f(total, 3), whole.map { FigureTable.cell($0.p50.value(r), $0.p50) } ?? "-",
+                           whole.map { FigureTable.cell($0.p99.value(r), $0.p99) } ?? "-", "100.0%"])
             blocks.append(t.render() + (androidNote(c).map { "\n" + $0 } ?? ""))
         }
         return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Charts
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import Measures
+import Report
 import Scenarios
 import SimKernel
 
@@ -47,7 +49,7 @@ struct ValidateCommand: ParsableCommand {
         }
         try CLI.preflight(files: [json], directories: [chart])
         let started = Date()
-        let results = try Validation.run(table, jobs: ProcessInfo.processInfo.activeProcessorCount)
+        let results = try Validation.run(table, jobs: Parallel.availableCPUs)
         let wall = Date().timeIntervalSince(started)
         if let json {
             try CLI.write(ResultHeader.document("validate", command: CLI.command, [("rows", ValidationOutput.json(results))]).text() + "\n", to: json)

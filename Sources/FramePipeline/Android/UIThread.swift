@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 import TouchModel
 
@@ -122,7 +121,7 @@ struct UIThread {
             newest = r.touch
             downEnd = r.end
         }
-        downResponses.removeAll(keepingCapacity: true)
+        downResponses.removeAll()
         if let consumption {
             downEnd = -1
             deliveries += 1

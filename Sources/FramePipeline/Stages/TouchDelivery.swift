@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// UIKit's touch delivery (Docs/Model.md, "Event delivery").
@@ -64,6 +63,6 @@ struct TouchDelivery {
         }
         lastDelivered = last
         delivered += waiting.count
-        waiting.removeAll(keepingCapacity: true)
+        waiting.removeAll()
     }
 }
