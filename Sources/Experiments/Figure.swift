@@ -24,6 +24,8 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
     case liftToPhotonMean, touchUpMean
     // scroll: a scroll view following a dragging finger
     case scrollStartP50, scrollStartMean, scrollToPhotonP50, scrollToPhotonP99, scrollTrailMean
+    // ink: an ink app's wet stroke at the pen's row, a front buffer's torn draws and dry commits (Docs/Ink.md)
+    case penToInkP50, penToInkP99, inkErrorRms, tornPerSecond, dryCommitP50
     // the display
     case framesPresented, fps, repeatedFrames, droppedFrames, hitches, hitchMsPerS, triplePercent, wastedUpdates
     // Android's BufferQueue and FrameTimeline
@@ -88,6 +90,17 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
             return D("s2p p99 ms", "s2pP99Ms", .milliseconds, .lower, .both, .scroll, 3, inFrames: true, stream: .init({ $0.scroll?.scrollToPhotonMs }, .p99))
         case .scrollTrailMean:
             return D("scroll trail pt", "scrollTrailMeanPt", .points, .lower, .both, .scroll, 3, stream: .init({ $0.scroll?.trailPoints }, .mean))
+        case .penToInkP50:
+            return D("ink p50 ms", "inkP50Ms", .milliseconds, .lower, .both, .ink, 3, inFrames: true, stream: .init({ $0.ink?.penToInkMs }, .p50))
+        case .penToInkP99:
+            return D("ink p99 ms", "inkP99Ms", .milliseconds, .lower, .both, .ink, 3, inFrames: true, stream: .init({ $0.ink?.penToInkMs }, .p99))
+        case .inkErrorRms:
+            return D("ink error rms pt", "inkErrorRmsPt", .points, .lower, .both, .ink, 3) { $0.measurements.ink?.errorMoments.rms }
+        case .tornPerSecond:
+            return D("torn frames/s", "tornPerS", .perSecond, .lower, .android, .frontBuffer, 1) { $0.measurements.ink?.tornPerSecond }
+        case .dryCommitP50:
+            return D("dry commit p50 ms", "dryCommitP50Ms", .milliseconds, .lower, .android, .frontBuffer, 3, inFrames: true,
+                     stream: .init({ $0.ink?.dryCommitMs }, .p50))
         case .framesPresented:
             return D("presented", "framesPresented", .count, .none, .both, .display, 0) { Double($0.measurements.framesPresented) }
         case .fps:
@@ -201,6 +214,8 @@ public enum Figure: String, CaseIterable, Sendable, Codable {
         case .lift: return c.taps && c.liftResponse
         case .scroll: return c.scrolls && !c.taps
         case .force: return c.force.interaction != .none
+        case .ink: return c.inkApp
+        case .frontBuffer: return c.frontBuffered
         case .prediction: return !c.predictor.isNone
         }
     }
@@ -310,6 +325,10 @@ public enum FigureChannel: String, Sendable, CaseIterable {
     case scroll
     /// An app that uses force (`app.force.interaction`).
     case force
+    /// An ink app (`app.ink`, or front-buffered) with a drawing pen.
+    case ink
+    /// A front-buffered app (`android.renderMode: frontBuffered`).
+    case frontBuffer
     /// An app that predicts (`app.predictor`).
     case prediction
     /// Android's FrameTimeline.

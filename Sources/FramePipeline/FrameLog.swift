@@ -27,6 +27,9 @@ public final class FrameLog: @unchecked Sendable {
         public var horizon: SimTime = 0
     }
     public struct Drop: Sendable { public var time: SimTime; public var frame: Int64 }
+    /// A mid-frame read (`app.midFrameLead`): at `time`, before the commit
+    /// at `commit`, the app took `count` touches, scans `first` to `last`.
+    public struct LateRead: Sendable { public var time, commit: SimTime; public var first, last: Int64; public var count: Int }
     public struct BufferSample: Sendable { public var time: SimTime; public var held, allocated: Int }
 
     public var scans: [Scan] = []
@@ -37,6 +40,7 @@ public final class FrameLog: @unchecked Sendable {
     public var gpuJobs: [GPUWork] = []
     public var latches: [Latch] = []
     public var drops: [Drop] = []
+    public var lateReads: [LateRead] = []
     public var bufferSamples: [BufferSample] = []
     /// An Android run's own records (nil on iOS).
     public var android: AndroidFrameLog?

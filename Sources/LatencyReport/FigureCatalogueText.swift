@@ -7,7 +7,7 @@ public enum FigureCatalogueText {
     static let platformText: [FigurePlatform: String] = [.ios: "iOS", .android: "Android", .both: "both"]
     static let channelText: [FigureChannel: String] = [
         .display: "every run", .touch: "a drawing finger", .tap: "a tapping finger", .lift: "taps, app.liftResponse",
-        .scroll: "app.scrolls",
+        .scroll: "app.scrolls", .ink: "app.ink", .frontBuffer: "android.renderMode frontBuffered",
         .force: "app.force.interaction", .prediction: "app.predictor", .frameTimeline: "FrameTimeline", .bufferQueue: "BufferQueue",
     ]
     static let aggregationText: [FigureAggregation: String] = [

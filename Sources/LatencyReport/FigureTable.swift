@@ -37,6 +37,7 @@ public enum FigureTable {
         ("latency and display", [.touch, .display]),
         ("taps", [.tap, .lift]),
         ("scrolling", [.scroll]),
+        ("ink", [.ink, .frontBuffer]),
         ("Android BufferQueue and FrameTimeline", [.bufferQueue, .frameTimeline]),
         ("force (3D Touch)", [.force]),
         ("prediction", [.prediction]),

@@ -221,7 +221,7 @@ enum RunTable {
             let whole = c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
             t.rows.append([label, f(total, 3), whole.map { f($0.percentile(50), 3) } ?? "-",
                            whole.map { f($0.percentile(99), 3) } ?? "-", "100.0%"])
-            blocks.append(t.render() + (androidNote(c).map { "\n" + $0 } ?? ""))
+            blocks.append(t.render() + (budgetNote(c).map { "\n" + $0 } ?? ""))
         }
         return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."
     }

@@ -274,7 +274,7 @@ extension AndroidPipeline {
     /// The figures of the finished run.
     mutating func finish() -> (Measurements, InvariantChecks) {
         var m = Measurements()
-        measurement.finish(into: &m)
+        measurement.finish(into: &m, seconds: Double(configuration.duration) / 1e9)
         m.framesPresented = display.framesPresented
         m.repeatedFrames = display.repeatedFrames
         m.droppedFrames = timeline.counts[.dropped]

@@ -42,6 +42,12 @@ public enum AndroidRenderMode: String, Sendable, CaseIterable, Keyword {
     /// GLSurfaceView's `RENDERMODE_CONTINUOUSLY`: a GL thread draws in a
     /// loop, unpaced by the Choreographer.
     case continuous
+    /// androidx.graphics.lowlatency's front-buffered renderer
+    /// (`GLFrontBufferedRenderer`, `CanvasFrontBufferedRenderer`, API 29):
+    /// the wet stroke is drawn into the single buffer being scanned out,
+    /// and on pen-up the dry stroke is committed through the BufferQueue
+    /// and SurfaceFlinger (Docs/Ink.md).
+    case frontBuffered
 }
 
 /// The Android release whose SurfaceFlinger timing rules a run follows

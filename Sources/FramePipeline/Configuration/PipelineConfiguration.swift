@@ -233,6 +233,9 @@ public struct PipelineConfiguration: Sendable {
     /// 3D Touch: the press, force sensing, haptics and the app's force
     /// recognition (Docs/Force.md).
     public var force = ForceSettings()
+    /// The ink app: wet ink at the pen's row, unbuffered input, the front
+    /// buffer's plane, the mid-frame read (Docs/Ink.md).
+    public var ink = InkSettings()
 
     /// A configuration whose every field the key table then sets; not a
     /// configuration to run as it is.

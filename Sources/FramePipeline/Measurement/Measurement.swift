@@ -48,6 +48,13 @@ struct Measurement {
     let scrolling: Bool
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
+    /// An ink app's figures (Docs/Ink.md); nil otherwise.
+    var ink: InkTracker?
+    /// Whether a shown frame's ink is measured at its latch (an ink app
+    /// drawing through the buffered pipeline): tested per frame without
+    /// reading the optional above. A front-buffered app measures its draws
+    /// itself (``inkShown(newest:photon:drawn:)``).
+    let inkAtLatch: Bool
     /// The content number (iOS: the scan) of the newest touch shown so far.
     private var newestShown: Int64 = -1
     /// Touches the app drew and no frame has shown yet: what per-sample
@@ -77,6 +84,8 @@ struct Measurement {
         taps = trajectory.taps
         scrolling = c.scrolls && !taps
         if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
+        inkAtLatch = c.inkApp && !c.frontBuffered
+        if c.inkApp || c.midFrameRead { ink = InkTracker(c) }
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
@@ -165,6 +174,7 @@ struct Measurement {
                 effectiveFrames.record(effectiveFor.count)
                 prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
             }
+            if inkAtLatch { inkShown(newest: s, photon: ink!.photon(vsync: latch, y: s.position.y), drawn: drawn) }
         }
         if measured && taps { newestShown = content }
         while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
@@ -182,9 +192,16 @@ struct Measurement {
         return measured
     }
 
+    /// An ink app shows the pen position `newest` at `photon` (at its own
+    /// row), the stroke's end drawn at `drawn`.
+    mutating func inkShown(newest: Touch, photon: SimTime, drawn: TouchPoint) {
+        let pen = truth.state(at: photon).position
+        ink!.shown(newest: newest, photon: photon, drawn: drawn, truth: pen)
+    }
+
     /// The streams, settled; without prediction the effective figures are
     /// the measured ones (they were not recorded twice).
-    mutating func finish(into m: inout Measurements) {
+    mutating func finish(into m: inout Measurements, seconds: Double = 0) {
         if !predicts {
             effectiveMs = touchToPhotonMs
             effectiveFrames = pipelineFrames
@@ -200,8 +217,48 @@ struct Measurement {
         m.liftToPhotonMs = liftToPhotonMs
         m.prediction = prediction
         m.scroll = scroll?.figures
+        if var i = ink?.figures {
+            i.seconds = seconds
+            i.settle()
+            m.ink = i
+        }
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result
         m.settle()
+    }
+}
+
+extension Measurement {
+    /// A front-buffered draw ending at `drawEnd` (Docs/Ink.md): its content
+    /// reaches the eye at each row when the scan-out next passes it, from
+    /// the vsync `from` on (the front layer on screen, or a composed
+    /// present). `vsync` is the pass over the measured row; the rest as
+    /// ``frameShown(latch:content:newest:drawnTouches:drawn:horizon:)``,
+    /// with every drawn sample's photons at its own row's pass. Returns true
+    /// when the content is new (and was measured).
+    mutating func frontDrawShown(race: ScanRace, drawEnd: SimTime, from: SimTime, vsync: SimTime, content: Int64,
+                                 newest s: Touch, drawnTouches: Int64, drawn: TouchPoint, horizon: SimTime) -> Bool {
+        let measured = content > newestShown
+        if measured {
+            newestShown = content
+            measuredPhoton = geometry.photonTime(latch: vsync, y: s.position.y)
+            let photon = measuredPhoton
+            let ttp = touchToPhotonMemo.of(photon - s.time)
+            let frames = geometry.pipelineFrames(latch: vsync, windowStart: s.windowStart)
+            touchToPhotonMs.record(ttp)
+            pipelineFrames.record(frames)
+            if predicts {
+                effectiveMs.record(ttp - horizonMemo.of(horizon))
+                effectiveFrames.record(geometry.frames(frames, minus: horizon))
+                prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
+            }
+        }
+        while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
+            drawnShown += 1
+            let row = geometry.rowOffset ?? roundHalfUp(d.y / geometry.heightPoints * geometry.framePeriodNanos)
+            let photon = race.pass(atOrAfter: drawEnd, row: row, from: from) + geometry.panelResponse
+            perSampleMs.record(perSampleMemo.of(photon - d.time))
+        }
+        return measured
     }
 }

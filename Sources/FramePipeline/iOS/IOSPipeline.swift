@@ -116,6 +116,11 @@ struct IOSPipeline: PlatformPipeline {
     /// is handled within the latch at its vsync when nothing waits before
     /// it, else scheduled there, at the vsync.
     let frameStartsAtVsync: Bool
+    /// Mid-frame event processing's lead (`app.midFrameLead`; nil: off).
+    let midFrameLead: SimTime?
+    /// With a mid-frame read: each handler run's end, by run, until its
+    /// commit's frame is split into stages.
+    var midFrameHandlerEnds = Ring<(run: Int64, end: SimTime)>()
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -133,6 +138,7 @@ struct IOSPipeline: PlatformPipeline {
         log?.force = force?.log
         scansOnDemand = c.delivery == .coalesced
         frameStartsAtVsync = c.delivery == .coalesced && c.dispatchDelay == 0
+        midFrameLead = c.ink.midFrameLead
     }
 
     /// Installs a predictor in the app (a user's own, or a built-in).
@@ -183,6 +189,7 @@ struct IOSPipeline: PlatformPipeline {
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
         case .commit:
+            if midFrameLead != nil { midFrameRead(now, &s) }
             // made in its place in the table: built elsewhere and copied, its
             // last fields were read back before their stores were done
             let slot = commits.appendUninitialized()
@@ -315,7 +322,13 @@ struct IOSPipeline: PlatformPipeline {
             log.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: last))
         }
         delivery.handedOver()
-        s.schedule(.commit, at: run.firstCommit)
+        if let lead = midFrameLead {
+            // the commit waits for the late read (Docs/Ink.md, "Mid-frame input")
+            midFrameHandlerEnds.append((app.run, run.end))
+            s.schedule(.commit, at: midFrameCommit(lead: lead, delivered: now, handlerEnd: run.end))
+        } else {
+            s.schedule(.commit, at: run.firstCommit)
+        }
     }
 
     /// A commit reaches the render server.
@@ -456,12 +469,20 @@ struct IOSPipeline: PlatformPipeline {
         // the photons of the main touch, as the frame was measured
         let photon = measurement.measuredPhoton
         let panel = measurement.geometry.panelResponse
+        let handlerEnd = midFrameLead != nil ? midFrameHandlerEnd(run: commit.pointee.handlerRun) : 0
         ref._withUnsafeGuaranteedRef { b in
             let c = commit.pointee
             var chain = b.chain(from: c.mainTouch.time)
             chain.until(b.windowEnd(of: c.mainTouch))
             chain.until(c.mainTouch.ready)
-            chain.until(c.delivered)
+            if midFrameLead != nil {
+                // the late read is at the commit; it took the main touch when that was ready after the delivery
+                let late = c.mainTouch.ready > c.delivered
+                chain.until(late ? c.committed : c.delivered)
+                chain.until(late ? c.committed : handlerEnd)
+            } else {
+                chain.until(c.delivered)
+            }
             chain.until(c.committed)
             let stamp = stamps.pointee
             chain.until(stamp.prepareStart)
@@ -480,7 +501,7 @@ struct IOSPipeline: PlatformPipeline {
     /// The figures of the finished run.
     mutating func finish() -> (Measurements, InvariantChecks) {
         var m = Measurements()
-        measurement.finish(into: &m)
+        measurement.finish(into: &m, seconds: Double(configuration.duration) / 1e9)
         m.framesPresented = display.framesPresented
         m.repeatedFrames = display.repeatedFrames
         m.droppedFrames = display.droppedFrames
@@ -494,10 +515,12 @@ struct IOSPipeline: PlatformPipeline {
         m.touchUpMs = digitizer.touchUpMs
         m.touchUpMs.settle()
         m.force = force?.finish()
+        m.ink?.lateReads = delivery.lateReads
+        m.ink?.lateReadTouches = delivery.lateDelivered
         var checks = invariants
         checks.budgetMismatches = (m.budget?.mismatches ?? 0) + stamps.missing
-        checks.samplesOutOfOrder = delivery.outOfOrder
-        checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
+        checks.samplesOutOfOrder = delivery.outOfOrder + delivery.outOfOrderLate
+        checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.lateDelivered - delivery.waiting.count
         checks.bufferConflicts = buffers.conflicts
         checks.maxBuffersHeld = buffers.maxHeld
         checks.maxBuffersAllocated = buffers.maxAllocated

@@ -64,8 +64,13 @@ public struct StageBudgetChart: GnuplotChart {
         case .scan: return 0x0B4F8A
         case .digitizer: return 0x2F7BBF
         case .dispatch: return 0x5FA2D9
-        case .deliveryWait, .batchWait: return 0xB7D3EA
+        case .deliveryWait, .batchWait, .inputWait: return 0xB7D3EA
         case .handler, .uiThread: return 0xE08A1E
+        case .midFrameRead: return 0xF0B45E
+        case .renderWait: return 0xBFE3C8
+        case .frontRender: return 0x2E9B52
+        case .composeWait: return 0xB3A6CF
+        case .scanRace: return 0x9E7FD0
         case .syncWait: return 0xF6D3A3
         case .renderServerWait, .dequeueWait: return 0xBFE3C8
         case .prepare, .renderThread: return 0x2E9B52
