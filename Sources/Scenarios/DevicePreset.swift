@@ -68,7 +68,7 @@ extension DevicePreset {
     /// The built-in presets (Docs/Devices.md), iOS first.
     public static let builtinNames = [
         "iphone-5", "iphone-x", "ipad-mini", "ipad-air-2", "ipad-pro-2015", "ipad-pro-2017",
-        "nexus-5", "nexus-5x", "nexus-7-2013", "nexus-9", "pixel", "pixel-xl", "pixel-4", "pixel-6",
+        "nexus-5", "nexus-5x", "nexus-7-2013", "nexus-9", "pixel", "pixel-xl", "pixel-4", "pixel-6", "xiaomi-pad-5",
     ]
 
     /// The YAML text of a built-in resource of the device folder.

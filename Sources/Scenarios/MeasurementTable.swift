@@ -14,6 +14,12 @@ public struct MeasurementTable: Sendable {
         case frameToPhoton
         /// From a drag's newest sample to its photon (`latency.touchToPhotonMs`).
         case touchToPhoton
+        /// An ink app's pen-to-ink: from the newest pen sample to its
+        /// photons at the pen's own row (`ink.penToInkMs`; Docs/Ink.md).
+        case penToInk
+        /// Touch-to-photon less the prediction horizon the frame applied
+        /// (`latency.effectiveMs`): the latency a predicting app shows.
+        case effectiveToPhoton
     }
 
     /// Which statistic of the simulated figure is compared.
