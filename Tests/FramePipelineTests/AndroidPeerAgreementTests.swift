@@ -6,10 +6,10 @@ import SimKernel
 import Testing
 
 /// Differential test against the Android SimPy peer
-/// (`../shared/peers/simpy_android.py`), an independent model of
+/// (`Tests/Oracles/peers/simpy_android.py`), an independent model of
 /// Docs/Android.md's contract. The peer's finger moves on a 45° line; latsim
 /// is given the same trajectory.
-@Suite(.enabled(if: Peer.androidAvailable, "needs ../shared/peers/simpy_android.py and python3 with simpy (pip install simpy==4.1.2)"))
+@Suite(.enabled(if: Peer.androidAvailable, "needs python3 with simpy (pip install simpy==4.1.2)"))
 struct AndroidPeerAgreementTests {
     static func both(_ scenario: String, _ overrides: [String], duration: String) throws -> (RunResult, [String: Any]) {
         let ours = try runScenario(scenario, ["input.trajectory=line"] + overrides, duration: duration)

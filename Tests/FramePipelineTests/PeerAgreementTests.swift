@@ -4,10 +4,10 @@ import FramePipeline
 import Scenarios
 import Testing
 
-/// Differential test against the SimPy peer (`../shared/peers/simpy_pipeline.py`),
+/// Differential test against the SimPy peer (`Tests/Oracles/peers/simpy_pipeline.py`),
 /// an independent model of the same spec. The peer moves the finger on a
 /// 45° line; latsim is given the same trajectory.
-@Suite(.enabled(if: Peer.available, "needs ../shared/peers/simpy_pipeline.py and python3 with simpy (pip install simpy==4.1.2)"))
+@Suite(.enabled(if: Peer.available, "needs python3 with simpy (pip install simpy==4.1.2)"))
 struct PeerAgreementTests {
     static func both(_ scenario: String, _ overrides: [String], duration: String) throws -> (RunResult, [String: Any]) {
         let ours = try runScenario(scenario, ["input.trajectory=line"] + overrides, duration: duration)
@@ -87,10 +87,11 @@ struct PeerAgreementTests {
 }
 
 /// The SimPy peers, run as a user would: `simpy_pipeline.py` (iOS) and
-/// `simpy_android.py` (Android), in `../shared/peers`.
+/// `simpy_android.py` (Android), the repository's copies in
+/// `Tests/Oracles/peers` (Tests/Oracles/README.md).
 enum Peer {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/peers")
+        .appendingPathComponent("Oracles/peers")
     static let script = folder.appendingPathComponent("simpy_pipeline.py")
     static let androidScript = folder.appendingPathComponent("simpy_android.py")
 

@@ -6,17 +6,16 @@ import Experiments
 @testable import FramePipeline
 import Scenarios
 
-/// Where the committed baseline and the shared datasets are.
+/// Where the committed baseline and the recorded strokes are.
 enum PredictionCorpusFixtures {
     /// The package root (three levels above this file).
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     /// The committed regression baseline.
     static let baselineFile = packageRoot.appendingPathComponent("Reports/prediction-baseline.json")
-    /// The $1 gesture logs, beside the package.
-    static let dollarDirectory = packageRoot.appendingPathComponent("../shared/datasets/dollar-unistroke").standardizedFileURL.path
-    /// True when the $1 gesture logs are present.
-    static let hasDollar = FileManager.default.fileExists(atPath: dollarDirectory + "/s01/fast")
+    /// Subject s01 of the $1 gesture logs, the repository's fixture
+    /// (Tests/Fixtures/dollar-unistroke/README.md).
+    static let dollarDirectory = packageRoot.appendingPathComponent("Tests/Fixtures/dollar-unistroke").path
 
     /// The synthetic corpus scored once per test process (it is what both
     /// gate tests compare).
@@ -147,7 +146,7 @@ struct PredictionCorpusTests {
 
     /// The $1 traces as corpus items: names relative to the directory, the
     /// run as long as the traces, every predictor scored.
-    @Test(.enabled(if: PredictionCorpusFixtures.hasDollar, "the $1 gesture logs are not at ../shared/datasets/dollar-unistroke; skipped"))
+    @Test
     func datasetItemsPlayTheRecordedTraces() throws {
         let dir = PredictionCorpusFixtures.dollarDirectory + "/s01"
         let loaded = try PredictionCorpus.datasetItems(directory: dir, include: ["fast"], skipBad: false)

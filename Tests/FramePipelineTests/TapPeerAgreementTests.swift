@@ -8,7 +8,7 @@ import Testing
 /// Taps and a drag's touch-down against the SimPy peers, which implement
 /// them from the same contract (ANDROID.md A4): the same tap-to-photon mean,
 /// frames presented and model events.
-@Suite(.enabled(if: Peer.available && Peer.androidAvailable, "needs ../shared/peers and python3 with simpy (pip install simpy==4.1.2)"))
+@Suite(.enabled(if: Peer.available && Peer.androidAvailable, "needs python3 with simpy (pip install simpy==4.1.2)"))
 struct TapPeerAgreementTests {
     static func compare(_ ours: RunResult, _ peer: [String: Any], _ label: String, taps: Bool) throws {
         let m = ours.measurements

@@ -2,7 +2,7 @@ import Foundation
 import SimKernel
 @testable import TouchModel
 
-/// The shared data sets, beside the package root (../shared/datasets).
+/// The recorded strokes the tests play (a fixture of the repository).
 enum Fixtures {
     static let packageRoot: URL = {
         // Tests/TouchModelTests/TestSupport.swift -> package root (symbolic
@@ -10,13 +10,9 @@ enum Fixtures {
         URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }()
 
-    static let dollarDirectory: String = {
-        packageRoot.appendingPathComponent("../shared/datasets/dollar-unistroke").standardizedFileURL.path
-    }()
-
-    static var hasDollar: Bool {
-        FileManager.default.fileExists(atPath: dollarDirectory + "/s01/medium/arrow01.xml")
-    }
+    /// Subject s01 of the $1 gesture logs, the repository's fixture
+    /// (Tests/Fixtures/dollar-unistroke/README.md).
+    static let dollarDirectory: String = packageRoot.appendingPathComponent("Tests/Fixtures/dollar-unistroke").path
 
     /// A fresh temporary directory for files a test writes.
     static func temporaryDirectory(_ name: String) throws -> String {

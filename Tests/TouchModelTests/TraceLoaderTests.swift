@@ -7,7 +7,7 @@ import Testing
 struct TraceLoaderTests {
     static let ms = Nanos.perMillisecond
 
-    @Test(.enabled(if: Fixtures.hasDollar, "the $1 gesture logs are not at ../shared/datasets/dollar-unistroke; skipped"))
+    @Test
     func loadsARealGestureLog() throws {
         let path = Fixtures.dollarDirectory + "/s01/medium/arrow01.xml"
         let tr = try Trajectory.make(path, parameters: TrajectoryParameters())
@@ -25,9 +25,9 @@ struct TraceLoaderTests {
         #expect(abs(mid.velocity.x - 2 / 0.033) < 1e-9 && abs(mid.velocity.y + 1 / 0.033) < 1e-9)
     }
 
-    @Test(.enabled(if: Fixtures.hasDollar, "the $1 gesture logs are not at ../shared/datasets/dollar-unistroke; skipped"))
+    @Test
     func playsADirectoryFileByFileWithGaps() throws {
-        let dir = Fixtures.dollarDirectory + "/s02/fast"
+        let dir = Fixtures.dollarDirectory + "/s01/fast"
         let params = TrajectoryParameters(traceGap: 200 * TraceLoaderTests.ms)
         let tr = try Trajectory.make(dir, parameters: params)
         let files = try FileManager.default.subpathsOfDirectory(atPath: dir).filter { $0.hasSuffix(".xml") }

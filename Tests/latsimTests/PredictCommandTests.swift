@@ -4,8 +4,8 @@ import Testing
 /// `latsim predict` and `latsim regress` as a user and a CI job meet them.
 @Suite struct PredictCommandTests {
     static let committedBaseline = Latsim.packageRoot.appendingPathComponent("Reports/prediction-baseline.json")
-    static let dollarDirectory = Latsim.packageRoot.appendingPathComponent("../shared/datasets/dollar-unistroke").standardizedFileURL.path
-    static let hasDollar = FileManager.default.fileExists(atPath: dollarDirectory + "/s01/fast")
+    /// Subject s01 of the $1 gesture logs (Tests/Fixtures/dollar-unistroke/README.md).
+    static let dollarDirectory = Latsim.packageRoot.appendingPathComponent("Tests/Fixtures/dollar-unistroke").path
 
     /// A directory with one good and one malformed CSV trace.
     static func traceDirectory() throws -> URL {
@@ -137,7 +137,7 @@ import Testing
         #expect(incomplete.status == 2 && incomplete.stderr.contains("missing key 'entries'"), "\(incomplete.stderr)")
     }
 
-    @Test(.enabled(if: PredictCommandTests.hasDollar, "the $1 gesture logs are not at ../shared/datasets/dollar-unistroke; skipped"))
+    @Test
     func predictPlaysTheDollarDatasetFilteredByFolder() throws {
         let o = try Latsim.run(["predict", "--dataset", Self.dollarDirectory + "/s01", "--include", "fast",
                                 "--predictor", "linearFirst", "--horizon", "1", "--json", "-"])
