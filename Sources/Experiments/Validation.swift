@@ -194,7 +194,8 @@ public enum Validation {
     /// An ink app's figure (Docs/Ink.md), part by part from its stage
     /// budget: each stage's share of the figure (its mean, scaled to the
     /// statistic the row takes), and the prediction's horizon taken off an
-    /// effective figure; a stage that is 0 throughout is left out. The
+    /// effective figure; a stage that is 0 throughout is left out, so the
+    /// parts add up to the figure. The
     /// budget splits touch-to-photon at the measured row, which an ink
     /// scenario sets to the pen's own.
     static func budgetParts(_ measure: MeasurementTable.Measure, _ r: RunResult, total: Double) -> [ValidationResult.Part] {
@@ -207,7 +208,7 @@ public enum Validation {
         var parts: [ValidationResult.Part] = []
         for stage in b.stages {
             let ms = (b.meanMs(stage) ?? 0) * scale
-            if abs(ms) >= 0.05 { parts.append(.init(stage: stage.phrase, ms: ms)) }
+            if ms != 0 { parts.append(.init(stage: stage.phrase, ms: ms)) }
         }
         if horizon != 0 { parts.append(.init(stage: "prediction \(formatDecimal(horizon, places: 3)) ms ahead", ms: -horizon)) }
         return parts

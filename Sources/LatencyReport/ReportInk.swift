@@ -10,10 +10,10 @@ extension ReportWriter {
     /// what it sets, with a legend name.
     static let inkPaths: [(name: String, scenario: String, change: @Sendable (inout PipelineConfiguration) -> Void)] = [
         ("Android, multi-buffered", "android-ink-buffered", { _ in }),
-        ("Android, front buffer on a composed plane", "android-ink-front", { $0.ink.frontBufferPlane = .composition }),
+        ("Android, front buffer composed", "android-ink-front", { $0.ink.frontBufferPlane = .composition }),
         ("Android, front buffer on an overlay", "android-ink-front", { _ in }),
-        ("Pencil, iPad Pro 2017", "pencil-ink", { _ in }),
-        ("Pencil, with the mid-frame read", "pencil-ink-midframe", { _ in }),
+        ("Pencil (iPad Pro 2017)", "pencil-ink", { _ in }),
+        ("Pencil, mid-frame read", "pencil-ink-midframe", { _ in }),
     ]
 
     /// The pen's rows the report runs each path at (a fraction of the
@@ -48,32 +48,43 @@ extension ReportWriter {
             page.add(table.markdown())
             page.add()
         }
-        let bars = results.compactMap { r in r.result.measurements.budget.flatMap { StageBudgetChart.Bar(name: r.name, budget: $0) } }
-        if !bars.isEmpty {
-            page.chart(try render(StageBudgetChart(bars: bars, title: "Where an ink app's milliseconds go",
+        // where the milliseconds go, one chart per platform (the prediction's
+        // run splits as the mid-frame one: prediction is not a stage)
+        let bars = results.filter { $0.name != "pencil-ink-predicted" }.compactMap { r in
+            r.result.measurements.budget.flatMap { StageBudgetChart.Bar(name: r.name, budget: $0) }
+        }
+        let android = bars.filter { $0.name.hasPrefix("android") }, ios = bars.filter { !$0.name.hasPrefix("android") }
+        if !android.isEmpty {
+            page.chart(try render(StageBudgetChart(bars: android, title: "Where an Android ink app's milliseconds go",
                                                    subtitle: "mean pen-to-ink at the pen's own row, split into the stages each draw or frame passed through"),
-                                  "ink-budget"), alt: "stage budget of the ink paths")
+                                  "ink-budget"), alt: "stage budget of the Android ink paths")
             page.add(Self.inkBudgetReading(bars))
             page.add()
         }
+        if !ios.isEmpty {
+            page.chart(try render(StageBudgetChart(bars: ios, title: "Where the Pencil ink's milliseconds go",
+                                                   subtitle: "mean pen-to-ink at the pen's own row on the 2017 iPad Pro, without and with the mid-frame read"),
+                                  "ink-budget-pencil"), alt: "stage budget of the Pencil ink paths")
+        }
         // pen-to-ink at each row of the screen, each path with the pen on a horizontal line
-        var series: [SweepChart.Series] = []
+        var series: [InkRowChart.Series] = []
+        var period = 0.0
         for path in Self.inkPaths {
-            var points: [SweepChart.Point] = []
+            var points: [(row: Double, meanMs: Double, p5Ms: Double, p95Ms: Double)] = []
             for row in Self.inkRows {
                 var c = try Scenario.named(path.scenario).configuration(assignments())
                 c.duration = Nanos.perSecond
                 path.change(&c)
+                period = c.framePeriod.doubleValue / 1e6
                 let r = try PipelineRun(configuration: c, trajectory: try Self.penAlongRow(row, c)).run()
-                guard let ink = r.measurements.ink?.penToInkMs, let p50 = ink.percentile(50), let p99 = ink.percentile(99) else { continue }
-                points.append(SweepChart.Point(x: row, p50Ms: p50, p99Ms: p99))
+                guard let ink = r.measurements.ink?.penToInkMs, let mean = ink.mean, let p5 = ink.percentile(5),
+                      let p95 = ink.percentile(95) else { continue }
+                points.append((row, mean, p5, p95))
             }
-            series.append(SweepChart.Series(name: path.name, points: points))
+            series.append(InkRowChart.Series(name: path.name, points: points))
         }
-        let chart = SweepChart(series: series, xLabel: "the pen's row (fraction of the screen's height, 0 at the top)",
-                               latencyLabel: "pen-to-ink at the pen's row (ms)",
-                               title: "Pen-to-ink by path and by the pen's row",
-                               subtitle: "a pen drawing along one row for a second; the scan-out reaches row r at V_k + r·T")
+        let chart = InkRowChart(series: series, framePeriodMs: period,
+                                subtitle: "a pen drawing along one row for a second; the scan-out reaches row r at V_k + r·T; y gridded at T")
         page.chart(try render(chart, "ink-rows"), alt: "pen-to-ink by path and by the pen's row")
         page.add(Self.inkRowsReading(series))
         page.add()
@@ -103,20 +114,23 @@ extension ReportWriter {
     }
 
     /// What the rows chart shows, from its series.
-    static func inkRowsReading(_ series: [SweepChart.Series]) -> String {
-        func span(_ name: String) -> (min: Double, max: Double)? {
-            guard let s = series.first(where: { $0.name == name }), !s.points.isEmpty else { return nil }
-            return (s.points.map(\.p50Ms).min()!, s.points.map(\.p50Ms).max()!)
+    static func inkRowsReading(_ series: [InkRowChart.Series]) -> String {
+        func span(_ name: String) -> (min: Double, max: Double, top: Double, bottom: Double)? {
+            guard let s = series.first(where: { $0.name == name }), let first = s.points.first, let last = s.points.last else { return nil }
+            return (s.points.map(\.meanMs).min()!, s.points.map(\.meanMs).max()!, first.meanMs, last.meanMs)
         }
         var out: [String] = []
-        if let b = span("Android, multi-buffered") {
-            out.append("Through the buffered pipeline the ink reaches the eye a whole frame after it is latched plus the scan-out to its row: \(formatDecimal(b.min, places: 1)) ms at the top to \(formatDecimal(b.max, places: 1)) ms at the bottom, one period apart.")
+        if let b = span(inkPaths[0].name) {
+            out.append("Through the multi-buffered pipeline the ink reaches the eye a fixed time after its latch plus the scan-out to its row: \(formatDecimal(b.top, places: 1)) ms at the top to \(formatDecimal(b.bottom, places: 1)) ms at the bottom, one period apart.")
         }
-        if let f = span("Android, front buffer on an overlay") {
-            out.append("A front buffer on an overlay is raced to the row by the scan-out: from \(formatDecimal(f.min, places: 1)) ms for rows the scan-out reaches just after the draw ends to \(formatDecimal(f.max, places: 1)) ms for rows it has just passed, which wait a whole refresh; where on the screen the pen is decides how much the front buffer buys.")
+        if let f = span(inkPaths[2].name) {
+            out.append("A front buffer on an overlay is raced to the row by the scan-out: its mean runs from \(formatDecimal(f.min, places: 1)) to \(formatDecimal(f.max, places: 1)) ms in a sawtooth, each draw waiting for the scan-out's next pass over its row, so where on the screen the pen is decides how much the front buffer buys; the band (5th to 95th percentile) is the spread between draws that end at different points of the refresh.")
         }
-        if let c = span("Android, front buffer on a composed plane") {
-            out.append("Composed by SurfaceFlinger (the fallback when the hardware composer gives the front buffer no overlay) it takes SurfaceFlinger's latency again: \(formatDecimal(c.min, places: 1)) to \(formatDecimal(c.max, places: 1)) ms.")
+        if let c = span(inkPaths[1].name) {
+            out.append("Composed by SurfaceFlinger (the fallback when the hardware composer gives the front buffer no overlay) it takes SurfaceFlinger's latency again, \(formatDecimal(c.top, places: 1)) to \(formatDecimal(c.bottom, places: 1)) ms, rising with the row as a buffered frame does.")
+        }
+        if let p = span(inkPaths[3].name), let m = span(inkPaths[4].name) {
+            out.append("The Pencil's ink rises with the row too (\(formatDecimal(p.top, places: 1)) to \(formatDecimal(p.bottom, places: 1)) ms), and the mid-frame read moves the whole line down by a Pencil window (\(formatDecimal(m.top, places: 1)) to \(formatDecimal(m.bottom, places: 1)) ms).")
         }
         return out.joined(separator: " ")
     }

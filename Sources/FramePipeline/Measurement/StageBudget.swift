@@ -123,7 +123,7 @@ public enum BudgetStage: String, CaseIterable, Sendable {
         case .midFrameRead: return "mid-frame wait"
         case .inputWait: return "input wait"
         case .renderWait: return "render wait"
-        case .frontRender: return "front-buffer render"
+        case .frontRender: return "front render"
         case .composeWait: return "compose wait"
         case .scanRace: return "scan race"
         case .uiThread: return "UI thread"
