@@ -13,7 +13,10 @@ let package = Package(
         .library(name: "Experiments", targets: ["Experiments"]),
         .library(name: "LatsimFuzz", targets: ["LatsimFuzz"]),
         .library(name: "LatsimOutput", targets: ["LatsimOutput"]),
-        .library(name: "LatencyReport", targets: ["LatencyReport"]),
+        .library(name: "Measures", targets: ["Measures"]),
+        .library(name: "Charts", targets: ["Charts"]),
+        .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "Report", targets: ["Report"]),
         .library(name: "PredictorProcess", targets: ["PredictorProcess"]),
         .library(name: "LatsimGate", targets: ["LatsimGate"]),
     ],
@@ -46,19 +49,31 @@ let package = Package(
             dependencies: ["FramePipeline", "SimKernel", "TouchModel", "Yams"],
             resources: [.copy("Builtin"), .copy("Devices")]
         ),
-        // What is run on top of the model: sweeps, the parallel runner, the
-        // prediction corpus, the talk's table.
-        .target(name: "Experiments", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         // Writing outputs without destroying anything (atomic files, staging,
         // destinations, signal cleanup) and the text and JSON helpers.
         .target(name: "LatsimOutput", dependencies: ["SimKernel"]),
+        // The results schema: every figure a run produces and every quantity
+        // the summary JSON lists, declared once, and the outputs that are
+        // views of them (summary JSON, figure tables, figures across seeds).
+        .target(name: "Measures", dependencies: ["Scenarios", "FramePipeline", "SimKernel", "TouchModel", "LatsimOutput"]),
+        // What is run on top of the model: sweeps, the parallel runner, the
+        // prediction corpus, the talk's table.
+        .target(name: "Experiments", dependencies: ["Measures", "Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         // The messages of Perfetto's trace format that latsim writes and
         // reads, generated once from Protos/perfetto_trimmed.proto.
         .target(name: "PerfettoProtos", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
-        .target(name: "LatencyReport", dependencies: ["LatsimOutput", "Experiments", "Scenarios", "FramePipeline", "PerfettoProtos"]),
+        // gnuplot charts and diagrams, each declared once in the registry.
+        .target(name: "Charts", dependencies: ["LatsimOutput", "Measures", "FramePipeline", "Scenarios", "SimKernel", "TouchModel"]),
+        // Device formats in and out: Chrome JSON and Perfetto traces, the
+        // per-vsync CSV, and the Perfetto and framestats readers.
+        .target(name: "Traces", dependencies: ["LatsimOutput", "FramePipeline", "Scenarios", "SimKernel", "PerfettoProtos"]),
+        // `latsim report`: its experiments and the prose computed from their
+        // findings, and the outputs of the experiments (sweeps, validation,
+        // the talk's table, prediction studies).
+        .target(name: "Report", dependencies: ["Charts", "Traces", "Experiments", "Measures", "LatsimOutput", "Scenarios", "FramePipeline", "SimKernel", "TouchModel"]),
         // The fuzz target: the command line's parsing and run paths with an
         // oracle, for the fuzz tests and the libFuzzer package in Fuzz/.
-        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "LatencyReport", "PredictorProcess"]),
+        .target(name: "LatsimFuzz", dependencies: ["Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "Measures", "Report", "Charts", "LatsimOutput", "PredictorProcess"]),
         // A predictor in another process, any language, speaking the
         // predictor protocol (JSON Lines on stdin/stdout).
         .target(name: "PredictorProcess", dependencies: ["SimKernel", "TouchModel"]),
@@ -67,17 +82,25 @@ let package = Package(
         .executableTarget(
             name: "latsim",
             dependencies: [
-                "LatencyReport", "Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel", "PredictorProcess", "LatsimGate",
+                "Report", "Charts", "Traces", "Measures", "LatsimOutput", "Experiments", "Scenarios", "FramePipeline", "TouchModel", "SimKernel",
+                "PredictorProcess", "LatsimGate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
-        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel"]),
-        .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments"]),
-        .testTarget(name: "LatencyReportTests", dependencies: ["LatencyReport", "LatsimOutput", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline"]),
+        .testTarget(name: "TouchModelTests", dependencies: ["TouchModel", "SimKernel"]),
+        .testTarget(name: "FramePipelineTests", dependencies: ["FramePipeline", "Scenarios", "Experiments", "Measures", "TouchModel", "SimKernel"]),
+        .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Experiments", "Scenarios", "FramePipeline", "LatsimOutput"]),
+        .testTarget(name: "ChartsTests", dependencies: ["Charts", "FramePipeline", "LatsimOutput", "SimKernel", "LatsimTestSupport"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "LatsimOutput", "PerfettoProtos", "Scenarios", "FramePipeline", "SimKernel", "LatsimTestSupport"]),
+        // Writing outputs without destroying anything: atomic files, staging,
+        // destinations, the gnuplot driver, the report's staging.
+        .testTarget(name: "OutputTests", dependencies: ["Report", "Charts", "Traces", "Measures", "LatsimOutput", "PerfettoProtos", "Experiments", "Scenarios", "FramePipeline", "SimKernel", "LatsimTestSupport"]),
+        // Temporary directories and the gnuplot check, for the output modules' tests.
+        .target(name: "LatsimTestSupport", dependencies: ["Charts"], path: "Tests/TestSupport"),
         .testTarget(name: "FuzzTests", dependencies: ["LatsimFuzz"], resources: [.copy("Corpus")]),
         .testTarget(name: "latsimTests", dependencies: ["latsim", "SimKernel", "Yams"]),
         .testTarget(name: "PredictorProcessTests", dependencies: ["PredictorProcess", "TouchModel", "SimKernel"]),
-        .testTarget(name: "LatsimGateTests", dependencies: ["LatsimGate", "Experiments", "TouchModel", "SimKernel"]),
+        .testTarget(name: "LatsimGateTests", dependencies: ["LatsimGate", "Experiments", "Measures", "TouchModel", "SimKernel"]),
     ]
 )

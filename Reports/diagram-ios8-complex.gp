@@ -7,52 +7,52 @@ if (!exists("outbase")) outbase = "diagram-ios8-complex"
 # table faint
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $faint << EOD
-1.5 4 1 2 3.7 4.3 9268835 4 216666667 233333333 "Multi-Touch" "scan" 4.13 16777215
-2.5 4 2 3 3.7 4.3 9268835 4 233333333 250000000 "Multi-Touch" "scan" 4.13 16777215
-3.5 4 3 4 3.7 4.3 9268835 4 250000000 266666667 "Multi-Touch" "scan" 4.13 16777215
-4.5 4 4 5 3.7 4.3 9268835 4 266666667 283333333 "Multi-Touch" "scan" 4.13 16777215
-5.5 4 5 6 3.7 4.3 9268835 4 283333333 300000000 "Multi-Touch" "scan" 4.13 16777215
-6.5 4 6 7 3.7 4.3 9268835 4 300000000 316666667 "Multi-Touch" "scan" 4.13 16777215
-7.5 4 7 8 3.7 4.3 9268835 4 316666667 333333333 "Multi-Touch" "scan" 4.13 16777215
-0.12 3 0 0.24 2.7 3.3 9268835 4 200000000 204000000 "App" "" 3.13 16777215
-2.12 3 2 2.24 2.7 3.3 9268835 4 233333333 237333333 "App" "" 3.13 16777215
-3.12 3 3 3.24 2.7 3.3 9268835 4 250000000 254000000 "App" "" 3.13 16777215
-4.12 3 4 4.24 2.7 3.3 9268835 4 266666667 270666667 "App" "" 3.13 16777215
-5.12 3 5 5.24 2.7 3.3 9268835 4 283333333 287333333 "App" "" 3.13 16777215
-6.12 3 6 6.24 2.7 3.3 9268835 4 300000000 304000000 "App" "" 3.13 16777215
-7.12 3 7 7.24 2.7 3.3 9268835 4 316666667 320666667 "App" "" 3.13 16777215
-0.27 2 0 0.54 1.7 2.3 3897538 1 200000000 209000000 "Core Animation" "prepare" 2.13 16777215
-1.27 2 1 1.54 1.7 2.3 15764004 2 216666667 225666667 "Core Animation" "prepare" 2.13 1710618
-3.27 2 3 3.54 1.7 2.3 3897538 1 250000000 259000000 "Core Animation" "prepare" 2.13 16777215
-4.27 2 4 4.54 1.7 2.3 15764004 2 266666667 275666667 "Core Animation" "prepare" 2.13 1710618
-5.27 2 5 5.54 1.7 2.3 4170573 0 283333333 292333333 "Core Animation" "prepare" 2.13 1710618
-6.27 2 6 6.54 1.7 2.3 3897538 1 300000000 309000000 "Core Animation" "prepare" 2.13 16777215
-7.27 2 7 7.54 1.7 2.3 15764004 2 316666667 325666667 "Core Animation" "prepare" 2.13 1710618
-0.13 1 0 0.26 0.7 1.3 4170573 0 200000000 204333333 "GPU" "" 1.13 1710618
-0.9 1 0.54 1.26 0.7 1.3 3897538 1 209000000 221000000 "GPU" "render" 1.13 16777215
-1.9 1 1.54 2.26 0.7 1.3 15764004 2 225666667 237666667 "GPU" "render" 1.13 1710618
-3.9 1 3.54 4.26 0.7 1.3 3897538 1 259000000 271000000 "GPU" "render" 1.13 16777215
-4.9 1 4.54 5.26 0.7 1.3 15764004 2 275666667 287666667 "GPU" "render" 1.13 1710618
-5.9 1 5.54 6.26 0.7 1.3 4170573 0 292333333 304333333 "GPU" "render" 1.13 1710618
-6.9 1 6.54 7.26 0.7 1.3 3897538 1 309000000 321000000 "GPU" "render" 1.13 16777215
-7.77 1 7.54 8 0.7 1.3 15764004 2 325666667 333333333 "GPU" "render" 1.13 1710618
-0.5 0 0 1 -0.3 0.3 15764004 2 200000000 216666667 "Display" "frame 8" 0.13 1710618
-1.5 0 1 2 -0.3 0.3 4170573 0 216666667 233333333 "Display" "frame 9" 0.13 1710618
-2.5 0 2 3 -0.3 0.3 3897538 1 233333333 250000000 "Display" "frame 10" 0.13 16777215
-3.5 0 3 4 -0.3 0.3 15764004 2 250000000 266666667 "Display" "frame 11" 0.13 1710618
-5.5 0 5 6 -0.3 0.3 3897538 1 283333333 300000000 "Display" "frame 13" 0.13 16777215
-6.5 0 6 7 -0.3 0.3 15764004 2 300000000 316666667 "Display" "frame 14" 0.13 1710618
-7.5 0 7 8 -0.3 0.3 4170573 0 316666667 333333333 "Display" "frame 15" 0.13 1710618
+1.5 4 1 2 3.7 4.3 10066227 4 216666667 233333333 "Multi-Touch" "scan" 4.13 2236962
+2.5 4 2 3 3.7 4.3 10066227 4 233333333 250000000 "Multi-Touch" "scan" 4.13 2236962
+3.5 4 3 4 3.7 4.3 10066227 4 250000000 266666667 "Multi-Touch" "scan" 4.13 2236962
+4.5 4 4 5 3.7 4.3 10066227 4 266666667 283333333 "Multi-Touch" "scan" 4.13 2236962
+5.5 4 5 6 3.7 4.3 10066227 4 283333333 300000000 "Multi-Touch" "scan" 4.13 2236962
+6.5 4 6 7 3.7 4.3 10066227 4 300000000 316666667 "Multi-Touch" "scan" 4.13 2236962
+7.5 4 7 8 3.7 4.3 10066227 4 316666667 333333333 "Multi-Touch" "scan" 4.13 2236962
+0.12 3 0 0.24 2.7 3.3 10066227 4 200000000 204000000 "App" "" 3.13 2236962
+2.12 3 2 2.24 2.7 3.3 10066227 4 233333333 237333333 "App" "" 3.13 2236962
+3.12 3 3 3.24 2.7 3.3 10066227 4 250000000 254000000 "App" "" 3.13 2236962
+4.12 3 4 4.24 2.7 3.3 10066227 4 266666667 270666667 "App" "" 3.13 2236962
+5.12 3 5 5.24 2.7 3.3 10066227 4 283333333 287333333 "App" "" 3.13 2236962
+6.12 3 6 6.24 2.7 3.3 10066227 4 300000000 304000000 "App" "" 3.13 2236962
+7.12 3 7 7.24 2.7 3.3 10066227 4 316666667 320666667 "App" "" 3.13 2236962
+0.27 2 0 0.54 1.7 2.3 4487082 1 200000000 209000000 "Core Animation" "prepare" 2.13 16777215
+1.27 2 1 1.54 1.7 2.3 15113984 2 216666667 225666667 "Core Animation" "prepare" 2.13 2236962
+3.27 2 3 3.54 1.7 2.3 4487082 1 250000000 259000000 "Core Animation" "prepare" 2.13 16777215
+4.27 2 4 4.54 1.7 2.3 15113984 2 266666667 275666667 "Core Animation" "prepare" 2.13 2236962
+5.27 2 5 5.54 1.7 2.3 2263091 0 283333333 292333333 "Core Animation" "prepare" 2.13 16777215
+6.27 2 6 6.54 1.7 2.3 4487082 1 300000000 309000000 "Core Animation" "prepare" 2.13 16777215
+7.27 2 7 7.54 1.7 2.3 15113984 2 316666667 325666667 "Core Animation" "prepare" 2.13 2236962
+0.13 1 0 0.26 0.7 1.3 2263091 0 200000000 204333333 "GPU" "" 1.13 16777215
+0.9 1 0.54 1.26 0.7 1.3 4487082 1 209000000 221000000 "GPU" "render" 1.13 16777215
+1.9 1 1.54 2.26 0.7 1.3 15113984 2 225666667 237666667 "GPU" "render" 1.13 2236962
+3.9 1 3.54 4.26 0.7 1.3 4487082 1 259000000 271000000 "GPU" "render" 1.13 16777215
+4.9 1 4.54 5.26 0.7 1.3 15113984 2 275666667 287666667 "GPU" "render" 1.13 2236962
+5.9 1 5.54 6.26 0.7 1.3 2263091 0 292333333 304333333 "GPU" "render" 1.13 16777215
+6.9 1 6.54 7.26 0.7 1.3 4487082 1 309000000 321000000 "GPU" "render" 1.13 16777215
+7.77 1 7.54 8 0.7 1.3 15113984 2 325666667 333333333 "GPU" "render" 1.13 2236962
+0.5 0 0 1 -0.3 0.3 15113984 2 200000000 216666667 "Display" "frame 8" 0.13 2236962
+1.5 0 1 2 -0.3 0.3 2263091 0 216666667 233333333 "Display" "frame 9" 0.13 16777215
+2.5 0 2 3 -0.3 0.3 4487082 1 233333333 250000000 "Display" "frame 10" 0.13 16777215
+3.5 0 3 4 -0.3 0.3 15113984 2 250000000 266666667 "Display" "frame 11" 0.13 2236962
+5.5 0 5 6 -0.3 0.3 4487082 1 283333333 300000000 "Display" "frame 13" 0.13 16777215
+6.5 0 6 7 -0.3 0.3 15113984 2 300000000 316666667 "Display" "frame 14" 0.13 2236962
+7.5 0 7 8 -0.3 0.3 2263091 0 316666667 333333333 "Display" "frame 15" 0.13 16777215
 EOD
 
 # table solid
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $solid << EOD
-0.5 4 0 1 3.7 4.3 9268835 4 200000000 216666667 "Multi-Touch" "scan" 4.13 16777215
-1.12 3 1 1.24 2.7 3.3 9268835 4 216666667 220666667 "App" "" 3.13 16777215
-2.27 2 2 2.54 1.7 2.3 4170573 0 233333333 242333333 "Core Animation" "prepare" 2.13 1710618
-2.9 1 2.54 3.26 0.7 1.3 4170573 0 242333333 254333333 "GPU" "render" 1.13 1710618
-4.5 0 4 5 -0.3 0.3 4170573 0 266666667 283333333 "Display" "frame 12" 0.13 1710618
+0.5 4 0 1 3.7 4.3 10066227 4 200000000 216666667 "Multi-Touch" "scan" 4.13 2236962
+1.12 3 1 1.24 2.7 3.3 10066227 4 216666667 220666667 "App" "" 3.13 2236962
+2.27 2 2 2.54 1.7 2.3 2263091 0 233333333 242333333 "Core Animation" "prepare" 2.13 16777215
+2.9 1 2.54 3.26 0.7 1.3 2263091 0 242333333 254333333 "GPU" "render" 1.13 16777215
+4.5 0 4 5 -0.3 0.3 2263091 0 266666667 283333333 "Display" "frame 12" 0.13 16777215
 EOD
 
 # table marker0
@@ -122,16 +122,16 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#f08a24" title "buffer C (third)", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch handling", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "commit (CATransaction)", \
-     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#e69f00" title "buffer C (third)", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch handling", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "commit (CATransaction)", \
+     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output
 
 # SVG
@@ -141,14 +141,14 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#f08a24" title "buffer C (third)", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch handling", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "commit (CATransaction)", \
-     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#e69f00" title "buffer C (third)", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch handling", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "commit (CATransaction)", \
+     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output

@@ -7,51 +7,51 @@ if (!exists("outbase")) outbase = "diagram-ios8"
 # table faint
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $faint << EOD
-1.5 4 1 2 3.7 4.3 9268835 4 216666667 233333333 "Multi-Touch" "scan" 4.13 16777215
-2.5 4 2 3 3.7 4.3 9268835 4 233333333 250000000 "Multi-Touch" "scan" 4.13 16777215
-3.5 4 3 4 3.7 4.3 9268835 4 250000000 266666667 "Multi-Touch" "scan" 4.13 16777215
-4.5 4 4 5 3.7 4.3 9268835 4 266666667 283333333 "Multi-Touch" "scan" 4.13 16777215
-5.5 4 5 6 3.7 4.3 9268835 4 283333333 300000000 "Multi-Touch" "scan" 4.13 16777215
-6.5 4 6 7 3.7 4.3 9268835 4 300000000 316666667 "Multi-Touch" "scan" 4.13 16777215
-7.5 4 7 8 3.7 4.3 9268835 4 316666667 333333333 "Multi-Touch" "scan" 4.13 16777215
-0.12 3 0 0.24 2.7 3.3 9268835 4 200000000 204000000 "App" "" 3.13 16777215
-2.12 3 2 2.24 2.7 3.3 9268835 4 233333333 237333333 "App" "" 3.13 16777215
-3.12 3 3 3.24 2.7 3.3 9268835 4 250000000 254000000 "App" "" 3.13 16777215
-4.12 3 4 4.24 2.7 3.3 9268835 4 266666667 270666667 "App" "" 3.13 16777215
-5.12 3 5 5.24 2.7 3.3 9268835 4 283333333 287333333 "App" "" 3.13 16777215
-6.12 3 6 6.24 2.7 3.3 9268835 4 300000000 304000000 "App" "" 3.13 16777215
-7.12 3 7 7.24 2.7 3.3 9268835 4 316666667 320666667 "App" "" 3.13 16777215
-0.09 2 0 0.18 1.7 2.3 4170573 0 200000000 203000000 "Core Animation" "" 2.13 1710618
-1.09 2 1 1.18 1.7 2.3 3897538 1 216666667 219666667 "Core Animation" "" 2.13 16777215
-3.09 2 3 3.18 1.7 2.3 3897538 1 250000000 253000000 "Core Animation" "" 2.13 16777215
-4.09 2 4 4.18 1.7 2.3 4170573 0 266666667 269666667 "Core Animation" "" 2.13 1710618
-5.09 2 5 5.18 1.7 2.3 3897538 1 283333333 286333333 "Core Animation" "" 2.13 16777215
-6.09 2 6 6.18 1.7 2.3 4170573 0 300000000 303000000 "Core Animation" "" 2.13 1710618
-7.09 2 7 7.18 1.7 2.3 3897538 1 316666667 319666667 "Core Animation" "" 2.13 16777215
-0.3 1 0.18 0.42 0.7 1.3 4170573 0 203000000 207000000 "GPU" "" 1.13 1710618
-1.3 1 1.18 1.42 0.7 1.3 3897538 1 219666667 223666667 "GPU" "" 1.13 16777215
-3.3 1 3.18 3.42 0.7 1.3 3897538 1 253000000 257000000 "GPU" "" 1.13 16777215
-4.3 1 4.18 4.42 0.7 1.3 4170573 0 269666667 273666667 "GPU" "" 1.13 1710618
-5.3 1 5.18 5.42 0.7 1.3 3897538 1 286333333 290333333 "GPU" "" 1.13 16777215
-6.3 1 6.18 6.42 0.7 1.3 4170573 0 303000000 307000000 "GPU" "" 1.13 1710618
-7.3 1 7.18 7.42 0.7 1.3 3897538 1 319666667 323666667 "GPU" "" 1.13 16777215
-0.5 0 0 1 -0.3 0.3 3897538 1 200000000 216666667 "Display" "frame 9" 0.13 16777215
-1.5 0 1 2 -0.3 0.3 4170573 0 216666667 233333333 "Display" "frame 10" 0.13 1710618
-2.5 0 2 3 -0.3 0.3 3897538 1 233333333 250000000 "Display" "frame 11" 0.13 16777215
-4.5 0 4 5 -0.3 0.3 3897538 1 266666667 283333333 "Display" "frame 13" 0.13 16777215
-5.5 0 5 6 -0.3 0.3 4170573 0 283333333 300000000 "Display" "frame 14" 0.13 1710618
-6.5 0 6 7 -0.3 0.3 3897538 1 300000000 316666667 "Display" "frame 15" 0.13 16777215
-7.5 0 7 8 -0.3 0.3 4170573 0 316666667 333333333 "Display" "frame 16" 0.13 1710618
+1.5 4 1 2 3.7 4.3 10066227 4 216666667 233333333 "Multi-Touch" "scan" 4.13 2236962
+2.5 4 2 3 3.7 4.3 10066227 4 233333333 250000000 "Multi-Touch" "scan" 4.13 2236962
+3.5 4 3 4 3.7 4.3 10066227 4 250000000 266666667 "Multi-Touch" "scan" 4.13 2236962
+4.5 4 4 5 3.7 4.3 10066227 4 266666667 283333333 "Multi-Touch" "scan" 4.13 2236962
+5.5 4 5 6 3.7 4.3 10066227 4 283333333 300000000 "Multi-Touch" "scan" 4.13 2236962
+6.5 4 6 7 3.7 4.3 10066227 4 300000000 316666667 "Multi-Touch" "scan" 4.13 2236962
+7.5 4 7 8 3.7 4.3 10066227 4 316666667 333333333 "Multi-Touch" "scan" 4.13 2236962
+0.12 3 0 0.24 2.7 3.3 10066227 4 200000000 204000000 "App" "" 3.13 2236962
+2.12 3 2 2.24 2.7 3.3 10066227 4 233333333 237333333 "App" "" 3.13 2236962
+3.12 3 3 3.24 2.7 3.3 10066227 4 250000000 254000000 "App" "" 3.13 2236962
+4.12 3 4 4.24 2.7 3.3 10066227 4 266666667 270666667 "App" "" 3.13 2236962
+5.12 3 5 5.24 2.7 3.3 10066227 4 283333333 287333333 "App" "" 3.13 2236962
+6.12 3 6 6.24 2.7 3.3 10066227 4 300000000 304000000 "App" "" 3.13 2236962
+7.12 3 7 7.24 2.7 3.3 10066227 4 316666667 320666667 "App" "" 3.13 2236962
+0.09 2 0 0.18 1.7 2.3 2263091 0 200000000 203000000 "Core Animation" "" 2.13 16777215
+1.09 2 1 1.18 1.7 2.3 4487082 1 216666667 219666667 "Core Animation" "" 2.13 16777215
+3.09 2 3 3.18 1.7 2.3 4487082 1 250000000 253000000 "Core Animation" "" 2.13 16777215
+4.09 2 4 4.18 1.7 2.3 2263091 0 266666667 269666667 "Core Animation" "" 2.13 16777215
+5.09 2 5 5.18 1.7 2.3 4487082 1 283333333 286333333 "Core Animation" "" 2.13 16777215
+6.09 2 6 6.18 1.7 2.3 2263091 0 300000000 303000000 "Core Animation" "" 2.13 16777215
+7.09 2 7 7.18 1.7 2.3 4487082 1 316666667 319666667 "Core Animation" "" 2.13 16777215
+0.3 1 0.18 0.42 0.7 1.3 2263091 0 203000000 207000000 "GPU" "" 1.13 16777215
+1.3 1 1.18 1.42 0.7 1.3 4487082 1 219666667 223666667 "GPU" "" 1.13 16777215
+3.3 1 3.18 3.42 0.7 1.3 4487082 1 253000000 257000000 "GPU" "" 1.13 16777215
+4.3 1 4.18 4.42 0.7 1.3 2263091 0 269666667 273666667 "GPU" "" 1.13 16777215
+5.3 1 5.18 5.42 0.7 1.3 4487082 1 286333333 290333333 "GPU" "" 1.13 16777215
+6.3 1 6.18 6.42 0.7 1.3 2263091 0 303000000 307000000 "GPU" "" 1.13 16777215
+7.3 1 7.18 7.42 0.7 1.3 4487082 1 319666667 323666667 "GPU" "" 1.13 16777215
+0.5 0 0 1 -0.3 0.3 4487082 1 200000000 216666667 "Display" "frame 9" 0.13 16777215
+1.5 0 1 2 -0.3 0.3 2263091 0 216666667 233333333 "Display" "frame 10" 0.13 16777215
+2.5 0 2 3 -0.3 0.3 4487082 1 233333333 250000000 "Display" "frame 11" 0.13 16777215
+4.5 0 4 5 -0.3 0.3 4487082 1 266666667 283333333 "Display" "frame 13" 0.13 16777215
+5.5 0 5 6 -0.3 0.3 2263091 0 283333333 300000000 "Display" "frame 14" 0.13 16777215
+6.5 0 6 7 -0.3 0.3 4487082 1 300000000 316666667 "Display" "frame 15" 0.13 16777215
+7.5 0 7 8 -0.3 0.3 2263091 0 316666667 333333333 "Display" "frame 16" 0.13 16777215
 EOD
 
 # table solid
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $solid << EOD
-0.5 4 0 1 3.7 4.3 9268835 4 200000000 216666667 "Multi-Touch" "scan" 4.13 16777215
-1.12 3 1 1.24 2.7 3.3 9268835 4 216666667 220666667 "App" "" 3.13 16777215
-2.09 2 2 2.18 1.7 2.3 4170573 0 233333333 236333333 "Core Animation" "" 2.13 1710618
-2.3 1 2.18 2.42 0.7 1.3 4170573 0 236333333 240333333 "GPU" "" 1.13 1710618
-3.5 0 3 4 -0.3 0.3 4170573 0 250000000 266666667 "Display" "frame 12" 0.13 1710618
+0.5 4 0 1 3.7 4.3 10066227 4 200000000 216666667 "Multi-Touch" "scan" 4.13 2236962
+1.12 3 1 1.24 2.7 3.3 10066227 4 216666667 220666667 "App" "" 3.13 2236962
+2.09 2 2 2.18 1.7 2.3 2263091 0 233333333 236333333 "Core Animation" "" 2.13 16777215
+2.3 1 2.18 2.42 0.7 1.3 2263091 0 236333333 240333333 "GPU" "" 1.13 16777215
+3.5 0 3 4 -0.3 0.3 2263091 0 250000000 266666667 "Display" "frame 12" 0.13 16777215
 EOD
 
 # table marker0
@@ -121,15 +121,15 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch handling", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "commit (CATransaction)", \
-     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch handling", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "commit (CATransaction)", \
+     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output
 
 # SVG
@@ -139,13 +139,13 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch handling", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "commit (CATransaction)", \
-     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch handling", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "commit (CATransaction)", \
+     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output

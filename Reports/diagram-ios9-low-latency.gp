@@ -7,51 +7,51 @@ if (!exists("outbase")) outbase = "diagram-ios9-low-latency"
 # table faint
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $faint << EOD
-1.5 4 1 2 3.7 4.3 9268835 4 216666667 233333333 "Multi-Touch" "scan" 4.13 16777215
-2.5 4 2 3 3.7 4.3 9268835 4 233333333 250000000 "Multi-Touch" "scan" 4.13 16777215
-3.5 4 3 4 3.7 4.3 9268835 4 250000000 266666667 "Multi-Touch" "scan" 4.13 16777215
-4.5 4 4 5 3.7 4.3 9268835 4 266666667 283333333 "Multi-Touch" "scan" 4.13 16777215
-5.5 4 5 6 3.7 4.3 9268835 4 283333333 300000000 "Multi-Touch" "scan" 4.13 16777215
-6.5 4 6 7 3.7 4.3 9268835 4 300000000 316666667 "Multi-Touch" "scan" 4.13 16777215
-7.5 4 7 8 3.7 4.3 9268835 4 316666667 333333333 "Multi-Touch" "scan" 4.13 16777215
-0.12 3 0 0.24 2.7 3.3 9268835 4 200000000 204000000 "App" "" 3.13 16777215
-2.12 3 2 2.24 2.7 3.3 9268835 4 233333333 237333333 "App" "" 3.13 16777215
-3.12 3 3 3.24 2.7 3.3 9268835 4 250000000 254000000 "App" "" 3.13 16777215
-4.12 3 4 4.24 2.7 3.3 9268835 4 266666667 270666667 "App" "" 3.13 16777215
-5.12 3 5 5.24 2.7 3.3 9268835 4 283333333 287333333 "App" "" 3.13 16777215
-6.12 3 6 6.24 2.7 3.3 9268835 4 300000000 304000000 "App" "" 3.13 16777215
-7.12 3 7 7.24 2.7 3.3 9268835 4 316666667 320666667 "App" "" 3.13 16777215
-0.33 2 0.24 0.42 1.7 2.3 3897538 1 204000000 207000000 "Core Animation" "" 2.13 16777215
-2.33 2 2.24 2.42 1.7 2.3 3897538 1 237333333 240333333 "Core Animation" "" 2.13 16777215
-3.33 2 3.24 3.42 1.7 2.3 4170573 0 254000000 257000000 "Core Animation" "" 2.13 1710618
-4.33 2 4.24 4.42 1.7 2.3 3897538 1 270666667 273666667 "Core Animation" "" 2.13 16777215
-5.33 2 5.24 5.42 1.7 2.3 4170573 0 287333333 290333333 "Core Animation" "" 2.13 1710618
-6.33 2 6.24 6.42 1.7 2.3 3897538 1 304000000 307000000 "Core Animation" "" 2.13 16777215
-7.33 2 7.24 7.42 1.7 2.3 4170573 0 320666667 323666667 "Core Animation" "" 2.13 1710618
-0.54 1 0.42 0.66 0.7 1.3 3897538 1 207000000 211000000 "GPU" "" 1.13 16777215
-2.54 1 2.42 2.66 0.7 1.3 3897538 1 240333333 244333333 "GPU" "" 1.13 16777215
-3.54 1 3.42 3.66 0.7 1.3 4170573 0 257000000 261000000 "GPU" "" 1.13 1710618
-4.54 1 4.42 4.66 0.7 1.3 3897538 1 273666667 277666667 "GPU" "" 1.13 16777215
-5.54 1 5.42 5.66 0.7 1.3 4170573 0 290333333 294333333 "GPU" "" 1.13 1710618
-6.54 1 6.42 6.66 0.7 1.3 3897538 1 307000000 311000000 "GPU" "" 1.13 16777215
-7.54 1 7.42 7.66 0.7 1.3 4170573 0 323666667 327666667 "GPU" "" 1.13 1710618
-0.5 0 0 1 -0.3 0.3 4170573 0 200000000 216666667 "Display" "frame 10" 0.13 1710618
-1.5 0 1 2 -0.3 0.3 3897538 1 216666667 233333333 "Display" "frame 11" 0.13 16777215
-3.5 0 3 4 -0.3 0.3 3897538 1 250000000 266666667 "Display" "frame 13" 0.13 16777215
-4.5 0 4 5 -0.3 0.3 4170573 0 266666667 283333333 "Display" "frame 14" 0.13 1710618
-5.5 0 5 6 -0.3 0.3 3897538 1 283333333 300000000 "Display" "frame 15" 0.13 16777215
-6.5 0 6 7 -0.3 0.3 4170573 0 300000000 316666667 "Display" "frame 16" 0.13 1710618
-7.5 0 7 8 -0.3 0.3 3897538 1 316666667 333333333 "Display" "frame 17" 0.13 16777215
+1.5 4 1 2 3.7 4.3 10066227 4 216666667 233333333 "Multi-Touch" "scan" 4.13 2236962
+2.5 4 2 3 3.7 4.3 10066227 4 233333333 250000000 "Multi-Touch" "scan" 4.13 2236962
+3.5 4 3 4 3.7 4.3 10066227 4 250000000 266666667 "Multi-Touch" "scan" 4.13 2236962
+4.5 4 4 5 3.7 4.3 10066227 4 266666667 283333333 "Multi-Touch" "scan" 4.13 2236962
+5.5 4 5 6 3.7 4.3 10066227 4 283333333 300000000 "Multi-Touch" "scan" 4.13 2236962
+6.5 4 6 7 3.7 4.3 10066227 4 300000000 316666667 "Multi-Touch" "scan" 4.13 2236962
+7.5 4 7 8 3.7 4.3 10066227 4 316666667 333333333 "Multi-Touch" "scan" 4.13 2236962
+0.12 3 0 0.24 2.7 3.3 10066227 4 200000000 204000000 "App" "" 3.13 2236962
+2.12 3 2 2.24 2.7 3.3 10066227 4 233333333 237333333 "App" "" 3.13 2236962
+3.12 3 3 3.24 2.7 3.3 10066227 4 250000000 254000000 "App" "" 3.13 2236962
+4.12 3 4 4.24 2.7 3.3 10066227 4 266666667 270666667 "App" "" 3.13 2236962
+5.12 3 5 5.24 2.7 3.3 10066227 4 283333333 287333333 "App" "" 3.13 2236962
+6.12 3 6 6.24 2.7 3.3 10066227 4 300000000 304000000 "App" "" 3.13 2236962
+7.12 3 7 7.24 2.7 3.3 10066227 4 316666667 320666667 "App" "" 3.13 2236962
+0.33 2 0.24 0.42 1.7 2.3 4487082 1 204000000 207000000 "Core Animation" "" 2.13 16777215
+2.33 2 2.24 2.42 1.7 2.3 4487082 1 237333333 240333333 "Core Animation" "" 2.13 16777215
+3.33 2 3.24 3.42 1.7 2.3 2263091 0 254000000 257000000 "Core Animation" "" 2.13 16777215
+4.33 2 4.24 4.42 1.7 2.3 4487082 1 270666667 273666667 "Core Animation" "" 2.13 16777215
+5.33 2 5.24 5.42 1.7 2.3 2263091 0 287333333 290333333 "Core Animation" "" 2.13 16777215
+6.33 2 6.24 6.42 1.7 2.3 4487082 1 304000000 307000000 "Core Animation" "" 2.13 16777215
+7.33 2 7.24 7.42 1.7 2.3 2263091 0 320666667 323666667 "Core Animation" "" 2.13 16777215
+0.54 1 0.42 0.66 0.7 1.3 4487082 1 207000000 211000000 "GPU" "" 1.13 16777215
+2.54 1 2.42 2.66 0.7 1.3 4487082 1 240333333 244333333 "GPU" "" 1.13 16777215
+3.54 1 3.42 3.66 0.7 1.3 2263091 0 257000000 261000000 "GPU" "" 1.13 16777215
+4.54 1 4.42 4.66 0.7 1.3 4487082 1 273666667 277666667 "GPU" "" 1.13 16777215
+5.54 1 5.42 5.66 0.7 1.3 2263091 0 290333333 294333333 "GPU" "" 1.13 16777215
+6.54 1 6.42 6.66 0.7 1.3 4487082 1 307000000 311000000 "GPU" "" 1.13 16777215
+7.54 1 7.42 7.66 0.7 1.3 2263091 0 323666667 327666667 "GPU" "" 1.13 16777215
+0.5 0 0 1 -0.3 0.3 2263091 0 200000000 216666667 "Display" "frame 10" 0.13 16777215
+1.5 0 1 2 -0.3 0.3 4487082 1 216666667 233333333 "Display" "frame 11" 0.13 16777215
+3.5 0 3 4 -0.3 0.3 4487082 1 250000000 266666667 "Display" "frame 13" 0.13 16777215
+4.5 0 4 5 -0.3 0.3 2263091 0 266666667 283333333 "Display" "frame 14" 0.13 16777215
+5.5 0 5 6 -0.3 0.3 4487082 1 283333333 300000000 "Display" "frame 15" 0.13 16777215
+6.5 0 6 7 -0.3 0.3 2263091 0 300000000 316666667 "Display" "frame 16" 0.13 16777215
+7.5 0 7 8 -0.3 0.3 4487082 1 316666667 333333333 "Display" "frame 17" 0.13 16777215
 EOD
 
 # table solid
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $solid << EOD
-0.5 4 0 1 3.7 4.3 9268835 4 200000000 216666667 "Multi-Touch" "scan" 4.13 16777215
-1.12 3 1 1.24 2.7 3.3 9268835 4 216666667 220666667 "App" "" 3.13 16777215
-1.33 2 1.24 1.42 1.7 2.3 4170573 0 220666667 223666667 "Core Animation" "" 2.13 1710618
-1.54 1 1.42 1.66 0.7 1.3 4170573 0 223666667 227666667 "GPU" "" 1.13 1710618
-2.5 0 2 3 -0.3 0.3 4170573 0 233333333 250000000 "Display" "frame 12" 0.13 1710618
+0.5 4 0 1 3.7 4.3 10066227 4 200000000 216666667 "Multi-Touch" "scan" 4.13 2236962
+1.12 3 1 1.24 2.7 3.3 10066227 4 216666667 220666667 "App" "" 3.13 2236962
+1.33 2 1.24 1.42 1.7 2.3 2263091 0 220666667 223666667 "Core Animation" "" 2.13 16777215
+1.54 1 1.42 1.66 0.7 1.3 2263091 0 223666667 227666667 "GPU" "" 1.13 16777215
+2.5 0 2 3 -0.3 0.3 2263091 0 233333333 250000000 "Display" "frame 12" 0.13 16777215
 EOD
 
 # table marker0
@@ -121,15 +121,15 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch handling", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "commit (CATransaction)", \
-     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch handling", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "commit (CATransaction)", \
+     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output
 
 # SVG
@@ -139,13 +139,13 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch handling", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "commit (CATransaction)", \
-     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch handling", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "commit (CATransaction)", \
+     $path using 1:2:3:4 every ::0::4 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output

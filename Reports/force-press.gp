@@ -2634,17 +2634,17 @@ set yrange [0:7.15]
 set key at screen 0.5, screen 0.012 center bottom horizontal maxrows 2 noopaque nobox spacing 1.2 width 1
 set bmargin 8
 set rmargin 14
-set object 1 rectangle from first 204, graph 0 to first 454, graph 1 back fillcolor rgb "#f3e3c3" fillstyle solid 0.6 noborder
-set object 2 rectangle from first 637.333333, graph 0 to first 887.333333, graph 1 back fillcolor rgb "#f3e3c3" fillstyle solid 0.6 noborder
-set label "animation: low latency off" at first 204, graph 0.97 offset 0.5,0 left tc rgb "#8a6d2f" font ",10"
-set arrow from graph 0, first 3 to graph 1, first 3 nohead back lc rgb "#777777" lw 1.5 dt 2
+set object 1 rectangle from first 204, graph 0 to first 454, graph 1 back fillcolor rgb "#eedd88" fillstyle solid 0.6 noborder
+set object 2 rectangle from first 637.333333, graph 0 to first 887.333333, graph 1 back fillcolor rgb "#eedd88" fillstyle solid 0.6 noborder
+set label "animation: low latency off" at first 204, graph 0.97 offset 0.5,0 left tc rgb "#333333" font ",10"
+set arrow from graph 0, first 3 to graph 1, first 3 nohead back lc rgb "#8a8f98" lw 1.5 dt 2
 set label "peek 3" at graph 1, first 3 offset 1,0 left tc rgb "#444444" font ",11"
-set arrow from graph 0, first 2.5 to graph 1, first 2.5 nohead back lc rgb "#bbbbbb" lw 1 dt 3
-set label "release 2.5" at graph 1, first 2.5 offset 1,0 left tc rgb "#888888" font ",9"
-set arrow from graph 0, first 5 to graph 1, first 5 nohead back lc rgb "#777777" lw 1.5 dt 2
+set arrow from graph 0, first 2.5 to graph 1, first 2.5 nohead back lc rgb "#c8c8c8" lw 1 dt 3
+set label "release 2.5" at graph 1, first 2.5 offset 1,0 left tc rgb "#6b7b8c" font ",9"
+set arrow from graph 0, first 5 to graph 1, first 5 nohead back lc rgb "#8a8f98" lw 1.5 dt 2
 set label "pop 5" at graph 1, first 5 offset 1,0 left tc rgb "#444444" font ",11"
-set arrow from graph 0, first 4.5 to graph 1, first 4.5 nohead back lc rgb "#bbbbbb" lw 1 dt 3
-set label "release 4.5" at graph 1, first 4.5 offset 1,0 left tc rgb "#888888" font ",9"
+set arrow from graph 0, first 4.5 to graph 1, first 4.5 nohead back lc rgb "#c8c8c8" lw 1 dt 3
+set label "release 4.5" at graph 1, first 4.5 offset 1,0 left tc rgb "#6b7b8c" font ",9"
 set arrow from first 128.571429, first 2.78 to first 241.666666, first 2.78 heads size screen 0.006,90 lc rgb "#444444" lw 1.2
 set label "peek: decided +71.4 ms\ntap felt +81.4 ms, seen +113.1 ms" at first 128.571429, first 2.78 offset 0,-1.1 left tc rgb "#222222" font ",11"
 set arrow from first 562.5, first 4.78 to first 675, first 4.78 heads size screen 0.006,90 lc rgb "#444444" lw 1.2
@@ -2657,7 +2657,7 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $truth using 1:2 with lines lw 5 lc rgb "#b8c7d6" title "true force", \
+plot $truth using 1:2 with lines lw 5 lc rgb "#c8c8c8" title "true force", \
      $delivered using 1:2 with steps lw 2 lc rgb "#555555" title "force the app holds (from each delivery)", \
      $mark0 using 1:2 with points pt 6 ps 1.7 lw 2 lc rgb "#222222" title "true force crosses the threshold", \
      $mark1 using 1:2 with points pt 9 ps 1.7 lw 2 lc rgb "#d55e00" title "recognised", \
@@ -2668,7 +2668,7 @@ set output
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $truth using 1:2 with lines lw 5 lc rgb "#b8c7d6" title "true force", \
+plot $truth using 1:2 with lines lw 5 lc rgb "#c8c8c8" title "true force", \
      $delivered using 1:2 with steps lw 2 lc rgb "#555555" title "force the app holds (from each delivery)", \
      $mark0 using 1:2 with points pt 6 ps 1.7 lw 2 lc rgb "#222222" title "true force crosses the threshold", \
      $mark1 using 1:2 with points pt 9 ps 1.7 lw 2 lc rgb "#d55e00" title "recognised", \

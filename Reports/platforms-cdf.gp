@@ -57,8 +57,8 @@ set ytics 0,0.1,1
 set key outside below center horizontal maxcols 2 noopaque nobox
 set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
 set arrow from graph 0, first 0.99 to graph 1, first 0.99 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
-set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc rgb "#777777" font ",10"
-set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc rgb "#777777" font ",10"
+set label "median" at graph 0.01, first 0.5 offset 0,0.6 tc rgb "#6b7b8c" font ",10"
+set label "p99" at graph 0.01, first 0.99 offset 0,-0.8 tc rgb "#6b7b8c" font ",10"
 set arrow from first 33.333333, graph 0 to first 33.333333, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5
 set label "2T" at first 33.333333, graph 1 offset 0.4,-1 left tc rgb "#6b7b8c" font ",10"
 set arrow from first 50, graph 0 to first 50, graph 1 nohead back lc rgb "#b9c4d0" lw 1.5

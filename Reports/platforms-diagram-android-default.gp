@@ -7,59 +7,59 @@ if (!exists("outbase")) outbase = "platforms-diagram-android-default"
 # table faint
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $faint << EOD
-1.5 5 1 2 4.7 5.3 9268835 100 216666667 233333333 "Input" "scan" 5.13 16777215
-2.5 5 2 3 4.7 5.3 9268835 100 233333333 250000000 "Input" "scan" 5.13 16777215
-3.5 5 3 4 4.7 5.3 9268835 100 250000000 266666667 "Input" "scan" 5.13 16777215
-4.5 5 4 5 4.7 5.3 9268835 100 266666667 283333333 "Input" "scan" 5.13 16777215
-5.5 5 5 6 4.7 5.3 9268835 100 283333333 300000000 "Input" "scan" 5.13 16777215
-6.5 5 6 7 4.7 5.3 9268835 100 300000000 316666667 "Input" "scan" 5.13 16777215
-7.5 5 7 8 4.7 5.3 9268835 100 316666667 333333333 "Input" "scan" 5.13 16777215
-0.18 4 0.06 0.3 3.7 4.3 9268835 100 200999999 204999999 "UI thread" "" 4.13 16777215
-1.18 4 1.06 1.3 3.7 4.3 9268835 100 217666666 221666666 "UI thread" "" 4.13 16777215
-3.18 4 3.06 3.3 3.7 4.3 9268835 100 250999999 254999999 "UI thread" "" 4.13 16777215
-4.18 4 4.06 4.3 3.7 4.3 9268835 100 267666666 271666666 "UI thread" "" 4.13 16777215
-5.18 4 5.06 5.3 3.7 4.3 9268835 100 284333333 288333333 "UI thread" "" 4.13 16777215
-6.18 4 6.06 6.3 3.7 4.3 9268835 100 300999999 304999999 "UI thread" "" 4.13 16777215
-7.18 4 7.06 7.3 3.7 4.3 9268835 100 317666666 321666666 "UI thread" "" 4.13 16777215
-0.36 3 0.3 0.42 2.7 3.3 3897538 1 204999999 206999999 "RenderThread" "" 3.13 16777215
-1.36 3 1.3 1.42 2.7 3.3 15764004 2 221666666 223666666 "RenderThread" "" 3.13 1710618
-3.36 3 3.3 3.42 2.7 3.3 3897538 1 254999999 256999999 "RenderThread" "" 3.13 16777215
-4.36 3 4.3 4.42 2.7 3.3 15764004 2 271666666 273666666 "RenderThread" "" 3.13 1710618
-5.36 3 5.3 5.42 2.7 3.3 4170573 0 288333333 290333333 "RenderThread" "" 3.13 1710618
-6.36 3 6.3 6.42 2.7 3.3 3897538 1 304999999 306999999 "RenderThread" "" 3.13 16777215
-7.36 3 7.3 7.42 2.7 3.3 15764004 2 321666666 323666666 "RenderThread" "" 3.13 1710618
-0.54 2 0.42 0.66 1.7 2.3 3897538 1 206999999 210999999 "GPU" "" 2.13 16777215
-1.54 2 1.42 1.66 1.7 2.3 15764004 2 223666666 227666666 "GPU" "" 2.13 1710618
-3.54 2 3.42 3.66 1.7 2.3 3897538 1 256999999 260999999 "GPU" "" 2.13 16777215
-4.54 2 4.42 4.66 1.7 2.3 15764004 2 273666666 277666666 "GPU" "" 2.13 1710618
-5.54 2 5.42 5.66 1.7 2.3 4170573 0 290333333 294333333 "GPU" "" 2.13 1710618
-6.54 2 6.42 6.66 1.7 2.3 3897538 1 306999999 310999999 "GPU" "" 2.13 16777215
-7.54 2 7.42 7.66 1.7 2.3 15764004 2 323666666 327666666 "GPU" "" 2.13 1710618
-0.09 1 0.06 0.12 0.7 1.3 4170573 0 201000000 202000000 "SurfaceFlinger" "" 1.13 1710618
-1.09 1 1.06 1.12 0.7 1.3 3897538 1 217666666 218666666 "SurfaceFlinger" "" 1.13 16777215
-2.09 1 2.06 2.12 0.7 1.3 15764004 2 234333333 235333333 "SurfaceFlinger" "" 1.13 1710618
-4.09 1 4.06 4.12 0.7 1.3 3897538 1 267666666 268666666 "SurfaceFlinger" "" 1.13 16777215
-5.09 1 5.06 5.12 0.7 1.3 15764004 2 284333333 285333333 "SurfaceFlinger" "" 1.13 1710618
-6.09 1 6.06 6.12 0.7 1.3 4170573 0 301000000 302000000 "SurfaceFlinger" "" 1.13 1710618
-7.09 1 7.06 7.12 0.7 1.3 3897538 1 317666666 318666666 "SurfaceFlinger" "" 1.13 16777215
-0.5 0 0 1 -0.3 0.3 15764004 2 200000000 216666667 "Display" "frame 8" 0.13 1710618
-1.5 0 1 2 -0.3 0.3 4170573 0 216666667 233333333 "Display" "frame 9" 0.13 1710618
-2.5 0 2 3 -0.3 0.3 3897538 1 233333333 250000000 "Display" "frame 10" 0.13 16777215
-3.5 0 3 4 -0.3 0.3 15764004 2 250000000 266666667 "Display" "frame 11" 0.13 1710618
-5.5 0 5 6 -0.3 0.3 3897538 1 283333333 300000000 "Display" "frame 13" 0.13 16777215
-6.5 0 6 7 -0.3 0.3 15764004 2 300000000 316666667 "Display" "frame 14" 0.13 1710618
-7.5 0 7 8 -0.3 0.3 4170573 0 316666667 333333333 "Display" "frame 15" 0.13 1710618
+1.5 5 1 2 4.7 5.3 10066227 100 216666667 233333333 "Input" "scan" 5.13 2236962
+2.5 5 2 3 4.7 5.3 10066227 100 233333333 250000000 "Input" "scan" 5.13 2236962
+3.5 5 3 4 4.7 5.3 10066227 100 250000000 266666667 "Input" "scan" 5.13 2236962
+4.5 5 4 5 4.7 5.3 10066227 100 266666667 283333333 "Input" "scan" 5.13 2236962
+5.5 5 5 6 4.7 5.3 10066227 100 283333333 300000000 "Input" "scan" 5.13 2236962
+6.5 5 6 7 4.7 5.3 10066227 100 300000000 316666667 "Input" "scan" 5.13 2236962
+7.5 5 7 8 4.7 5.3 10066227 100 316666667 333333333 "Input" "scan" 5.13 2236962
+0.18 4 0.06 0.3 3.7 4.3 10066227 100 200999999 204999999 "UI thread" "" 4.13 2236962
+1.18 4 1.06 1.3 3.7 4.3 10066227 100 217666666 221666666 "UI thread" "" 4.13 2236962
+3.18 4 3.06 3.3 3.7 4.3 10066227 100 250999999 254999999 "UI thread" "" 4.13 2236962
+4.18 4 4.06 4.3 3.7 4.3 10066227 100 267666666 271666666 "UI thread" "" 4.13 2236962
+5.18 4 5.06 5.3 3.7 4.3 10066227 100 284333333 288333333 "UI thread" "" 4.13 2236962
+6.18 4 6.06 6.3 3.7 4.3 10066227 100 300999999 304999999 "UI thread" "" 4.13 2236962
+7.18 4 7.06 7.3 3.7 4.3 10066227 100 317666666 321666666 "UI thread" "" 4.13 2236962
+0.36 3 0.3 0.42 2.7 3.3 4487082 1 204999999 206999999 "RenderThread" "" 3.13 16777215
+1.36 3 1.3 1.42 2.7 3.3 15113984 2 221666666 223666666 "RenderThread" "" 3.13 2236962
+3.36 3 3.3 3.42 2.7 3.3 4487082 1 254999999 256999999 "RenderThread" "" 3.13 16777215
+4.36 3 4.3 4.42 2.7 3.3 15113984 2 271666666 273666666 "RenderThread" "" 3.13 2236962
+5.36 3 5.3 5.42 2.7 3.3 2263091 0 288333333 290333333 "RenderThread" "" 3.13 16777215
+6.36 3 6.3 6.42 2.7 3.3 4487082 1 304999999 306999999 "RenderThread" "" 3.13 16777215
+7.36 3 7.3 7.42 2.7 3.3 15113984 2 321666666 323666666 "RenderThread" "" 3.13 2236962
+0.54 2 0.42 0.66 1.7 2.3 4487082 1 206999999 210999999 "GPU" "" 2.13 16777215
+1.54 2 1.42 1.66 1.7 2.3 15113984 2 223666666 227666666 "GPU" "" 2.13 2236962
+3.54 2 3.42 3.66 1.7 2.3 4487082 1 256999999 260999999 "GPU" "" 2.13 16777215
+4.54 2 4.42 4.66 1.7 2.3 15113984 2 273666666 277666666 "GPU" "" 2.13 2236962
+5.54 2 5.42 5.66 1.7 2.3 2263091 0 290333333 294333333 "GPU" "" 2.13 16777215
+6.54 2 6.42 6.66 1.7 2.3 4487082 1 306999999 310999999 "GPU" "" 2.13 16777215
+7.54 2 7.42 7.66 1.7 2.3 15113984 2 323666666 327666666 "GPU" "" 2.13 2236962
+0.09 1 0.06 0.12 0.7 1.3 2263091 0 201000000 202000000 "SurfaceFlinger" "" 1.13 16777215
+1.09 1 1.06 1.12 0.7 1.3 4487082 1 217666666 218666666 "SurfaceFlinger" "" 1.13 16777215
+2.09 1 2.06 2.12 0.7 1.3 15113984 2 234333333 235333333 "SurfaceFlinger" "" 1.13 2236962
+4.09 1 4.06 4.12 0.7 1.3 4487082 1 267666666 268666666 "SurfaceFlinger" "" 1.13 16777215
+5.09 1 5.06 5.12 0.7 1.3 15113984 2 284333333 285333333 "SurfaceFlinger" "" 1.13 2236962
+6.09 1 6.06 6.12 0.7 1.3 2263091 0 301000000 302000000 "SurfaceFlinger" "" 1.13 16777215
+7.09 1 7.06 7.12 0.7 1.3 4487082 1 317666666 318666666 "SurfaceFlinger" "" 1.13 16777215
+0.5 0 0 1 -0.3 0.3 15113984 2 200000000 216666667 "Display" "frame 8" 0.13 2236962
+1.5 0 1 2 -0.3 0.3 2263091 0 216666667 233333333 "Display" "frame 9" 0.13 16777215
+2.5 0 2 3 -0.3 0.3 4487082 1 233333333 250000000 "Display" "frame 10" 0.13 16777215
+3.5 0 3 4 -0.3 0.3 15113984 2 250000000 266666667 "Display" "frame 11" 0.13 2236962
+5.5 0 5 6 -0.3 0.3 4487082 1 283333333 300000000 "Display" "frame 13" 0.13 16777215
+6.5 0 6 7 -0.3 0.3 15113984 2 300000000 316666667 "Display" "frame 14" 0.13 2236962
+7.5 0 7 8 -0.3 0.3 2263091 0 316666667 333333333 "Display" "frame 15" 0.13 16777215
 EOD
 
 # table solid
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $solid << EOD
-0.5 5 0 1 4.7 5.3 9268835 100 200000000 216666667 "Input" "scan" 5.13 16777215
-2.18 4 2.06 2.3 3.7 4.3 9268835 100 234333333 238333333 "UI thread" "" 4.13 16777215
-2.36 3 2.3 2.42 2.7 3.3 4170573 0 238333333 240333333 "RenderThread" "" 3.13 1710618
-2.54 2 2.42 2.66 1.7 2.3 4170573 0 240333333 244333333 "GPU" "" 2.13 1710618
-3.09 1 3.06 3.12 0.7 1.3 4170573 0 251000000 252000000 "SurfaceFlinger" "" 1.13 1710618
-4.5 0 4 5 -0.3 0.3 4170573 0 266666667 283333333 "Display" "frame 12" 0.13 1710618
+0.5 5 0 1 4.7 5.3 10066227 100 200000000 216666667 "Input" "scan" 5.13 2236962
+2.18 4 2.06 2.3 3.7 4.3 10066227 100 234333333 238333333 "UI thread" "" 4.13 2236962
+2.36 3 2.3 2.42 2.7 3.3 2263091 0 238333333 240333333 "RenderThread" "" 3.13 16777215
+2.54 2 2.42 2.66 1.7 2.3 2263091 0 240333333 244333333 "GPU" "" 2.13 16777215
+3.09 1 3.06 3.12 0.7 1.3 2263091 0 251000000 252000000 "SurfaceFlinger" "" 1.13 16777215
+4.5 0 4 5 -0.3 0.3 2263091 0 266666667 283333333 "Display" "frame 12" 0.13 16777215
 EOD
 
 # table marker0
@@ -112,22 +112,22 @@ set arrow from first 5, graph 0 to first 5, graph 1 nohead back lc rgb "#8a8f98"
 set arrow from first 6, graph 0 to first 6, graph 1 nohead back lc rgb "#8a8f98" lw 1.2 dt (6,4)
 set arrow from first 7, graph 0 to first 7, graph 1 nohead back lc rgb "#8a8f98" lw 1.2 dt (6,4)
 set arrow from first 8, graph 0 to first 8, graph 1 nohead back lc rgb "#8a8f98" lw 1.2 dt (6,4)
-set arrow from first 0.06, first 3.55 to first 0.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 1.06, first 3.55 to first 1.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 2.06, first 3.55 to first 2.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 3.06, first 3.55 to first 3.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 4.06, first 3.55 to first 4.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 5.06, first 3.55 to first 5.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 6.06, first 3.55 to first 6.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 7.06, first 3.55 to first 7.06, first 4.45 nohead front lc rgb "#2ca02c" lw 2.5
-set arrow from first 0.06, first 0.55 to first 0.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 1.06, first 0.55 to first 1.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 2.06, first 0.55 to first 2.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 3.06, first 0.55 to first 3.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 4.06, first 0.55 to first 4.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 5.06, first 0.55 to first 5.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 6.06, first 0.55 to first 6.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 7.06, first 0.55 to first 7.06, first 1.45 nohead front lc rgb "#d62728" lw 2.5
+set arrow from first 0.06, first 3.55 to first 0.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 1.06, first 3.55 to first 1.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 2.06, first 3.55 to first 2.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 3.06, first 3.55 to first 3.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 4.06, first 3.55 to first 4.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 5.06, first 3.55 to first 5.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 6.06, first 3.55 to first 6.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 7.06, first 3.55 to first 7.06, first 4.45 nohead front lc rgb "#009e73" lw 2.5
+set arrow from first 0.06, first 0.55 to first 0.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 1.06, first 0.55 to first 1.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 2.06, first 0.55 to first 2.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 3.06, first 0.55 to first 3.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 4.06, first 0.55 to first 4.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 5.06, first 0.55 to first 5.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 6.06, first 0.55 to first 6.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 7.06, first 0.55 to first 7.06, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -140,18 +140,18 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#f08a24" title "buffer C", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch and UI work", \
-     keyentry with lines lc rgb "#2ca02c" lw 2.5 title "vsync-app", \
-     keyentry with lines lc rgb "#d62728" lw 2.5 title "vsync-sf", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "resampled point", \
-     $path using 1:2:3:4 every ::0::6 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#e69f00" title "buffer C", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch and UI work", \
+     keyentry with lines lc rgb "#009e73" lw 2.5 title "vsync-app", \
+     keyentry with lines lc rgb "#d55e00" lw 2.5 title "vsync-sf", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "resampled point", \
+     $path using 1:2:3:4 every ::0::6 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output
 
 # SVG
@@ -161,16 +161,16 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#3fa34d" title "buffer A", \
-     keyentry with boxes fs solid 1.0 fc rgb "#3b78c2" title "buffer B", \
-     keyentry with boxes fs solid 1.0 fc rgb "#f08a24" title "buffer C", \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch and UI work", \
-     keyentry with lines lc rgb "#2ca02c" lw 2.5 title "vsync-app", \
-     keyentry with lines lc rgb "#d62728" lw 2.5 title "vsync-sf", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "resampled point", \
-     $path using 1:2:3:4 every ::0::6 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#228833" title "buffer A", \
+     keyentry with boxes fs solid 1.0 fc rgb "#4477aa" title "buffer B", \
+     keyentry with boxes fs solid 1.0 fc rgb "#e69f00" title "buffer C", \
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch and UI work", \
+     keyentry with lines lc rgb "#009e73" lw 2.5 title "vsync-app", \
+     keyentry with lines lc rgb "#d55e00" lw 2.5 title "vsync-sf", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "resampled point", \
+     $path using 1:2:3:4 every ::0::6 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output

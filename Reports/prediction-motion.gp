@@ -346,7 +346,7 @@ unset ylabel
 unset key
 set title "the stroke's end, enlarged" font ",11" offset 0,-0.6
 set border 15 lc rgb "#333333" lw 1
-set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#FFFFFF" fillstyle solid 1.0 noborder
+set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#ffffff" fillstyle solid 1.0 noborder
 set tics font ",9"
 plot $finger using 1:2 with lines lw 5 lc rgb "#c8c8c8" notitle, \
      $drawn0 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#0072b2" notitle, \
@@ -382,7 +382,7 @@ unset ylabel
 unset key
 set title "the stroke's end, enlarged" font ",11" offset 0,-0.6
 set border 15 lc rgb "#333333" lw 1
-set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#FFFFFF" fillstyle solid 1.0 noborder
+set object 2 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fillcolor rgb "#ffffff" fillstyle solid 1.0 noborder
 set tics font ",9"
 plot $finger using 1:2 with lines lw 5 lc rgb "#c8c8c8" notitle, \
      $drawn0 using 1:2 with linespoints lw 1.5 pt 7 ps 0.5 lc rgb "#0072b2" notitle, \

@@ -43,7 +43,7 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $talk using ($1-0.19):2 with boxes fc rgb "#9aa5b1" title "the talk", \
+plot $talk using ($1-0.19):2 with boxes fc rgb "#aaaaaa" title "the talk", \
      $talk using ($1+0.19):3 with boxes fc rgb "#0072b2" title "latsim (simulated)", \
      $talk using ($1-0.19):2:(gprintf("%g", $2)) with labels offset 0,0.8 font ",12" notitle, \
      $talk using ($1+0.19):3:(sprintf("%.2f", $3)) with labels offset 0,0.8 font ",12" notitle
@@ -52,7 +52,7 @@ set output
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $talk using ($1-0.19):2 with boxes fc rgb "#9aa5b1" title "the talk", \
+plot $talk using ($1-0.19):2 with boxes fc rgb "#aaaaaa" title "the talk", \
      $talk using ($1+0.19):3 with boxes fc rgb "#0072b2" title "latsim (simulated)", \
      $talk using ($1-0.19):2:(gprintf("%g", $2)) with labels offset 0,0.8 font ",12" notitle, \
      $talk using ($1+0.19):3:(sprintf("%.2f", $3)) with labels offset 0,0.8 font ",12" notitle

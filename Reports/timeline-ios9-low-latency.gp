@@ -597,20 +597,20 @@ set xrange [0:9.983333]
 set yrange [22.11:59]
 set grid xtics ytics
 set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
-set object 1 rect from first 2, graph 0 to first 4, graph 1 back fc rgb "#f6d3a3" fs solid 0.55 noborder
-set object 2 rect from first 0.133333, graph 0 to first 0.283333, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 3 rect from first 1.1, graph 0 to first 1.25, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 4 rect from first 4.016667, graph 0 to first 4.166667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 5 rect from first 5.766667, graph 0 to first 5.916667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 6 rect from first 6.2, graph 0 to first 6.35, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 7 rect from first 6.966667, graph 0 to first 7.116667, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 8 rect from first 9.133333, graph 0 to first 9.283333, graph 1 back fc rgb "#c9e2f2" fs solid 0.55 noborder
-set object 9 rect from first 1.25, graph 0 to first 1.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 10 rect from first 2.816667, graph 0 to first 3.05, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 11 rect from first 4.35, graph 0 to first 4.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 12 rect from first 5.916667, graph 0 to first 6.033333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 13 rect from first 7.333333, graph 0 to first 7.533333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
-set object 14 rect from first 8.85, graph 0 to first 9.033333, graph 1 back fc rgb "#e3e3e3" fs solid 0.55 noborder
+set object 1 rect from first 2, graph 0 to first 4, graph 1 back fc rgb "#eedd88" fs solid 0.55 noborder
+set object 2 rect from first 0.133333, graph 0 to first 0.283333, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 3 rect from first 1.1, graph 0 to first 1.25, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 4 rect from first 4.016667, graph 0 to first 4.166667, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 5 rect from first 5.766667, graph 0 to first 5.916667, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 6 rect from first 6.2, graph 0 to first 6.35, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 7 rect from first 6.966667, graph 0 to first 7.116667, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 8 rect from first 9.133333, graph 0 to first 9.283333, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
+set object 9 rect from first 1.25, graph 0 to first 1.533333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
+set object 10 rect from first 2.816667, graph 0 to first 3.05, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
+set object 11 rect from first 4.35, graph 0 to first 4.533333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
+set object 12 rect from first 5.916667, graph 0 to first 6.033333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
+set object 13 rect from first 7.333333, graph 0 to first 7.533333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
+set object 14 rect from first 8.85, graph 0 to first 9.033333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -620,10 +620,10 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
 }
 set output outbase.".png"
 plot $latency using 1:2 with steps lw 1.6 lc rgb "#0072b2" title "touch-to-photon, each frame with new touch content", \
-     NaN with boxes fc rgb "#f6d3a3" fs solid 0.55 noborder title "animations (low latency off)", \
-     NaN with boxes fc rgb "#c9e2f2" fs solid 0.55 noborder title "three display buffers", \
-     NaN with boxes fc rgb "#e3e3e3" fs solid 0.55 noborder title "no new touch content", \
-     $hitches using 1:(22.45):(0):(0.952) with vectors nohead lw 2 lc rgb "#c7372b" title "hitch: a frame repeated while a newer one was owed (lower ticks)", \
+     NaN with boxes fc rgb "#eedd88" fs solid 0.55 noborder title "animations (low latency off)", \
+     NaN with boxes fc rgb "#99ddff" fs solid 0.55 noborder title "three display buffers", \
+     NaN with boxes fc rgb "#dddddd" fs solid 0.55 noborder title "no new touch content", \
+     $hitches using 1:(22.45):(0):(0.952) with vectors nohead lw 2 lc rgb "#cc3311" title "hitch: a frame repeated while a newer one was owed (lower ticks)", \
      $drops using 1:(23.81):(0):(0.952) with vectors nohead lw 2 lc rgb "#555555" title "frame dropped (upper ticks)"
 set output
 
@@ -631,9 +631,9 @@ set output
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
 plot $latency using 1:2 with steps lw 1.6 lc rgb "#0072b2" title "touch-to-photon, each frame with new touch content", \
-     NaN with boxes fc rgb "#f6d3a3" fs solid 0.55 noborder title "animations (low latency off)", \
-     NaN with boxes fc rgb "#c9e2f2" fs solid 0.55 noborder title "three display buffers", \
-     NaN with boxes fc rgb "#e3e3e3" fs solid 0.55 noborder title "no new touch content", \
-     $hitches using 1:(22.45):(0):(0.952) with vectors nohead lw 2 lc rgb "#c7372b" title "hitch: a frame repeated while a newer one was owed (lower ticks)", \
+     NaN with boxes fc rgb "#eedd88" fs solid 0.55 noborder title "animations (low latency off)", \
+     NaN with boxes fc rgb "#99ddff" fs solid 0.55 noborder title "three display buffers", \
+     NaN with boxes fc rgb "#dddddd" fs solid 0.55 noborder title "no new touch content", \
+     $hitches using 1:(22.45):(0):(0.952) with vectors nohead lw 2 lc rgb "#cc3311" title "hitch: a frame repeated while a newer one was owed (lower ticks)", \
      $drops using 1:(23.81):(0):(0.952) with vectors nohead lw 2 lc rgb "#555555" title "frame dropped (upper ticks)"
 set output

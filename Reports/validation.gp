@@ -48,10 +48,10 @@ plot $validation using (($5+$6)/2):1:(($6-$5)/2):(0.42) with boxxyerror fc rgb "
      $validation using 2:($1+0.18):3:4 with xerrorbars lc rgb "#d55e00" lw 2 pt 13 ps 1.6 title "published value (spread)", \
      $validation using 7:($1-0.16):8:11 with xerrorbars lc rgb "#0072b2" lw 1.5 pt -1 notitle, \
      $validation using (($9+$10)/2):($1-0.16):(($10-$9)/2):(0.09) with boxxyerror fc rgb "#0072b2" title "latsim: p25-p75, whiskers p5-p95", \
-     $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb '#FFFFFF' notitle, \
+     $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb "#ffffff" notitle, \
      $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc rgb "#0072b2" title "latsim: the figure compared", \
      $validation using (173.4):($13 == 0 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#009e73" notitle, \
-     $validation using (173.4):($13 == 1 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#6b6b6b" notitle
+     $validation using (173.4):($13 == 1 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#6b7b8c" notitle
 set output
 
 # SVG
@@ -61,8 +61,8 @@ plot $validation using (($5+$6)/2):1:(($6-$5)/2):(0.42) with boxxyerror fc rgb "
      $validation using 2:($1+0.18):3:4 with xerrorbars lc rgb "#d55e00" lw 2 pt 13 ps 1.6 title "published value (spread)", \
      $validation using 7:($1-0.16):8:11 with xerrorbars lc rgb "#0072b2" lw 1.5 pt -1 notitle, \
      $validation using (($9+$10)/2):($1-0.16):(($10-$9)/2):(0.09) with boxxyerror fc rgb "#0072b2" title "latsim: p25-p75, whiskers p5-p95", \
-     $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb '#FFFFFF' notitle, \
+     $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb "#ffffff" notitle, \
      $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc rgb "#0072b2" title "latsim: the figure compared", \
      $validation using (173.4):($13 == 0 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#009e73" notitle, \
-     $validation using (173.4):($13 == 1 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#6b6b6b" notitle
+     $validation using (173.4):($13 == 1 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#6b7b8c" notitle
 set output

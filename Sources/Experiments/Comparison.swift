@@ -1,5 +1,6 @@
-import FramePipeline
 import Foundation
+import FramePipeline
+import Measures
 import Scenarios
 import SimKernel
 

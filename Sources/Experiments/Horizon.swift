@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import Scenarios
+import SimKernel
 
 /// How far ahead a predictor is asked to predict: a duration, or a number
 /// of display frames (resolved against the display rate of the run).

@@ -1,7 +1,7 @@
 import Foundation
-import SimKernel
-import Scenarios
 import FramePipeline
+import Scenarios
+import SimKernel
 import TouchModel
 
 /// Where the finger's motion of a prediction study comes from.

@@ -1,7 +1,7 @@
 import Foundation
-import SimKernel
-import Scenarios
 import FramePipeline
+import Scenarios
+import SimKernel
 import TouchModel
 
 extension PredictionCorpus {

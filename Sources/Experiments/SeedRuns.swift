@@ -1,4 +1,5 @@
 import FramePipeline
+import Measures
 import SimKernel
 
 /// Configurations each run with seeds S, S+1, ... (S its own `seed`), in

@@ -1,7 +1,8 @@
 import Foundation
-import SimKernel
-import Scenarios
 import FramePipeline
+import Measures
+import Scenarios
+import SimKernel
 import TouchModel
 
 // Parameter sweeps (`latsim sweep`, and the sweep figures of `latsim report`):
@@ -129,14 +130,16 @@ public enum Sweep {
                 state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
             }
             guard case .success(let digests)? = complete else { return }
+            let p = configurations[point]
             let row = SweepRow(index: point, values: grid.values(of: point),
                                numbers: zip(grid.axes, grid.indices(of: point)).map { $0.numbers?[$1] },
-                               buffering: configurations[point].buffering,
-                               simulatedSeconds: Double(configurations[point].duration) / 1e9,
-                               framePeriodMs: configurations[point].framePeriod.doubleValue / 1e6,
-                               metrics: RunDigest.merge(digests, predicts: configurations[point].appPredictor != nil,
-                                                        configuration: configurations[point]),
-                               seeds: seeds > 1 ? SweepSeedFigures(first: configurations[point].seed, runs: digests.map(\.figures)) : nil)
+                               buffering: p.buffering,
+                               simulatedSeconds: Double(p.duration) / 1e9,
+                               framePeriodMs: p.framePeriod.doubleValue / 1e6,
+                               runs: digests.count,
+                               invariantsHold: digests.allSatisfy(\.invariantsHold),
+                               figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
+                               seeds: seeds > 1 ? SweepSeedFigures(first: p.seed, runs: digests.map(\.figures)) : nil)
             rows.withLock { $0[point - first] = row }
         }
         if let e = state.firstError { throw e }
@@ -169,86 +172,19 @@ final class TrajectoryCache: Sendable {
     }
 }
 
-/// The parts of a run a sweep keeps: the latency streams and the counts,
-/// without the configuration, frame log or wall time.
+/// The parts of a run a sweep keeps until its point's last seed is done:
+/// its figures, the streams they pool, and whether its invariants held.
 struct RunDigest: Sendable {
+    /// The run's figures (``FigureValues``).
+    var figures: FigureValues
+    /// The run's measurements, whose streams a point's figures pool.
     var measurements: Measurements
-    var framesPerSecond: Double
-    var hitchMsPerS: Double
-    var tripleBufferedFraction: Double?
-    var events: Int
     var invariantsHold: Bool
-    /// The run's ``Figure``s, in ``Figure/allCases`` order (nil: not
-    /// produced or not measured).
-    var figures: [Double?]
 
     init(_ r: RunResult) {
-        self.figures = Figure.allCases.map { $0.value(r) }
+        figures = FigureValues(r)
         measurements = r.measurements
-        framesPerSecond = r.framesPerSecond
-        hitchMsPerS = r.hitchTimeRatioMsPerS
-        tripleBufferedFraction = r.measurements.android == nil ? r.tripleBufferedFraction : nil
-        events = r.events
         invariantsHold = r.invariants.holds
-    }
-
-    /// Merges the digests of one point's seeds, in the order given.
-    ///
-    /// - Parameter predicts: whether the point runs a predictor; without one
-    ///   the effective figures are the measured ones (``PipelineRun`` copies
-    ///   them), so they are summarised once.
-    static func merge(_ digests: [RunDigest], predicts: Bool, configuration: PipelineConfiguration) -> SweepMetrics {
-        var m = digests[0].measurements
-        for d in digests.dropFirst() {
-            m.touchToPhotonMs.merge(d.measurements.touchToPhotonMs)
-            m.pipelineFrames.merge(d.measurements.pipelineFrames)
-            if predicts {
-                m.effectiveMs.merge(d.measurements.effectiveMs)
-                m.effectiveFrames.merge(d.measurements.effectiveFrames)
-            }
-            m.perSampleMs.merge(d.measurements.perSampleMs)
-        }
-        let touchToPhoton = SweepStatistic(m.touchToPhotonMs), frames = SweepStatistic(m.pipelineFrames)
-        let n = Double(digests.count)
-        func mean(_ f: (RunDigest) -> Double) -> Double {
-            var s = 0.0
-            for d in digests { s += f(d) }
-            return s / n
-        }
-        return SweepMetrics(
-            touchToPhotonMs: touchToPhoton,
-            pipelineFrames: frames,
-            effectiveMs: predicts ? SweepStatistic(m.effectiveMs) : touchToPhoton,
-            effectiveFrames: predicts ? SweepStatistic(m.effectiveFrames) : frames,
-            perSampleMs: SweepStatistic(m.perSampleMs),
-            framesPerSecond: mean(\.framesPerSecond),
-            framesPresented: mean { Double($0.measurements.framesPresented) },
-            repeatedFrames: mean { Double($0.measurements.repeatedFrames) },
-            droppedFrames: mean { Double($0.measurements.droppedFrames) },
-            hitchMsPerS: mean(\.hitchMsPerS),
-            tripleBufferedFraction: digests[0].tripleBufferedFraction == nil ? nil : mean { $0.tripleBufferedFraction ?? 0 },
-            wastedUpdates: mean { Double($0.measurements.wastedUpdates) },
-            handlerRuns: mean { Double($0.measurements.handlerRuns) },
-            deliveries: mean { Double($0.measurements.deliveries) },
-            events: mean { Double($0.events) },
-            figures: Figure.allCases.enumerated().map { i, f in Self.point(f, i, digests, configuration) },
-            runs: digests.count,
-            invariantsHold: digests.allSatisfy(\.invariantsHold))
-    }
-}
-
-extension RunDigest {
-    /// A figure of a point from its seeds' runs, as the figure aggregates
-    /// (``FigureAggregation``): a latency statistic of the seeds' frames
-    /// pooled, a per-run value's mean over the seeds that measured it.
-    static func point(_ f: Figure, _ i: Int, _ digests: [RunDigest], _ c: PipelineConfiguration) -> Double? {
-        guard f.isProduced(by: c) else { return nil }
-        if let stream = f.declaration.stream { return stream.pooled(digests.map(\.measurements)) }
-        let xs = digests.compactMap { $0.figures[i] }
-        guard !xs.isEmpty else { return nil }
-        var sum = CompensatedSum()
-        for x in xs { sum.add(x) }
-        return sum.value / Double(xs.count)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import SimKernel
 import Scenarios
+import SimKernel
 import TouchModel
 
 /// One varied configuration key and the values it takes, in order.

@@ -1,6 +1,7 @@
 import Foundation
-import SimKernel
+import Measures
 import Scenarios
+import SimKernel
 
 /// One part of a sweep split over machines: shard `index` of `count`
 /// (numbered from 0) runs a contiguous block of the grid's points, each
@@ -66,7 +67,7 @@ public struct Shard: Sendable, Hashable, Codable, CustomStringConvertible {
 /// it, byte for byte as the sweep run on one machine.
 public struct SweepPart: ShardPart {
     /// The format of part files.
-    public static let currentVersion = 4
+    public static let currentVersion = 5
     /// This part's format version.
     public var version: Int
     /// The shard it holds.
@@ -127,8 +128,7 @@ public struct SweepPart: ShardPart {
         let seeds = first.part.seeds
         for (path, p) in ordered {
             guard p.rows.map(\.index) == Array(p.shard.points(of: grid.count)),
-                  p.rows.allSatisfy({ $0.metrics.figures.count == Figure.allCases.count
-                      && (seeds == 1 ? $0.seeds == nil : $0.seeds?.isWellFormed(seeds: seeds) == true) }) else {
+                  p.rows.allSatisfy({ (seeds == 1 ? $0.seeds == nil : $0.seeds?.isWellFormed(seeds: seeds) == true) }) else {
                 throw LatsimError(file: path, problem: "the rows are not those of shard \(p.shard)", expected: "a part as a sweep wrote it")
             }
             rows += p.rows

@@ -1,7 +1,8 @@
 import Foundation
-import SimKernel
-import Scenarios
 import FramePipeline
+import Measures
+import Scenarios
+import SimKernel
 import TouchModel
 
 /// The grid of a sweep: every combination of the axes' values, the first
@@ -55,85 +56,6 @@ public struct SweepGrid: Sendable, Equatable {
     }
 }
 
-/// Summary of one merged measure (touch-to-photon, pipeline frames, ...);
-/// every field nil when nothing was measured.
-public struct SweepStatistic: Sendable, Equatable, Codable {
-    /// Values recorded, over every run of the point.
-    public var count: Int
-    /// The exact mean over every recorded value.
-    public var mean: Double?
-    /// The median and 99th percentile of the merged histogram (three
-    /// significant digits), taken in one walk of the histogram.
-    public var p50: Double?, p99: Double?
-    /// The exact extremes.
-    public var min: Double?, max: Double?
-
-    /// The summary of a stream.
-    public init(_ s: StreamingStats) {
-        count = s.count
-        mean = s.mean
-        min = s.count > 0 ? s.min : nil
-        max = s.count > 0 ? s.max : nil
-        let q = s.percentiles([50, 99])
-        (p50, p99) = (q[0], q[1])
-    }
-}
-
-/// The measurements of one grid point over its seeds.
-///
-/// Latency figures come from the seeds' histograms merged
-/// (``StreamingStats/merge(_:)``): percentiles and means are over every
-/// displayed frame of every seed. Per-run figures (counts, rates,
-/// fractions) are the mean across the seeds.
-public struct SweepMetrics: Sendable, Equatable, Codable {
-    /// A figure of ``Figure/allCases`` at this point.
-    public func value(_ f: Figure) -> Double? {
-        guard let i = Figure.allCases.firstIndex(of: f), i < figures.count else { return nil }
-        return figures[i]
-    }
-
-    /// Touch-to-photon of each displayed frame with new touch content, ms.
-    public var touchToPhotonMs: SweepStatistic
-    /// The talk's pipeline-frames convention.
-    public var pipelineFrames: SweepStatistic
-    /// Touch-to-photon minus the prediction horizon applied, ms.
-    public var effectiveMs: SweepStatistic
-    /// Pipeline frames minus the prediction horizon applied.
-    public var effectiveFrames: SweepStatistic
-    /// Touch-to-photon of every sample the app drew, ms.
-    public var perSampleMs: SweepStatistic
-    /// Frames presented per simulated second.
-    public var framesPerSecond: Double
-    /// Frames presented per run.
-    public var framesPresented: Double
-    /// Repeated frames per run (a vsync with no new frame).
-    public var repeatedFrames: Double
-    /// Frames dropped at a latch per run.
-    public var droppedFrames: Double
-    /// Hitch time per simulated second, ms per s.
-    public var hitchMsPerS: Double
-    /// Fraction of simulated time with three buffers allocated; nil on
-    /// Android, whose BufferQueue is sized once (its buffer figures are the
-    /// run's).
-    public var tripleBufferedFraction: Double?
-    /// Handler runs all of whose commits were merged away, per run.
-    public var wastedUpdates: Double
-    /// Handler runs per run.
-    public var handlerRuns: Double
-    /// Touch deliveries per run.
-    public var deliveries: Double
-    /// Model events per run (deterministic; wall time is not kept).
-    public var events: Double
-    /// Every figure of ``Figure/allCases``, in that order, over the point's
-    /// seeds as the figure aggregates (``FigureAggregation``); nil where the
-    /// point does not produce it or measured nothing of it.
-    public var figures: [Double?]
-    /// Runs merged (the number of seeds).
-    public var runs: Int
-    /// True when every run kept the model's invariants (Docs/Model.md, "Invariants").
-    public var invariantsHold: Bool
-}
-
 /// One grid point of a sweep and what it measured.
 public struct SweepRow: Sendable, Equatable, Codable {
     /// The grid point's index (row order).
@@ -149,8 +71,15 @@ public struct SweepRow: Sendable, Equatable, Codable {
     public var simulatedSeconds: Double
     /// The display period of this point, ms (one frame).
     public var framePeriodMs: Double
-    /// The merged measurements.
-    public var metrics: SweepMetrics
+    /// Runs merged (the number of seeds).
+    public var runs: Int
+    /// True when every run kept the model's invariants (Docs/Model.md, "Invariants").
+    public var invariantsHold: Bool
+    /// Every figure of the point over its seeds, as each figure aggregates
+    /// (``FigureAggregation``): a latency statistic over every displayed
+    /// frame of every seed (their histograms merged), a per-run value's mean
+    /// across the seeds.
+    public var figures: FigureValues
     /// Each seed's own figures, when the point ran more than one seed.
     public var seeds: SweepSeedFigures?
 }
@@ -171,13 +100,14 @@ public struct SweepSeedFigures: Sendable, Equatable, Codable {
 
     /// The point's first seed, S.
     public var first: UInt64
-    /// Every figure of ``Figure/allCases``, in that order.
+    /// Every figure of ``Figure/allCases``, in that order (of the catalogue
+    /// of the latsim that ran the point).
     public var figures: [Values]
 
     /// The figures of the runs of seeds S, S+1, ... (`runs` in seed order).
-    init(first: UInt64, runs: [[Double?]]) {
+    init(first: UInt64, runs: [FigureValues]) {
         self.first = first
-        figures = Figure.allCases.enumerated().map { i, f in Values(figure: f.rawValue, perSeed: runs.map { $0[i] }) }
+        figures = Figure.allCases.map { f in Values(figure: f.rawValue, perSeed: runs.map { $0[f] }) }
     }
 
     /// Every figure across the seeds, in ``Figure/allCases`` order.
@@ -190,10 +120,11 @@ public struct SweepSeedFigures: Sendable, Equatable, Codable {
         figures.first { $0.figure == figure.rawValue }.map { SeedStatistic($0.perSeed) }
     }
 
-    /// True when the figures are exactly ``Figure/allCases``, each with
-    /// `seeds` values (a part file read back is checked with this).
+    /// True when every figure is declared, each once, with `seeds` values
+    /// (a part file read back is checked with this; one written before a
+    /// figure was declared lacks it).
     func isWellFormed(seeds: Int) -> Bool {
-        figures.map(\.figure) == Figure.allCases.map(\.rawValue) && figures.allSatisfy { $0.perSeed.count == seeds }
+        Set(figures.map(\.figure)).count == figures.count && figures.allSatisfy { Figure(rawValue: $0.figure) != nil && $0.perSeed.count == seeds }
     }
 }
 

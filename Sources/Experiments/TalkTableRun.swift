@@ -1,6 +1,6 @@
-import SimKernel
-import Scenarios
 import FramePipeline
+import Scenarios
+import SimKernel
 
 /// Runs the talk's table (``TalkTable``) and compares every displayed frame.
 public struct TalkTableRun: Sendable {

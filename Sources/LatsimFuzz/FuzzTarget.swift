@@ -1,8 +1,11 @@
+import Charts
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
+import Measures
 import PredictorProcess
+import Report
 import Scenarios
 import SimKernel
 import TouchModel
@@ -216,12 +219,16 @@ public enum FuzzTarget {
         }
         let wall = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         guard wall < 5 else { throw FuzzViolation(description: "a run within the budget took \(wall) s") }
-        let m = r.measurements
-        for (name, s) in [("touchToPhotonMs", m.touchToPhotonMs), ("pipelineFrames", m.pipelineFrames),
-                          ("effectiveMs", m.effectiveMs), ("perSampleMs", m.perSampleMs)] where s.count > 0 {
-            guard let mean = s.mean, mean.isFinite, s.min.isFinite, s.max.isFinite else {
-                throw FuzzViolation(description: "\(name) is not finite")
+        // every stream the summary lists, and every figure of the run, is finite
+        for measure in MeasureCatalogue.measures {
+            guard case .stream(let read) = measure.value else { continue }
+            let s = read(r.measurements)
+            guard s.count == 0 || (s.mean?.isFinite == true && s.min.isFinite && s.max.isFinite) else {
+                throw FuzzViolation(description: "\(measure.name) is not finite")
             }
+        }
+        for f in Figure.allCases where f.value(r)?.isFinite == false {
+            throw FuzzViolation(description: "the figure \(f) is not finite")
         }
         guard r.invariants.holds else { throw FuzzViolation(description: "an invariant broke: \(r.invariants)") }
         if let score = r.predictionScore {
@@ -229,7 +236,7 @@ public enum FuzzTarget {
                 throw FuzzViolation(description: "prediction \(metric.rawValue) is not finite")
             }
         }
-        if let f = m.force {
+        if let f = r.measurements.force {
             let streams = [("peek", f.peek.crossingToPhotonMs), ("pop", f.pop.crossingToPhotonMs), ("progressLag", f.progressLag),
                            ("forceErrorAtPhoton", f.forceErrorAtPhoton)]
             for (name, s) in streams where s.count > 0 {

@@ -156,6 +156,25 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         return false
     }
 
+    /// An event of kind `event` due at ``now``, after the current one: true
+    /// when the caller is to handle it at once, within the current event
+    /// (nothing that comes before it waits at this instant, so it would
+    /// have been the next handled; it is counted as handled), false when an
+    /// event that comes first waits, and it was scheduled at ``now``.
+    ///
+    /// ```swift
+    /// if s.handleNow(.renderServerWake) { renderServerWake(now, &s) }
+    /// ```
+    @inlinable @inline(__always)
+    public mutating func handleNow(_ event: Event) -> Bool {
+        if waits(at: now, before: event.tieRank) {
+            schedule(event, at: now)
+            return false
+        }
+        handledWithin(event)
+        return true
+    }
+
     /// Counts an event of kind `event` that the model handled within the
     /// current one (``waits(at:before:)``), so the counts a run reports
     /// are those of handling it as its own event.

@@ -1,7 +1,9 @@
 import ArgumentParser
-import FramePipeline
+import Charts
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
+import Measures
 import Scenarios
 import SimKernel
 import TouchModel

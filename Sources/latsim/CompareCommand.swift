@@ -1,8 +1,10 @@
 import ArgumentParser
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
+import Measures
+import Report
 import Scenarios
 import SimKernel
 

@@ -1,7 +1,7 @@
 import ArgumentParser
-import FramePipeline
+import Charts
 import Foundation
-import LatencyReport
+import FramePipeline
 import Scenarios
 import SimKernel
 

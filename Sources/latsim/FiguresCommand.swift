@@ -1,6 +1,7 @@
 import ArgumentParser
 import Experiments
-import LatencyReport
+import LatsimOutput
+import Measures
 
 /// `latsim figures`: the figure catalogue.
 struct FiguresCommand: ParsableCommand {
@@ -18,16 +19,7 @@ struct FiguresCommand: ParsableCommand {
     func run() throws {
         try CLI.preflight(files: [json])
         if let json {
-            let figures = JSONValue.array(Figure.allCases.map { f in
-                let d = f.declaration
-                return .object([
-                    ("name", .string(f.rawValue)), ("column", .string(d.column)), ("sweepKey", .string(d.sweepKey)),
-                    ("unit", .string(d.unit.rawValue)), ("better", .string(d.better.rawValue)),
-                    ("platform", .string(d.platform.rawValue)), ("channel", .string(d.channel.rawValue)),
-                    ("places", .int(d.places)), ("aggregation", .string(d.aggregation.rawValue)), ("inFrames", .bool(d.inFrames)),
-                ])
-            })
-            try CLI.write(JSONValue.object([("figures", figures)]).text() + "\n", to: json)
+            try CLI.write(FigureCatalogueText.json().text() + "\n", to: json)
             if json == "-" { return }
         }
         CLI.say(markdown ? String(FigureCatalogueText.markdown().dropLast()) : FigureCatalogueText.table().render())

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import LatencyReport
 import Scenarios
 import SimKernel
+import Traces
 
 /// `latsim import`: a device's recording as a scenario.
 struct ImportCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LatencyReport
+import LatsimOutput
 import SimKernel
 
 /// The `latsim` command line.

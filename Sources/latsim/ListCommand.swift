@@ -1,6 +1,6 @@
 import ArgumentParser
 import FramePipeline
-import LatencyReport
+import LatsimOutput
 import Scenarios
 
 struct ListCommand: ParsableCommand {

@@ -1,9 +1,11 @@
 import ArgumentParser
-import FramePipeline
-import Foundation
-import LatencyReport
-import LatsimGate
 import Experiments
+import Foundation
+import FramePipeline
+import LatsimGate
+import LatsimOutput
+import Measures
+import Report
 import Scenarios
 import SimKernel
 import TouchModel

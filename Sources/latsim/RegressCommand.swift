@@ -1,8 +1,8 @@
 import ArgumentParser
 import Experiments
 import Foundation
-import LatencyReport
 import LatsimGate
+import LatsimOutput
 import SimKernel
 import TouchModel
 

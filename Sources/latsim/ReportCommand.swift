@@ -1,7 +1,7 @@
 import ArgumentParser
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import Report
 import Scenarios
 import SimKernel
 

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import LatsimOutput
+import Measures
 import Scenarios
 import SimKernel
+import Traces
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -172,7 +174,7 @@ extension RunCommand {
 
     /// Says of each run that measured no frame why its latency is empty.
     static func warnUnmeasured(_ results: [(String, RunResult)]) {
-        for (name, r) in results where r.measurements.touchToPhotonMs.count == 0 && r.measurements.tapToPhotonMs.count == 0 {
+        for (name, r) in results where Figure.touchToPhotonP50.value(r) == nil && Figure.tapToPhotonP50.value(r) == nil {
             CLI.warn("latsim: warning: \(name) measured no frame with new touch content (a run too short for a touch to reach the screen, or a finger that never touched): its latency is null in the JSON and '-' in the table")
         }
     }
@@ -218,9 +220,10 @@ enum RunTable {
             // when the app draws lifts, whose frames it then holds too)
             let c = r.configuration
             let label = !c.taps ? "touch-to-photon" : c.liftResponse ? "tap or lift to photon" : "tap-to-photon"
-            let whole = c.taps && c.liftResponse ? nil : c.taps ? r.measurements.tapToPhotonMs : r.measurements.touchToPhotonMs
-            t.rows.append([label, f(total, 3), whole.map { f($0.percentile(50), 3) } ?? "-",
-                           whole.map { f($0.percentile(99), 3) } ?? "-", "100.0%"])
+            let whole: (p50: Figure, p99: Figure)? = c.taps && c.liftResponse ? nil
+                : c.taps ? (.tapToPhotonP50, .tapToPhotonP99) : (.touchToPhotonP50, .touchToPhotonP99)
+            t.rows.append([label, f(total, 3), whole.map { FigureTable.cell($0.p50.value(r), $0.p50) } ?? "-",
+                           whole.map { FigureTable.cell($0.p99.value(r), $0.p99) } ?? "-", "100.0%"])
             blocks.append(t.render() + (budgetNote(c).map { "\n" + $0 } ?? ""))
         }
         return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."

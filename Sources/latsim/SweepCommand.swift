@@ -1,8 +1,10 @@
 import ArgumentParser
-import FramePipeline
-import Foundation
-import LatencyReport
+import Charts
 import Experiments
+import Foundation
+import FramePipeline
+import LatsimOutput
+import Report
 import Scenarios
 import SimKernel
 

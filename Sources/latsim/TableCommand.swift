@@ -1,8 +1,9 @@
 import ArgumentParser
-import FramePipeline
-import Foundation
-import LatencyReport
 import Experiments
+import Foundation
+import FramePipeline
+import LatsimOutput
+import Measures
 import Scenarios
 import SimKernel
 

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Charts
 import Experiments
-import FramePipeline
 import Foundation
-import LatencyReport
+import FramePipeline
+import Measures
+import Report
 import Scenarios
 import SimKernel
 

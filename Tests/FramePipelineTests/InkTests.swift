@@ -1,5 +1,6 @@
 import Experiments
 import FramePipeline
+import Measures
 import Scenarios
 import SimKernel
 import Testing
@@ -220,10 +221,12 @@ import TouchModel
         let front = try Self.configuration("android-ink-front")
         let buffered = try Self.configuration("android-ink-buffered")
         let plain = try Scenario.named("android-default").configuration(overrides: [], duration: "1s")
-        #expect(Figure.penToInkP50.isProduced(by: front) && Figure.penToInkP50.isProduced(by: buffered))
-        #expect(!Figure.penToInkP50.isProduced(by: plain))
-        #expect(Figure.tornPerSecond.isProduced(by: front) && !Figure.tornPerSecond.isProduced(by: buffered))
-        #expect(Figure.dryCommitP50.isProduced(by: front) && !Figure.dryCommitP50.isProduced(by: plain))
+        let penToInk = try #require(Figure(rawValue: "penToInkP50")), torn = try #require(Figure(rawValue: "tornPerSecond"))
+        let dry = try #require(Figure(rawValue: "dryCommitP50"))
+        #expect(penToInk.isProduced(by: front) && penToInk.isProduced(by: buffered))
+        #expect(!penToInk.isProduced(by: plain))
+        #expect(torn.isProduced(by: front) && !torn.isProduced(by: buffered))
+        #expect(dry.isProduced(by: front) && !dry.isProduced(by: plain))
     }
 }
 

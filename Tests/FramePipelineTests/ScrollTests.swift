@@ -1,5 +1,6 @@
 import Experiments
 @testable import FramePipeline
+import Measures
 import Scenarios
 import SimKernel
 import Testing
@@ -51,9 +52,9 @@ import TouchModel
         #expect(abs(scroll.trailPoints.min - trail) < 1e-3 && abs(scroll.trailPoints.max - trail) < 1e-3,
                 "\(scroll.trailPoints.min)...\(scroll.trailPoints.max) vs \(trail)")
         // the catalogue reads the same streams
-        let mean: Double = try #require(Figure.scrollStartMean.value(r))
+        let mean: Double = try #require(Figure(rawValue: "scrollStartMean")?.value(r))
         #expect(abs(mean - start) < 1e-3)
-        let p50: Double = try #require(Figure.scrollToPhotonP50.value(r))
+        let p50: Double = try #require(Figure(rawValue: "scrollToPhotonP50")?.value(r))
         #expect(abs(p50 - L) < 1e-5)
     }
 
@@ -75,7 +76,7 @@ import TouchModel
         #expect(scroll.scrollToPhotonMs.count > 50)
         #expect(scroll.trailPoints.min >= 8 + 0.6 * scroll.scrollToPhotonMs.min - 1e-3)
         #expect(scroll.trailPoints.max <= 8 + 0.6 * scroll.scrollToPhotonMs.max + 1e-3)
-        for f in [Figure.scrollStartP50, .scrollStartMean, .scrollToPhotonP50, .scrollToPhotonP99, .scrollTrailMean] {
+        for f in Figure.allCases where f.declaration.channel == .scroll {
             #expect(f.value(r) != nil, "\(device): \(f)")
         }
     }

@@ -1,5 +1,6 @@
 import Experiments
 import FramePipeline
+import Measures
 import Scenarios
 import Foundation
 import SimKernel
@@ -159,7 +160,7 @@ import Testing
         #expect(one.rows == two.rows)
         #expect(one.rows == many.rows)
         #expect(one.rows.map(\.values) == (0..<10).map { one.grid.values(of: $0) })
-        #expect(one.rows.allSatisfy { $0.metrics.invariantsHold })
+        #expect(one.rows.allSatisfy { $0.invariantsHold })
     }
 
     @Test func seedsAreMergedPercentilesFromHistogramsCountsAveraged() throws {
@@ -169,7 +170,7 @@ import Testing
         let sweep = try Sweep.run(scenario: s, assignments: try cli(overrides, duration: "3s", seed: 11),
                                   axes: [try SweepAxis(parsing: "app.commits=1")], seeds: 3, jobs: 2, progress: { progress.add($0) })
         let row = try #require(sweep.rows.first)
-        #expect(row.metrics.runs == 3)
+        #expect(row.runs == 3)
 
         var merged: StreamingStats?
         var fps = 0.0, repeated = 0.0, means: Set<Double> = []
@@ -181,12 +182,11 @@ import Testing
             means.insert(r.measurements.touchToPhotonMs.mean!)
         }
         #expect(means.count == 3, "the seeds give different runs")
-        let t2p = row.metrics.touchToPhotonMs
-        #expect(t2p.count == merged!.count)
-        #expect(t2p.p50 == merged!.percentile(50) && t2p.p99 == merged!.percentile(99))
-        #expect(abs(t2p.mean! - merged!.mean!) < 1e-9)
-        #expect(abs(row.metrics.framesPerSecond - fps) < 1e-9)
-        #expect(abs(row.metrics.repeatedFrames - repeated) < 1e-9)
+        // latency statistics over the seeds' frames pooled, per-run figures their mean
+        #expect(row.figures[.touchToPhotonP50] == merged!.percentile(50) && row.figures[.touchToPhotonP99] == merged!.percentile(99))
+        #expect(abs(row.figures[.named("touchToPhotonMean")]! - merged!.mean!) < 1e-9)
+        #expect(abs(row.figures[.fps]! - fps) < 1e-9)
+        #expect(abs(row.figures[.named("repeatedFrames")]! - repeated) < 1e-9)
 
         // progress: once per run, never going back, ending at the total
         let seen = progress.values
@@ -201,8 +201,8 @@ import Testing
         let sweep = try Sweep.run(scenario: try Scenario.named("ios8"), assignments: try cli(duration: "5s"),
                                   axes: [try SweepAxis(parsing: "gpu.render=2ms...16ms:1ms")])
         #expect(sweep.rows.count == 15)
-        let frames = sweep.rows.map { $0.metrics.pipelineFrames.p50! }
-        let triple = try sweep.rows.map { try #require($0.metrics.tripleBufferedFraction) }
+        let frames = sweep.rows.map { $0.figures[.pipelineFramesP50]! }
+        let triple = try sweep.rows.map { try #require($0.figures[.triplePercent]) / 100 }
         let onset = try #require(triple.firstIndex { $0 > 0.5 })
         #expect(onset > 0 && onset < sweep.rows.count - 1)
         #expect(frames[..<onset].allSatisfy { $0 == 4 }, "\(frames)")
@@ -211,8 +211,8 @@ import Testing
         // it happens where prepare (3 ms) + GPU first exceed a 16.67 ms frame
         #expect(sweep.rows[onset].values == ["14ms"])
         for row in sweep.rows {
-            #expect(abs(row.metrics.framesPerSecond - 60) < 1, "\(row.values): \(row.metrics.framesPerSecond) fps")
-            #expect(row.metrics.droppedFrames == 0 && row.metrics.invariantsHold)
+            #expect(abs(row.figures[.fps]! - 60) < 1, "\(row.values): \(row.figures[.fps]!) fps")
+            #expect(row.figures[.named("droppedFrames")] == 0 && row.invariantsHold)
         }
     }
 
@@ -221,11 +221,11 @@ import Testing
         let sweep = try Sweep.run(scenario: try Scenario.named("ios9-low-latency"),
                                   assignments: try cli(duration: "5s"), axes: [try SweepAxis(parsing: "device.scanHz=60...120:60")])
         #expect(sweep.rows.map(\.values) == [["60"], ["120"]])
-        let at60 = try #require(sweep.rows[0].metrics.pipelineFrames.p50)
-        let at120 = try #require(sweep.rows[1].metrics.pipelineFrames.p50)
+        let at60 = try #require(sweep.rows[0].figures[.pipelineFramesP50])
+        let at120 = try #require(sweep.rows[1].figures[.pipelineFramesP50])
         #expect(at60 == 3 && at120 == 2.5)
-        let ms60 = try #require(sweep.rows[0].metrics.touchToPhotonMs.p50)
-        let ms120 = try #require(sweep.rows[1].metrics.touchToPhotonMs.p50)
+        let ms60 = try #require(sweep.rows[0].figures[.touchToPhotonP50])
+        let ms120 = try #require(sweep.rows[1].figures[.touchToPhotonP50])
         // in ms it is a quarter frame: the sample is taken mid-window, and
         // the 120 Hz window is half as long, so the sample is T/4 older
         #expect(abs((ms60 - ms120) - 1000.0 / 60 / 4) < 0.01)
@@ -275,4 +275,9 @@ final class SweepProgressLog: @unchecked Sendable {
         #expect(abs(r.framesPerSecond - Double(m.framesPresented) / Double(m.framesPresented + m.repeatedFrames) * 60) < 1e-9)
         #expect(abs(r.framesPerSecond - 30) < 0.1)
     }
+}
+
+private extension Figure {
+    /// A declared figure by name.
+    static func named(_ name: String) -> Figure { Figure(rawValue: name)! }
 }

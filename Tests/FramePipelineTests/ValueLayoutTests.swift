@@ -32,7 +32,7 @@ import Testing
             stamps.gpuRan(buffer: buffer, from: id * 10 + 2, to: id * 10 + 3)
             if id >= 102 {
                 let latched = stamps.latched(id - 2, buffer: Int8((id - 2) % 3))
-                let f = try #require(latched).pointee
+                let f = try #require(latched).value
                 #expect(f.prepareStart == (id - 2) * 10 && f.submitted == (id - 2) * 10 + 1)
                 #expect(f.gpuStart == (id - 2) * 10 + 2 && f.gpuEnd == (id - 2) * 10 + 3)
             }
@@ -46,7 +46,7 @@ import Testing
         stamps.began(0, buffer: 1, prepareStart: -1)
         stamps.submitted(buffer: 1, at: 50)
         let f = stamps.latched(0, buffer: 1)
-        #expect(f?.pointee.prepareStart == 50)
+        #expect(f?.value.prepareStart == 50)
     }
 
     /// A frame whose buffer another frame took since (a buffer conflict),
@@ -62,7 +62,7 @@ import Testing
         let never = stamps.latched(7, buffer: 2)
         #expect(never == nil)
         #expect(stamps.missing == 2)
-        #expect(stamps.latched(1, buffer: 0)?.pointee.prepareStart == 5)
+        #expect(stamps.latched(1, buffer: 0)?.value.prepareStart == 5)
     }
 }
 

@@ -1,4 +1,4 @@
-import SimKernel
+@testable import SimKernel
 import Testing
 
 @Suite struct ClockTests {
@@ -69,6 +69,28 @@ enum TestEvent: UInt8, SimulationEvent {
         }
         #expect(order == [3, 5, 2, 4, 1, 6])
         #expect(kinds == [.late, .early, .middle, .middle, .late, .early])
+    }
+
+    /// An event due now is handled at once when nothing that comes before
+    /// it waits at this instant (counted as handled within), and scheduled
+    /// at this instant otherwise, behind what waits.
+    @Test func anEventDueNowIsHandledAtOnceUnlessAnEarlierOneWaits() {
+        var q = EventScheduler<TestEvent>(capacity: 4)
+        q.schedule(.early, at: 10, payload: 1)
+        q.schedule(.late, at: 10, payload: 2)
+        #expect(q.pop(before: .max)?.payload == 1)
+        // only a later rank (late, 9) waits at 10: middle (2) would be next
+        let middleNow = q.handleNow(.middle)
+        #expect(middleNow)
+        #expect(q.within[Int(TestEvent.middle.rawValue)] == 1 && q.count == 1)
+        // an early (1) waits at 10 now: the late one scheduled after it
+        q.schedule(.early, at: 10, payload: 3)
+        let lateNow = q.handleNow(.late)
+        #expect(!lateNow)
+        #expect(q.within[Int(TestEvent.late.rawValue)] == 0)
+        var order: [UInt8] = []
+        while let e = q.pop(before: .max) { order.append(e.payload) }
+        #expect(order == [3, 2, 0])
     }
 
     @Test func aRandomScheduleComesOutSorted() {

@@ -14,11 +14,15 @@ import Testing
         #expect(one.stdout == two.stdout)
         let lines = one.stdout.split(separator: "\n")
         #expect(lines.count == 1 + 6 * 2)
-        // with two seeds, every figure the scenario produces (Docs/Figures.md) over
-        // the merged frames, then each figure's seed mean and interval
-        #expect(lines[0].hasPrefix("gpu.render,os.buffering,t2pP50Ms,t2pP99Ms,t2pMeanMs,framesP50,framesMean,framesMax,effectiveP50Ms,effectiveFramesP50,perSampleP50Ms,f2pP50Ms,framesPresented,fps,repeatedFrames,droppedFrames,hitches,hitchMsPerS,triplePercent,wastedUpdates,runs,t2pP50MsSeedMean,t2pP50MsHalfWidth95,"))
-        #expect(lines[0].hasSuffix(",wastedUpdatesSeedMean,wastedUpdatesHalfWidth95"))
-        #expect(lines[1].hasPrefix("4ms,double,") && lines[1].split(separator: ",", omittingEmptySubsequences: false)[20] == "2")
+        // with two seeds, every figure the scenario produces (Docs/Figures.md),
+        // in the catalogue's order, over the merged frames, then `runs`, then
+        // each figure's seed mean and interval
+        let keys = try Self.producedSweepKeys()
+        #expect(keys.first == "t2pP50Ms" && keys.contains("wastedUpdates") && !keys.contains("tapP50Ms"))
+        let header = ["gpu.render", "os.buffering"] + keys + ["runs"] + keys.flatMap { [$0 + "SeedMean", $0 + "HalfWidth95"] }
+        #expect(lines[0] == header.joined(separator: ","))
+        let runs = try #require(header.firstIndex(of: "runs"))
+        #expect(lines[1].hasPrefix("4ms,double,") && lines[1].split(separator: ",", omittingEmptySubsequences: false)[runs] == "2")
         // the wall time is on stderr, never in the data
         #expect(one.stderr.contains("24 runs in "))
         #expect(!one.stdout.contains("runs in"))
@@ -33,6 +37,17 @@ import Testing
         #expect(rows.count == 12)
         #expect(rows[0]["gpu.render"] as? String == "4ms" && rows[0]["runs"] as? Int == 2)
         #expect(rows[0]["fps"] is Double)
+    }
+
+    /// The sweep keys of the figures a run of the grid's scenario produces,
+    /// in the catalogue's order (`latsim figures --json` and the summary
+    /// JSON's `figures`).
+    static func producedSweepKeys() throws -> [String] {
+        let catalogue = try #require(try JSONSerialization.jsonObject(with: Data(try Latsim.run(["figures", "--json", "-"]).stdout.utf8))
+            as? [String: Any])["figures"] as? [[String: Any]]
+        let summary = try Latsim.onlyRun(try Latsim.run(["run", "ios9-coalescing-120hz", "--duration", "1s", "--json", "-"]).stdout)
+        let produced = try #require(summary["figures"] as? [String: Any])
+        return try #require(catalogue).compactMap { f in produced[f["name"] as? String ?? ""] == nil ? nil : f["sweepKey"] as? String }
     }
 
     @Test func theTableNamesEveryPoint() throws {

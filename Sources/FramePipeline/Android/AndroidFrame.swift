@@ -84,45 +84,16 @@ struct AndroidFrame {
 /// The frames in flight, by number: a ring of slots, reused once a frame is
 /// presented or dropped. Frames in flight are at most the buffers plus the
 /// one the UI thread draws and the one waiting at the sync, so a ring of
-/// twice that (a power of two) never reuses a slot still in use.
-///
-/// The slots are allocated once, when the run is prepared, and written in
-/// place (no copy-on-write check per access); copies of a table share them,
-/// and only one run uses a table.
-struct FrameTable {
-    /// The slots' memory, freed with the last table that shares it.
-    final class Slots {
-        let base: UnsafeMutablePointer<AndroidFrame>
-        let count: Int
+/// twice that (a power of two, at least 16) never reuses a slot still in
+/// use. The slots are allocated once, when the run is prepared, and read
+/// and written in place (reading a field or passing the frame to a
+/// borrowing parameter copies nothing); only one run uses a table.
+typealias FrameTable = NumberedSlots<AndroidFrame>
 
-        init(count: Int) {
-            self.count = count
-            base = .allocate(capacity: count)
-            base.initialize(repeating: .empty, count: count)
-        }
-
-        deinit {
-            base.deinitialize(count: count)
-            base.deallocate()
-        }
-    }
-
-    private let slots: Slots
-    private let mask: Int
-
+extension NumberedSlots where Element == AndroidFrame {
+    /// The table of a BufferQueue of `buffers` buffers.
     init(buffers: Int) {
-        var n = 16
-        while n < 2 * (buffers + 4) { n *= 2 }
-        slots = Slots(count: n)
-        mask = n - 1
-    }
-
-    /// Frame `seq`.
-    /// Frame `seq`, addressed in place: reading a field or passing the
-    /// frame to a borrowing parameter copies nothing.
-    subscript(seq: Int64) -> AndroidFrame {
-        @inline(__always) unsafeAddress { UnsafePointer(slots.base + (Int(truncatingIfNeeded: seq) & mask)) }
-        @inline(__always) nonmutating unsafeMutableAddress { slots.base + (Int(truncatingIfNeeded: seq) & mask) }
+        self.init(atLeast: Swift.max(16, 2 * (buffers + 4)), filledWith: .empty)
     }
 
     /// A frame begins: it takes its slot.

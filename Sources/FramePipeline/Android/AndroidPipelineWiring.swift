@@ -184,8 +184,7 @@ extension AndroidPipeline {
             end: Swift.max(frames[seq].queued, frames[seq].gpuDone), present: now), now: now)
         var measured = false
         let start = frames[seq].frameTime
-        if frames[seq].content != nil {
-            let c = frames[seq].content.unsafelyUnwrapped
+        if let c = frames[seq].content {
             measurement.frameToPhoton(latch: now, y: c.newest.position.y, frameStart: start)
             measured = measurement.frameShown(latch: now, content: c.seq, newest: c.newest, drawnTouches: c.drawnSamples,
                                               drawn: c.drawn, horizon: c.horizon)
@@ -214,12 +213,12 @@ extension AndroidPipeline {
     /// job, the latch (on a command-mode panel, the vsync the frame was
     /// ready for before an idle wake held it) and the present to the photons.
     mutating func splitBudget(_ seq: Int64, _ c: DrawnContent, present: SimTime) {
-        guard let ref = measurement.budgetRef else { return }
+        guard let recorder = measurement.budgetRecorder else { return }
         let t = c.newest
         // the photons of the newest sample, as the frame was measured
         let photon = measurement.measuredPhoton
         let panel = measurement.geometry.panelResponse
-        ref._withUnsafeGuaranteedRef { b in
+        recorder.with { b in
             var chain = b.chain(from: t.time - c.lead)
             chain.add(-c.lead)
             chain.until(b.windowEnd(of: t))
@@ -273,20 +272,8 @@ extension AndroidPipeline {
 
     /// The figures of the finished run.
     mutating func finish() -> (Measurements, InvariantChecks) {
-        var m = Measurements()
-        measurement.finish(into: &m, seconds: Double(configuration.duration) / 1e9)
-        m.framesPresented = display.framesPresented
-        m.repeatedFrames = display.repeatedFrames
-        m.droppedFrames = timeline.counts[.dropped]
-        m.hitches = display.hitches
-        m.deliveries = ui.deliveries
-        m.handlerRuns = ui.handlerRuns
-        m.wastedUpdates = ui.wastedUpdates
-        m.samples = digitizer.touchesMade
-        m.touchDownMs = digitizer.touchDownMs
-        m.touchDownMs.settle()
-        m.touchUpMs = digitizer.touchUpMs
-        m.touchUpMs.settle()
+        var m = measurement.finish(display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
+                                   work: (ui.deliveries, ui.handlerRuns, ui.wastedUpdates))
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration

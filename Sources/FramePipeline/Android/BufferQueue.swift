@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// The app's BufferQueue (Docs/Android.md, "Buffers"): `android.buffers`

@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// How FrameTimeline classes a frame (Perfetto's `actual_frame_timeline_slice`).

@@ -104,8 +104,11 @@ struct FrontBufferedPipeline: PlatformPipeline {
     var timeline: FrameTimeline
     var frames: FrameTable
     var measurement: Measurement
-    /// Wet draws on the GPU (queued or running), oldest first.
+    /// Wet draws submitted to the GPU and not started, oldest first.
     var wetInFlight = Ring<WetSegment>()
+    /// The wet draw the GPU is running, taken from ``wetInFlight`` when it
+    /// starts (the GPU runs one job at a time, in submission order).
+    var wetRunning: WetSegment?
     /// Dry commits on their way, by frame, oldest first.
     var dryInFlight = Ring<(frame: Int64, commit: DryCommit)>()
     var nextFrame: Int64 = 0
@@ -214,11 +217,13 @@ struct FrontBufferedPipeline: PlatformPipeline {
 
         case .gpuDone:
             let (done, nextEnd) = gpu.complete(now: now)
+            // the draw that ended is taken before the next job starts (a wet job after a wet one)
+            let drawn = done.dry ? nil : wetRunning.take()
             if let nextEnd { gpuStarted(now, nextEnd, &s) }
             if done.dry {
                 if frames[done.frame].seq == done.frame { frames[done.frame].gpuDone = now }
             } else {
-                wetDrawn(wetInFlight.removeFirst(), end: now)
+                wetDrawn(drawn.unsafelyUnwrapped, end: now)
             }
 
         case .compositionDone:
@@ -312,8 +317,10 @@ struct FrontBufferedPipeline: PlatformPipeline {
                 log?.android?.gpuJobs.append(.init(submitted: w.job.submitted, start: now, end: end, frame: w.job.frame,
                                                    buffer: w.job.buffer))
             } else {
-                // wet jobs run in the order they were submitted: the running one is the oldest in flight
-                wetInFlight.pointer(0).pointee.gpuStart = now
+                // wet jobs run in the order they were submitted: the one starting is the oldest waiting
+                var w = wetInFlight.removeFirst()
+                w.gpuStart = now
+                wetRunning = w
             }
         }
         s.schedule(.gpuDone, at: end)
@@ -371,11 +378,11 @@ struct FrontBufferedPipeline: PlatformPipeline {
     /// thread, the GPU, the present that showed the layer (composed, or a
     /// layer not yet on screen) and the scan-out's pass to the photons.
     mutating func splitBudget(_ w: WetSegment, end: SimTime, composedUntil: SimTime) {
-        guard let ref = measurement.budgetRef else { return }
+        guard let recorder = measurement.budgetRecorder else { return }
         let t = w.newest
         let photon = measurement.measuredPhoton
         let panel = measurement.geometry.panelResponse
-        ref._withUnsafeGuaranteedRef { b in
+        recorder.with { b in
             var chain = b.chain(from: t.time)
             chain.until(b.windowEnd(of: t))
             chain.until(t.ready)
@@ -469,19 +476,11 @@ struct FrontBufferedPipeline: PlatformPipeline {
     func tripleBufferedTime(until end: SimTime) -> SimTime { 0 }
 
     mutating func finish() -> (Measurements, InvariantChecks) {
-        var m = Measurements()
-        measurement.finish(into: &m, seconds: Double(configuration.duration) / 1e9)
+        var m = measurement.finish(display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
+                                   work: (ui.handlerRuns, ui.handlerRuns, renderer.merged))
         m.ink?.wetDraws = renderer.wetDraws
         m.ink?.tornDraws = tornDraws
         m.ink?.composedDraws = composedDraws
-        m.framesPresented = display.framesPresented
-        m.repeatedFrames = display.repeatedFrames
-        m.droppedFrames = timeline.counts[.dropped]
-        m.hitches = display.hitches
-        m.deliveries = ui.handlerRuns
-        m.handlerRuns = ui.handlerRuns
-        m.wastedUpdates = renderer.merged
-        m.samples = digitizer.touchesMade
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
         a.sfDuration = timing.sfDuration

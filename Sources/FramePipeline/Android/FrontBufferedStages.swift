@@ -115,7 +115,7 @@ struct InkUIThread {
     mutating func begin(now: SimTime, rng: inout SeededRandom) -> (end: SimTime, prediction: PredictionMade?, strokeBegan: Bool)? {
         guard !waiting.isEmpty else { return nil }
         busy = true
-        justDrawn.removeAll(keepingCapacity: true)
+        justDrawn.removeAll()
         handlerRuns += 1
         wet = nil
         dry = nil

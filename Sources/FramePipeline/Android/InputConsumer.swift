@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// InputReader, InputDispatcher and the socket to the app (Docs/Android.md,

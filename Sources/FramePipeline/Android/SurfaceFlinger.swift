@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// What SurfaceFlinger does at a vsync-sf tick.

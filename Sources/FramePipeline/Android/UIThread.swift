@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 import TouchModel
 
@@ -120,7 +119,7 @@ struct UIThread {
             drawnSamples += 1
             newest = r.touch
         }
-        downResponses.removeAll(keepingCapacity: true)
+        downResponses.removeAll()
         if let consumption {
             deliveries += 1
             drawnSamples += Int64(consumption.count)

@@ -71,6 +71,7 @@ struct InkTracker {
         panelResponse = c.panelResponse
         figures.frontBuffered = c.frontBuffered
         figures.plane = c.ink.frontBufferPlane
+        figures.seconds = Double(c.duration) / 1e9
     }
 
     /// The scan-out offset of row `y` (points) after a vsync, ns.

@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 import TouchModel
 
@@ -24,12 +23,12 @@ struct Measurement {
     private(set) var budget: BudgetRecorder?
     /// The same recorder, unretained (``budget`` keeps it alive): a frame's
     /// split goes through it without a retain and release per frame.
-    private(set) var budgetRef: Unmanaged<BudgetRecorder>?
+    private(set) var budgetRecorder: Unowned<BudgetRecorder>?
 
     /// Keeps the stage budget with `recorder`.
     mutating func keepBudget(_ recorder: BudgetRecorder) {
         budget = recorder
-        budgetRef = .passUnretained(recorder)
+        budgetRecorder = Unowned(recorder)
     }
     /// The photon instant of the newest touch of the frame measured last
     /// (``frameShown(latch:content:newest:drawnTouches:drawn:horizon:)``):
@@ -199,9 +198,30 @@ struct Measurement {
         ink!.shown(newest: newest, photon: photon, drawn: drawn, truth: pen)
     }
 
+    /// The figures of a finished run, every platform's: the streams
+    /// settled, what the display showed (with `droppedFrames`, which each
+    /// platform counts its own way), what the digitizer made, and the app's
+    /// work.
+    mutating func finish<Shown>(display: Display<Shown>, droppedFrames: Int, digitizer: Digitizer,
+                                work: (deliveries: Int, handlerRuns: Int, wastedUpdates: Int)) -> Measurements {
+        var m = Measurements()
+        finish(into: &m)
+        m.framesPresented = display.framesPresented
+        m.repeatedFrames = display.repeatedFrames
+        m.droppedFrames = droppedFrames
+        m.hitches = display.hitches
+        (m.deliveries, m.handlerRuns, m.wastedUpdates) = work
+        m.samples = digitizer.touchesMade
+        m.touchDownMs = digitizer.touchDownMs
+        m.touchDownMs.settle()
+        m.touchUpMs = digitizer.touchUpMs
+        m.touchUpMs.settle()
+        return m
+    }
+
     /// The streams, settled; without prediction the effective figures are
     /// the measured ones (they were not recorded twice).
-    mutating func finish(into m: inout Measurements, seconds: Double = 0) {
+    mutating func finish(into m: inout Measurements) {
         if !predicts {
             effectiveMs = touchToPhotonMs
             effectiveFrames = pipelineFrames
@@ -218,7 +238,6 @@ struct Measurement {
         m.prediction = prediction
         m.scroll = scroll?.figures
         if var i = ink?.figures {
-            i.seconds = seconds
             i.settle()
             m.ink = i
         }

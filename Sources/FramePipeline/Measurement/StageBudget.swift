@@ -97,12 +97,15 @@ public enum BudgetStage: String, CaseIterable, Sendable {
     /// The stages of a configuration's frames, in order.
     public static func stages(of c: PipelineConfiguration) -> [BudgetStage] {
         if c.frontBuffered { return frontBufferedStages }
-        if c.midFrameRead {
-            return [.scan, .digitizer, .deliveryWait, .handler, .midFrameRead, .renderServerWait, .prepare, .gpuWait, .gpu,
-                    .latchWait, .scanOut, .panel]
-        }
+        if c.midFrameRead { return midFrameStages }
         return stages(of: c.platform, panel: c.platform == .android ? c.android.panelInterface : .video)
     }
+
+    /// The stages of an iOS app reading its touches mid-frame (Docs/Ink.md).
+    public static let midFrameStages: [BudgetStage] = [
+        .scan, .digitizer, .deliveryWait, .handler, .midFrameRead, .renderServerWait, .prepare, .gpuWait, .gpu, .latchWait,
+        .scanOut, .panel,
+    ]
 
     /// The stages of a front-buffered app's wet draws (Docs/Ink.md).
     public static let frontBufferedStages: [BudgetStage] = [

@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 import TouchModel
 
@@ -130,9 +129,7 @@ struct App {
         // as a value, the 59-byte touch went by the stack in pieces of two
         // sizes, and a load of one waited for the store of the other
         precondition(!touches.isEmpty, "a delivery without touches")
-        precondition(_isPOD(Touch.self), "a touch copied as bytes holds a reference")
-        let newest = touches.pointer(touches.count &- 1)
-        withUnsafeMutableBytes(of: &mainTouch) { $0.baseAddress!.copyMemory(from: newest, byteCount: MemoryLayout<Touch>.size) }
+        touches.copyBytes(of: touches.count &- 1, into: &mainTouch)
         drawnTouches += touchUse == .coalesced ? Int64(touches.count) : 1
         drawn = mainTouch.position
         horizonApplied = 0
@@ -165,10 +162,9 @@ struct App {
         return n == 1 ? start + duration : start + Int64(roundHalfUp(Int128(duration) * Int128(i), Int128(n)))
     }
 
-    /// The app commits its next transaction at `now`, made into `slot`
-    /// (uninitialised).
+    /// The app commits its next transaction at `now`, made in `slot`.
     @inline(__always)
-    mutating func commit(at now: SimTime, rng: inout SeededRandom, into slot: UnsafeMutablePointer<Commit>) -> CommitMade {
+    mutating func commit(at now: SimTime, rng: inout SeededRandom, into slot: Uninitialized<Commit>) -> CommitMade {
         let index = nextCommitIndex
         let last = index == commitsPerRun
         slot.initialize(to: Commit(seq: commitsMade, mainTouch: mainTouch, isLastOfRun: last, drawnTouches: drawnTouches,

@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// The display (Docs/Model.md, "Display"): completed frames wait in the

@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// A buffer's release fence as a GPU job sees it: it signals when the

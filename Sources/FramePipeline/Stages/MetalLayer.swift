@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// A Metal layer presented directly (Docs/Model.md, "Metal layers"): a

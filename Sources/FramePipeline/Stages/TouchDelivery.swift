@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 
 /// UIKit's touch delivery (Docs/Model.md, "Event delivery").
@@ -69,6 +68,6 @@ struct TouchDelivery {
         }
         lastDelivered = last
         delivered += waiting.count
-        waiting.removeAll(keepingCapacity: true)
+        waiting.removeAll()
     }
 }

@@ -25,70 +25,52 @@ struct BudgetStamps {
         var gpuEnd: SimTime = -1
     }
 
-    /// The slots, one per buffer identity (copies of the stamps share them;
-    /// one run uses them).
-    final class Table {
-        /// Buffer identities are 0, 1 and 2; a slot is found by the low
-        /// three bits, so no identity reads outside the table.
-        static let slots = 8
-        let base: UnsafeMutablePointer<Frame>
-
-        init() {
-            base = .allocate(capacity: Self.slots)
-            base.initialize(repeating: Frame(id: -1, prepareStart: -1), count: Self.slots)
-        }
-
-        deinit { base.deallocate() }
-    }
-
     /// Whether the stamps are kept (the run keeps its stage budget).
     private(set) var isKept = false
-    private let table = Table()
+    /// The slots, one per buffer identity (copies of the stamps share
+    /// them; one run uses them). Buffer identities are 0, 1 and 2; a slot
+    /// is found by the low three bits, so no identity reads outside them.
+    private let table = NumberedSlots(atLeast: 8, filledWith: Frame(id: -1, prepareStart: -1))
     /// Frames latched whose instants were not found (an invariant: 0).
     private(set) var missing = 0
 
     /// Starts keeping the stamps.
     mutating func keep() { isKept = true }
 
-    @inline(__always)
-    private func slot(_ buffer: Int8) -> UnsafeMutablePointer<Frame> {
-        table.base + Int(truncatingIfNeeded: buffer & 0b111)
-    }
-
     /// Frame `id` took `buffer`: its prepare starts at `prepareStart` (-1
     /// for a Metal frame, which has none: it starts when it joins the GPU
     /// queue).
     @inline(__always)
     func began(_ id: Int64, buffer: Int8, prepareStart: SimTime) {
-        slot(buffer).pointee = Frame(id: id, prepareStart: prepareStart)
+        table[Int64(buffer)] = Frame(id: id, prepareStart: prepareStart)
     }
 
     /// The frame holding `buffer` joins the GPU queue now.
     @inline(__always)
     func submitted(buffer: Int8, at now: SimTime) {
-        let f = slot(buffer)
-        if f.pointee.prepareStart < 0 { f.pointee.prepareStart = now }
-        f.pointee.submitted = now
+        let b = Int64(buffer)
+        if table[b].prepareStart < 0 { table[b].prepareStart = now }
+        table[b].submitted = now
     }
 
     /// The GPU job of the frame holding `buffer` ran from `start` to `end`.
     @inline(__always)
     func gpuRan(buffer: Int8, from start: SimTime, to end: SimTime) {
-        let f = slot(buffer)
-        f.pointee.gpuStart = start
-        f.pointee.gpuEnd = end
+        let b = Int64(buffer)
+        table[b].gpuStart = start
+        table[b].gpuEnd = end
     }
 
     /// Frame `id`, holding `buffer`, is latched: where its instants are
     /// (read in place, until another frame takes the buffer), nil (and
     /// counted missing) when its buffer's slot holds another frame's.
     @inline(__always)
-    mutating func latched(_ id: Int64, buffer: Int8) -> UnsafePointer<Frame>? {
-        let f = slot(buffer)
-        guard f.pointee.id == id else {
+    mutating func latched(_ id: Int64, buffer: Int8) -> InPlace<Frame>? {
+        let f = table.inPlace(Int64(buffer))
+        guard f.value.id == id else {
             missing += 1
             return nil
         }
-        return UnsafePointer(f)
+        return f
     }
 }

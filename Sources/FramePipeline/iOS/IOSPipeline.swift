@@ -1,4 +1,3 @@
-import DequeModule
 import SimKernel
 import TouchModel
 
@@ -192,12 +191,9 @@ struct IOSPipeline: PlatformPipeline {
             if midFrameLead != nil { midFrameRead(now, &s) }
             // made in its place in the table: built elsewhere and copied, its
             // last fields were read back before their stores were done
-            let slot = commits.appendUninitialized()
-            let made = app.commit(at: now, rng: &rng, into: slot)
-            let c = UnsafePointer(slot)
-            let waiting = RenderServer.Waiting(seq: c.pointee.seq, handlerRun: c.pointee.handlerRun,
-                                               isLastOfRun: c.pointee.isLastOfRun)
-            log?.commits.append(.init(time: now, seq: waiting.seq, mainTouch: c.pointee.mainTouch.scan))
+            let (made, c) = commits.make { app.commit(at: now, rng: &rng, into: $0) }
+            let waiting = RenderServer.Waiting(seq: c.value.seq, handlerRun: c.value.handlerRun, isLastOfRun: c.value.isLastOfRun)
+            log?.commits.append(.init(time: now, seq: waiting.seq, mainTouch: c.value.mainTouch.scan))
             if let force, let end = force.committed(run: waiting.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
                 if configuration.metalDirect {
@@ -241,22 +237,10 @@ struct IOSPipeline: PlatformPipeline {
             latch(now, &s)
             // the render server wakes at the same vsync, after every event
             // that comes before it at this instant: now, unless one waits
-            if s.waits(at: now, before: IOSEvent.renderServerWake.tieRank) {
-                s.schedule(.renderServerWake, at: now)
-            } else {
-                s.handledWithin(.renderServerWake)
-                renderServerWake(now, &s)
-            }
+            if s.handleNow(.renderServerWake) { renderServerWake(now, &s) }
             // the frame start at this vsync comes next, unless something
             // waits before it (a wake deferred above among them)
-            if frameStartsAtVsync {
-                if s.waits(at: now, before: IOSEvent.frameStart.tieRank) {
-                    s.schedule(.frameStart, at: now)
-                } else {
-                    s.handledWithin(.frameStart)
-                    frameStart(now, &s)
-                }
-            }
+            if frameStartsAtVsync && s.handleNow(.frameStart) { frameStart(now, &s) }
         }
     }
 
@@ -425,17 +409,17 @@ struct IOSPipeline: PlatformPipeline {
         }
         if let previous = display.show(frame) { releaseBuffer(previous.buffer, now, &s) }
         // read in place: a commit is 128 bytes
-        let commit = commits.pointer(frame.commit)
-        if commit.pointee.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
-        lastLatchedCommit = commit.pointee.seq
-        let measured = measurement.frameShown(latch: now, mainTouch: commit.pointee.mainTouch,
-                                              drawnTouches: commit.pointee.drawnTouches, drawn: commit.pointee.drawn,
-                                              horizon: commit.pointee.horizon, frameStart: commit.pointee.delivered)
+        let commit = commits.inPlace(frame.commit)
+        if commit.value.seq <= lastLatchedCommit { invariants.latchesOutOfCommitOrder += 1 }
+        lastLatchedCommit = commit.value.seq
+        let measured = measurement.frameShown(latch: now, mainTouch: commit.value.mainTouch,
+                                              drawnTouches: commit.value.drawnTouches, drawn: commit.value.drawn,
+                                              horizon: commit.value.horizon, frameStart: commit.value.delivered)
         if stamps.isKept, let stamp = stamps.latched(frame.id, buffer: frame.buffer), measured {
             splitBudget(commit, stamp, latch: now)
         }
         if let log {
-            let c = commit.pointee
+            let c = commit.value
             log.latches.append(.init(time: now, frame: frame.id, commitSeq: c.seq, mainTouch: c.mainTouch.scan,
                                      buffer: frame.buffer, repeated: false, hitch: false, measured: measured,
                                      drawnX: c.drawn.x, drawnY: c.drawn.y, horizon: c.horizon))
@@ -443,9 +427,9 @@ struct IOSPipeline: PlatformPipeline {
             if measured { r.pipelineFrames = measurement.geometry.pipelineFrames(latch: now, windowStart: c.mainTouch.windowStart) }
             log.record(r, stages: measured ? measurement.budget?.currentStages : nil)
         }
-        force?.frameShown(latch: now, commit: commit.pointee, measured: measured)
+        force?.frameShown(latch: now, commit: commit.value, measured: measured)
         // the front frame's commit is the oldest any frame names from now on
-        commits.forget(before: commit.pointee.seq)
+        commits.forget(before: commit.value.seq)
         if renderServer.lowLatency(at: now) { tryStartRender(now, &s) }
     }
 
@@ -464,14 +448,14 @@ struct IOSPipeline: PlatformPipeline {
     /// scan-out to the photons. Its commit and its stamps are read in place
     /// (a commit is 128 bytes).
     @inline(__always)
-    mutating func splitBudget(_ commit: UnsafePointer<Commit>, _ stamps: UnsafePointer<BudgetStamps.Frame>, latch: SimTime) {
-        guard let ref = measurement.budgetRef else { return }
+    mutating func splitBudget(_ commit: InPlace<Commit>, _ stamps: InPlace<BudgetStamps.Frame>, latch: SimTime) {
+        guard let recorder = measurement.budgetRecorder else { return }
         // the photons of the main touch, as the frame was measured
         let photon = measurement.measuredPhoton
         let panel = measurement.geometry.panelResponse
-        let handlerEnd = midFrameLead != nil ? midFrameHandlerEnd(run: commit.pointee.handlerRun) : 0
-        ref._withUnsafeGuaranteedRef { b in
-            let c = commit.pointee
+        let handlerEnd = midFrameLead != nil ? midFrameHandlerEnd(run: commit.value.handlerRun) : 0
+        recorder.with { b in
+            let c = commit.value
             var chain = b.chain(from: c.mainTouch.time)
             chain.until(b.windowEnd(of: c.mainTouch))
             chain.until(c.mainTouch.ready)
@@ -484,7 +468,7 @@ struct IOSPipeline: PlatformPipeline {
                 chain.until(c.delivered)
             }
             chain.until(c.committed)
-            let stamp = stamps.pointee
+            let stamp = stamps.value
             chain.until(stamp.prepareStart)
             chain.until(stamp.submitted)
             chain.until(stamp.gpuStart)
@@ -500,20 +484,8 @@ struct IOSPipeline: PlatformPipeline {
 
     /// The figures of the finished run.
     mutating func finish() -> (Measurements, InvariantChecks) {
-        var m = Measurements()
-        measurement.finish(into: &m, seconds: Double(configuration.duration) / 1e9)
-        m.framesPresented = display.framesPresented
-        m.repeatedFrames = display.repeatedFrames
-        m.droppedFrames = display.droppedFrames
-        m.hitches = display.hitches
-        m.deliveries = delivery.deliveries
-        m.handlerRuns = app.handlerRuns
-        m.wastedUpdates = renderServer.wastedUpdates
-        m.samples = digitizer.touchesMade
-        m.touchDownMs = digitizer.touchDownMs
-        m.touchDownMs.settle()
-        m.touchUpMs = digitizer.touchUpMs
-        m.touchUpMs.settle()
+        var m = measurement.finish(display: display, droppedFrames: display.droppedFrames, digitizer: digitizer,
+                                   work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
         m.force = force?.finish()
         m.ink?.lateReads = delivery.lateReads
         m.ink?.lateReadTouches = delivery.lateDelivered
@@ -538,22 +510,25 @@ struct CommitTable {
     /// The number of the oldest commit kept.
     private var first: Int64 = 0
 
-    /// A commit is made (its number is the next): where it goes, to be
-    /// initialised at once.
+    /// A commit is made (its number is the next) in its slot by `make`;
+    /// returns what `make` returns and the commit, in place.
     @inline(__always)
-    func appendUninitialized() -> UnsafeMutablePointer<Commit> { ring.appendUninitialized() }
-
-    /// Commit `seq` (kept: from the front frame's on), read in place.
-    subscript(seq: Int64) -> Commit {
-        @inline(__always) unsafeAddress { pointer(seq) }
+    func make<R>(_ make: (Uninitialized<Commit>) -> R) -> (R, InPlace<Commit>) {
+        let made = ring.appendInPlace(make)
+        return (made, ring.inPlace(ring.count &- 1))
     }
 
-    /// Where commit `seq` is kept (valid until commits are forgotten).
+    /// Commit `seq` (kept: from the front frame's on).
+    subscript(seq: Int64) -> Commit {
+        @inline(__always) get { inPlace(seq).value }
+    }
+
+    /// Commit `seq` where it is kept (valid until commits are forgotten).
     @inline(__always)
-    func pointer(_ seq: Int64) -> UnsafePointer<Commit> {
+    func inPlace(_ seq: Int64) -> InPlace<Commit> {
         let i = Int(truncatingIfNeeded: seq &- first)
         precondition(i >= 0 && i < ring.count, "commit \(seq) is not kept")
-        return UnsafePointer(ring.pointer(i))
+        return ring.inPlace(i)
     }
 
     /// Forgets the commits before `seq`.

@@ -1,0 +1,89 @@
+import LatsimOutput
+import SimKernel
+
+/// The figure catalogue (``Figure``) as text: the table `latsim figures`
+/// prints and Docs/Figures.md, which a test keeps equal to ``markdown()``.
+public enum FigureCatalogueText {
+    static func row(_ f: Figure) -> [String] {
+        let d = f.declaration
+        return [f.rawValue, d.column, d.sweepKey, d.unit.rawValue, d.better.rawValue, d.platform.phrase,
+                d.channel.phrase, String(d.places), d.aggregation.phrase, d.inFrames ? "yes" : ""]
+    }
+
+    static let header = ["name", "column", "sweep key", "unit", "better", "platform", "produced by", "places", "over a sweep point's seeds", "in frames"]
+
+    /// The catalogue as a text table.
+    public static func table() -> TextTable {
+        TextTable(header: header, rows: Figure.allCases.map(row), rightAligned: [7])
+    }
+
+    /// `latsim figures --json`: `{"figures": [...]}`, one object per figure
+    /// with every field of its declaration.
+    public static func json() -> JSONValue {
+        .object([("figures", .array(Figure.allCases.map { f in
+            let d = f.declaration
+            return .object([
+                ("name", .string(f.rawValue)), ("column", .string(d.column)), ("sweepKey", .string(d.sweepKey)),
+                ("unit", .string(d.unit.rawValue)), ("better", .string(d.better.rawValue)),
+                ("platform", .string(d.platform.rawValue)), ("channel", .string(d.channel.rawValue)),
+                ("places", .int(d.places)), ("aggregation", .string(d.aggregation.rawValue)), ("inFrames", .bool(d.inFrames)),
+            ])
+        }))])
+    }
+
+    /// Docs/Figures.md.
+    public static func markdown() -> String {
+        """
+        # Figures
+
+        Every figure a run produces, declared once in `Sources/Measures/FigureCatalogue.swift`
+        (`FigureCatalogue`): this page is that declaration printed (`latsim figures --markdown`;
+        a test fails when the two differ). `latsim run`, `run --seeds`, `compare`,
+        `sweep` (table, CSV and JSON), the summary JSON's `figures` and the report's
+        scenario tables take their rows from it, in this order: a figure a run
+        produces appears in every one of them, and a figure it does not produce is
+        left out (or shown as `-` beside runs that do).
+
+        - **name**: the stable key: `compare --fail-if-worse NAME`, the JSON's
+          `figures` (summary, `seeds`, `compare`).
+        - **column**: the name tables print. **sweep key**: the sweep's CSV column
+          and JSON key.
+        - **better**: `lower`, `higher`, `towardZero` (a signed error) or `none` (a
+          count that describes the run); `compare` says `better` or `worse` by it.
+        - **produced by**: the runs that have the figure: every run, a drawing
+          finger (any `input.trajectory` but `taps`), a tapping finger, taps whose
+          lifts the app draws, a scrolling app (`app.scrolls`) with a moving
+          finger, an ink app (`app.ink`) and a front-buffered one, an app that
+          uses force or predicts, Android's BufferQueue and FrameTimeline
+          (Android 12 and later: an older release has no FrameTimeline).
+        - **over a sweep point's seeds**: a latency statistic is taken of the
+          seeds' frames pooled (their histograms merged); a per-run value is the
+          mean of the seeds' values. `run --seeds` and `compare` give every figure
+          as the mean of the seeds' values with its 95% interval.
+        - **in frames**: `compare` also gives the difference in display frames.
+
+        Repeated frames, hitches and fps are defined in Model.md, "Repeated frames
+        and hitches"; the FrameTimeline classes in Android.md, "Measurements"; the
+        force figures in Force.md, "What is measured"; the prediction figures in
+        Prediction.md (points; `PredictionMetric`); the scroll figures (time to
+        first scroll movement, scroll-to-photon, the content's trail) in Model.md,
+        "Scrolling"; the ink figures (pen-to-ink, the ink's error, torn frames,
+        the dry commit) in Ink.md, "What is measured".
+
+        ## Headline
+
+        Each scenario names the figure it exists for, shown first in every table:
+        `headline:` in its YAML (walt-screen: `frameToPhotonP50`, the ink
+        scenarios: `penToInkP50`), else its app
+        model's: `tapToPhotonP50` for a tapping finger (agawi-glkit,
+        agawi-glsurfaceview), `scrollStartP50` for a scrolling app (android-scroll,
+        ios-scroll), `touchToPhotonP50` otherwise (pencil-drawing and the drawing
+        scenarios).
+
+        ## The catalogue
+
+        \(table().markdown())
+
+        """
+    }
+}

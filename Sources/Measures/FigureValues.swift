@@ -1,0 +1,69 @@
+import FramePipeline
+import SimKernel
+
+/// Every figure of the catalogue for one run, or for several runs (a sweep
+/// point's seeds) aggregated as each figure declares: the value of a run
+/// in the schema's terms. Nil where the runs do not produce a figure, or
+/// measured nothing of it. Written as an object of the figures with a
+/// value, by name (a part file written before a figure was declared reads
+/// back without it).
+public struct FigureValues: Sendable, Equatable, Codable {
+    /// The values in ``Figure/allCases`` order.
+    public private(set) var values: [Double?]
+
+    /// The figures of run `r`.
+    public init(_ r: RunResult) {
+        values = Figure.allCases.map { $0.value(r) }
+    }
+
+    /// The figures of several runs of `configuration` (a sweep point's
+    /// seeds, in seed order), each as it aggregates (``FigureAggregation``):
+    /// a statistic of a stream over the runs' frames pooled (histograms
+    /// merged in the order given), a per-run value's mean over the runs that
+    /// measured it. `runs` holds each run's own figures and measurements.
+    public init(pooling runs: [(figures: FigureValues, measurements: Measurements)], configuration: PipelineConfiguration) {
+        values = Figure.allCases.map { f -> Double? in
+            guard f.isProduced(by: configuration) else { return nil }
+            switch f.declaration.value {
+            case .pooled(let statistic, let stream):
+                return statistic.pooled(runs.compactMap { stream($0.measurements) })
+            case .runMean:
+                let xs = runs.compactMap { $0.figures[f] }
+                guard !xs.isEmpty else { return nil }
+                var sum = CompensatedSum()
+                for x in xs { sum.add(x) }
+                return sum.value / Double(xs.count)
+            }
+        }
+    }
+
+    /// The value of figure `f`.
+    public subscript(f: Figure) -> Double? {
+        f.index < values.count ? values[f.index] : nil
+    }
+
+    struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads the object written by ``encode(to:)``; a name that is no
+    /// figure's is refused.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Name.self)
+        values = [Double?](repeating: nil, count: Figure.allCases.count)
+        for key in c.allKeys {
+            guard let f = Figure(rawValue: key.stringValue) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "no figure is named \(key.stringValue)")
+            }
+            values[f.index] = try c.decode(Double.self, forKey: key)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Name.self)
+        for f in Figure.allCases { if let v = self[f] { try c.encode(v, forKey: Name(stringValue: f.rawValue)) } }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import FramePipeline
+import Scenarios
+import SimKernel
+
+/// Turns a run's frame log into a Chrome trace-event file (Perfetto UI and
+/// chrome://tracing open it): a track per stage, a slice per piece of work,
+/// vsync instants, a counter of display buffers, and a flow from each
+/// measured touch sample through delivery, commit, prepare and GPU to the
+/// latch that showed it.
+public enum PipelineTraceExport {
+    /// Track names, top to bottom: the vsync, then the diagram's lanes.
+    public static var trackNames: [String] { ["vsync"] + PipelineLane.ios.map(\.trackName) }
+
+    /// The run in Perfetto's own format (``ChromeTrace/perfetto(frameTimeline:)``):
+    /// the tracks, slices, flows and counters of ``trace(_:scenario:)`` and,
+    /// for an Android run, FrameTimeline's packets in place of the JSON's
+    /// timeline tracks. Nil when the run kept no frame log.
+    public static func perfetto(_ result: RunResult, scenario: String) throws -> Data? {
+        if result.configuration.platform == .android {
+            guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false) else { return nil }
+            return try t.perfetto(frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario))
+        }
+        return try trace(result, scenario: scenario)?.perfetto()
+    }
+
+    /// The trace of a run that kept its frame log; nil when it did not. An
+    /// Android run gets Android's tracks and timelines (``AndroidTraceExport``).
+    public static func trace(_ result: RunResult, scenario: String) -> ChromeTrace? {
+        if result.configuration.platform == .android { return AndroidTraceExport.trace(result, scenario: scenario) }
+        guard let log = result.frameLog else { return nil }
+        let index = FrameLogIndex(log)
+        var t = ChromeTrace(processName: "latsim \(scenario)")
+        let tracks = trackNames.map { t.track(named: $0) }
+        let (vsync, touch, app, server, gpu, display) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5])
+        let end = result.configuration.duration
+        // the slices a flow may pass through, by what they are
+        var scanSlice: [Int64: ChromeTrace.SliceRef] = [:], handlerSlice: [SimTime: ChromeTrace.SliceRef] = [:]
+        var prepareSlice: [Int64: ChromeTrace.SliceRef] = [:], gpuSlice: [Int64: ChromeTrace.SliceRef] = [:]
+        var shownSlice: [Int64: ChromeTrace.SliceRef] = [:]
+
+        var k: Int64 = 0
+        let clock = result.configuration.vsyncClock
+        while clock.tick(k) < end {
+            t.instant(vsync, name: "vsync", atNs: clock.tick(k))
+            k += 1
+        }
+        for s in log.scans {
+            scanSlice[s.index] = t.slice(touch, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
+                                         args: ["sample instant ms": .number(Double(s.instant) / 1e6), "ready ms": .number(Double(s.ready) / 1e6)])
+        }
+        for d in log.deliveries {
+            t.instant(app, name: d.count > 1 ? "deliver \(d.count) coalesced touches" : "deliver touch", atNs: d.time,
+                      args: ["main touch": .integer(d.last)])
+        }
+        for h in log.handlers {
+            handlerSlice[h.start] = t.slice(app, name: "touch handler", startNs: h.start, durationNs: h.end - h.start,
+                                            args: ["main touch": .integer(h.mainTouch), "run": .integer(h.run)])
+        }
+        for c in log.commits {
+            t.instant(app, name: "commit", atNs: c.time, args: ["commit": .integer(c.seq), "main touch": .integer(c.mainTouch)])
+        }
+        for p in log.prepares {
+            prepareSlice[p.frame] = t.slice(server, name: "prepare frame \(p.frame)", startNs: p.start, durationNs: p.end - p.start,
+                                            args: ["commit": .integer(p.commitSeq), "buffer": .integer(Int64(p.buffer))])
+        }
+        for g in log.gpuJobs {
+            let name = g.frame < 0 ? "Metal work (commit \(g.commitSeq))" : (g.metal ? "Metal frame \(g.frame)" : "render frame \(g.frame)")
+            let ref = t.slice(gpu, name: name, startNs: g.start, durationNs: g.end - g.start,
+                              args: ["commit": .integer(g.commitSeq), "buffer": .integer(Int64(g.buffer))])
+            if g.frame >= 0 { gpuSlice[g.frame] = ref }
+        }
+        for (l, until) in index.shownFrames(until: end) {
+            shownSlice[l.frame] = t.slice(display, name: "frame \(l.frame) on screen", startNs: l.time, durationNs: until - l.time,
+                                          args: ["commit": .integer(l.commitSeq), "main touch": .integer(l.mainTouch),
+                                                 "buffer": .integer(Int64(l.buffer))])
+        }
+        for l in log.latches where l.repeated {
+            t.instant(display, name: l.hitch ? "repeated frame (hitch)" : "repeated frame", atNs: l.time)
+        }
+        for d in log.drops { t.instant(display, name: "dropped frame \(d.frame)", atNs: d.time) }
+        for b in log.bufferSamples {
+            t.counter("display buffers", atNs: b.time, values: ["in use": Double(b.held), "allocated": Double(b.allocated)])
+        }
+        // a flow per measured frame: scan -> handler -> prepare -> GPU -> display
+        for l in log.latches where l.measured {
+            guard let j = index.journey(of: l), let first = scanSlice[j.scan.index], let last = shownSlice[l.frame] else { continue }
+            var steps = [first]
+            if let h = j.handler, let ref = handlerSlice[h.start] { steps.append(ref) }
+            if let ref = prepareSlice[l.frame] { steps.append(ref) }
+            if let ref = gpuSlice[l.frame] { steps.append(ref) }
+            steps.append(last)
+            t.flow(id: UInt64(l.frame + 1), name: "touch \(j.scan.index)", through: steps)
+        }
+        return t
+    }
+}
