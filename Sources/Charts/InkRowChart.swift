@@ -79,6 +79,7 @@ public struct InkRowChart: GnuplotChart {
             parts.append("$ink\(i) using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc \(c) notitle")
             parts.append("$ink\(i) using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc \(c) title \(GnuplotText.enhanced(s.name))")
         }
+        if parts.isEmpty { parts.append("NaN notitle") }
         parts.append("keyentry with filledcurves fs transparent solid 0.15 noborder lc \(GnuplotText.rgb(ChartStyle.quiet)) title \"p5 to p95 of the draws\"")
         return ChartScript(title: title + (subtitle.map { " (\($0))" } ?? ""), tables: tables, setup: setup,
                            plot: "plot " + parts.joined(separator: ", \\\n     "))

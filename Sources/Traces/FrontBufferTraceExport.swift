@@ -1,4 +1,3 @@
-import Experiments
 import FramePipeline
 import SimKernel
 

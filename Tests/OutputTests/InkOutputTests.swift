@@ -52,7 +52,7 @@ import Measures
         let r = try Self.run("android-ink-front")
         let d = try #require(AndroidDiagramBuilder.diagram(r, scenario: "android-ink-front", frames: 8))
         #expect(d.lanes == PipelineLane.androidFrontBuffered && d.scanLine?.lane == .display && d.scanLine?.penRow != nil)
-        let diagonals = d.script.setup.components(separatedBy: "lc \(GnuplotText.rgb(0x1F77B4)) lw 1.5\n").count - 1
+        let diagonals = d.script.setup.components(separatedBy: "lc \(GnuplotText.rgb(ChartStyle.scanLine)) lw 1.5\n").count - 1
         #expect(diagonals == 8)
         #expect(d.script.plot.contains("scan line") && d.script.plot.contains("the pen's row"))
         let plain = try #require(AndroidDiagramBuilder.diagram(try Self.run("android-default"), scenario: "android-default"))
