@@ -41,6 +41,9 @@ public struct GateOutcome: Sendable {
     /// What the report says besides (a baseline whose settings could not
     /// be checked), one sentence each.
     public var notes: [String] = []
+    /// The line of the baseline file on which each of ``stored``'s entries
+    /// begins (empty when unknown): where an annotation points.
+    public var baselineLines: [Int] = []
 
     /// An outcome from its parts.
     public init(baselineFile: String, rules: [MetricRule], results: [PredictionCorpus.CellResult], stored: PredictionBaseline,

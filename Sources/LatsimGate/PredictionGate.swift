@@ -95,7 +95,7 @@ public struct PredictionGate: Sendable {
     /// compares them with the baseline. A baseline recorded under other
     /// settings (another rate, tool, corpus, ...) is bad input naming them.
     public func check(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
-        let stored = try readBaseline()
+        let (stored, bytes) = try readBaselineFile()
         if stored.entries.isEmpty {
             throw LatsimError(file: baseline, problem: "the baseline has no entries: it would pass anything", expected: remedy)
         }
@@ -131,6 +131,7 @@ public struct PredictionGate: Sendable {
                                   current: current, changes: changes, compared: compared, recorded: false,
                                   seconds: Monotonic.seconds() - start, advice: advice, settings: now, specFile: specFile)
         outcome.notes = notes
+        outcome.baselineLines = JSONKeys.elementLines(in: bytes, array: "entries") ?? []
         return outcome
     }
 
@@ -187,13 +188,18 @@ public struct PredictionGate: Sendable {
     /// The stored baseline; bad input when it is missing, unreadable, not a
     /// baseline, or of another format version.
     public func readBaseline() throws(LatsimError) -> PredictionBaseline {
+        try readBaselineFile().baseline
+    }
+
+    /// The stored baseline and the file's bytes.
+    func readBaselineFile() throws(LatsimError) -> (baseline: PredictionBaseline, bytes: Data) {
         guard FileManager.default.fileExists(atPath: baseline) else {
             throw LatsimError(file: baseline, problem: "no such baseline file", expected: remedy)
         }
         guard let bytes = InputFiles.contents(baseline) else {
             throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: remedy)
         }
-        return try PredictionBaseline.read(bytes, file: baseline, remedy: remedy)
+        return (try PredictionBaseline.read(bytes, file: baseline, remedy: remedy), bytes)
     }
 }
 

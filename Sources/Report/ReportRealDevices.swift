@@ -12,7 +12,7 @@ extension ReportWriter {
         var page = page
         progress("real devices")
         let table = try MeasurementTable.builtin()
-        let results = try Validation.run(table, jobs: ProcessInfo.processInfo.activeProcessorCount)
+        let results = try Validation.run(table, jobs: Parallel.availableCPUs)
         let passed = results.filter(\.passes).count
         let known = results.filter { $0.verdict == .expectedMiss }.count
         let failed = results.filter { !$0.asExpected }.map(\.row.id)

@@ -12,14 +12,46 @@ public enum JSONKeys {
     /// with a stack of the open containers; nesting deeper than `depth` is
     /// left to the decoder too.
     public static func firstDuplicate(in data: Data, depth: Int = 512) -> (path: String, key: String)? {
+        walk(data, depth: depth, stopAtDuplicate: true, value: nil)
+    }
+
+    /// The 1-based line on which each element of the array at `path`
+    /// (`entries`, as ``firstDuplicate(in:depth:)`` spells paths) begins,
+    /// in order: where a report can point a reader at one entry of a file.
+    /// Nil when the text holds no array at `path`; of a text that is no
+    /// JSON, what was read before it broke (the decoder says why).
+    public static func elementLines(in data: Data, array path: String, depth: Int = 512) -> [Int]? {
+        var lines: [Int] = []
+        var found = false
+        let prefix = path + "["
+        _ = walk(data, depth: depth, stopAtDuplicate: false) { valuePath, line, isArray in
+            if valuePath == path { found = isArray; return }
+            // an element is `path[k]` itself, not a value inside one
+            guard valuePath.hasPrefix(prefix), valuePath.dropFirst(prefix.count).allSatisfy({ $0 != "[" && $0 != "." }) else { return }
+            lines.append(line)
+        }
+        return found ? lines : nil
+    }
+
+    /// One pass over the text: `value` (when given) is called at the start
+    /// of every value with its path, its line and whether it is an array;
+    /// returns the first duplicate key when `stopAtDuplicate`.
+    private static func walk(_ data: Data, depth: Int, stopAtDuplicate: Bool,
+                             value: ((String, Int, Bool) -> Void)?) -> (path: String, key: String)? {
         data.withUnsafeBytes { raw -> (String, String)? in
             let b = raw.bindMemory(to: UInt8.self)
             var i = 0
+            var line = 1
             /// An open container: an object's keys so far and its path, or an array's next index.
             struct Open { var keys: Set<String>?; var path: String; var index: Int; var key: String? }
             var stack: [Open] = []
 
-            func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 } }
+            func skipSpace() {
+                while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 {
+                    if b[i] == 0x0A { line += 1 }
+                    i += 1
+                }
+            }
 
             /// A string at `i` (its opening quote), decoded; nil when malformed.
             func string() -> String? {
@@ -51,6 +83,7 @@ public enum JSONKeys {
                     let c = b[i]
                     i += 1
                     if c == 0x22 { flush(); return String(scalars) }
+                    if c == 0x0A { line += 1 }
                     if c != 0x5C { bytes.append(c); continue }
                     guard i < b.count else { return nil }
                     let e = b[i]
@@ -99,6 +132,7 @@ public enum JSONKeys {
                 skipSpace()
                 guard i < b.count else { return nil }
                 let path = childPath()
+                value?(path, line, b[i] == 0x5B)
                 switch b[i] {
                 case 0x7B: // {
                     i += 1
@@ -137,7 +171,7 @@ public enum JSONKeys {
                         if top.keys != nil {
                             skipSpace()
                             guard let key = string() else { return nil }
-                            if top.keys!.contains(key) { return (top.path, key) }
+                            if stopAtDuplicate, top.keys!.contains(key) { return (top.path, key) }
                             top.keys!.insert(key)
                             top.key = key
                             skipSpace()

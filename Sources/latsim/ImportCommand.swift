@@ -10,12 +10,12 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Turn an Android device's Perfetto trace or framestats dump into a scenario.",
         discussion: """
-        FILE is an Android Perfetto trace (.perfetto-trace: FrameTimeline, the app's \\
-        Choreographer#doFrame and DrawFrame slices, SurfaceFlinger's composition) or \\
-        the output of `adb shell dumpsys gfxinfo PACKAGE framestats`. Writes a scenario \\
-        YAML with os.platform android, the display rate, FrameTimeline's work durations \\
-        where the recording has them, and each stage's measured durations as an \\
-        empirical distribution, every value with a comment saying where it came from \\
+        FILE is an Android Perfetto trace (.perfetto-trace: FrameTimeline, the app's \
+        Choreographer#doFrame and DrawFrame slices, SurfaceFlinger's composition) or \
+        the output of `adb shell dumpsys gfxinfo PACKAGE framestats`. Writes a scenario \
+        YAML with os.platform android, the display rate, FrameTimeline's work durations \
+        where the recording has them, and each stage's measured durations as an \
+        empirical distribution, every value with a comment saying where it came from \
         (Docs/TraceFormats.md). `latsim run` and `latsim compare` take the file.
 
         Examples:

@@ -51,8 +51,11 @@ struct RegressCheckCommand: ParsableCommand {
 
         Progress goes to stderr. --junit FILE writes JUnit XML (one test case per item \
         x predictor x horizon; a regression is a failure with the metric table; on bad \
-        input one error case); --format github adds GitHub Actions annotations (at most \
-        10 ::error lines plus one summary, on the baseline file); --summary FILE writes \
+        input one error case); --format github adds GitHub Actions annotations: at most \
+        9 ::error lines, each on the line of the baseline where its failing entry \
+        begins, then a summary that counts the failing entries not annotated (GitHub \
+        shows 10 error annotations a step; keep the gate in a step of its own), the \
+        file named relative to $GITHUB_WORKSPACE when it lies inside it; --summary FILE writes \
         a Markdown summary, and $GITHUB_STEP_SUMMARY, when set, has it appended (checked \
         as any output: never one of the command's inputs or other outputs, a file \
         in an existing folder).

@@ -155,7 +155,7 @@ extension RunCommand {
     /// `--seeds N`: each scenario N times; the figures with their intervals.
     func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]], headlines: [Figure]) throws {
         // seed S's run is the summary's, with its budget as a single run has it
-        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
+        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: Parallel.availableCPUs,
                                     budget: keepsBudget, maxEvents: options.maxEvents)
         RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
         let figures = runs.map { SeedRuns.figures($0) }

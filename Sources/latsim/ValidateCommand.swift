@@ -49,7 +49,7 @@ struct ValidateCommand: ParsableCommand {
         }
         try CLI.preflight(files: [json], directories: [chart])
         let started = Date()
-        let results = try Validation.run(table, jobs: ProcessInfo.processInfo.activeProcessorCount)
+        let results = try Validation.run(table, jobs: Parallel.availableCPUs)
         let wall = Date().timeIntervalSince(started)
         if let json {
             try CLI.write(ResultHeader.document("validate", command: CLI.command, [("rows", ValidationOutput.json(results))]).text() + "\n", to: json)
