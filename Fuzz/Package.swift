@@ -7,7 +7,8 @@
 //   .build/release/latsim-fuzz corpus -max_total_time=600 -timeout=10 -rss_limit_mb=4096
 //
 // The first byte of an input chooses its kind (scenario YAML, --set lines,
-// CSV, XML, baseline); files from the committed corpus are read by the
+// CSV, XML, baseline, part files, measured durations, output paths, answer
+// lines, framestats dumps, Perfetto traces, step summaries); files from the committed corpus are read by the
 // harness in that form once seed-corpus.sh has prefixed them.
 import PackageDescription
 

@@ -155,27 +155,40 @@ public struct WorseGate: Sendable, Equatable {
                               expected: "FIGURE[:TOLERANCE] with a figure of Docs/Figures.md, such as tapToPhotonP50 or touchToPhotonP99:5%")
         }
         figure = f
+        // a figure with no better direction is never worse: its gate could never fail
+        guard f.better != .none else {
+            throw LatsimError(value: name, problem: "has no better direction (a change in it is neither better nor worse), so a gate on it could never fail",
+                              expected: "a figure with a better direction (Docs/Figures.md: lower, higher or toward zero), such as touchToPhotonP99 or fps")
+        }
         guard parts.count == 2 else { tolerance = .absolute(0); return }
         let t = parts[1]
+        let most = formatDecimal(Self.maximumTolerance, places: 0)
         func bad(_ expected: String) -> LatsimError {
-            LatsimError(value: text, problem: "the tolerance '\(t)' of \(name) is not \(expected)", expected: "FIGURE:5% or FIGURE:\(f.unit == .milliseconds ? "2ms" : "2")")
+            LatsimError(value: text, problem: "the tolerance '\(LatsimError.shortened(t))' of \(name) is not \(expected)", expected: "FIGURE:5% or FIGURE:\(f.unit == .milliseconds ? "2ms" : "2")")
         }
         if t.hasSuffix("%") {
-            guard let p = NumberSyntax.double(String(t.dropLast())), p.isFinite, p >= 0 else { throw bad("a percentage of at least 0") }
+            guard let p = NumberSyntax.double(String(t.dropLast())), p.isFinite, p >= 0, p <= Self.maximumTolerance else {
+                throw bad("a percentage from 0 to \(most)")
+            }
             tolerance = .percent(p)
         } else if f.unit == .milliseconds {
             guard t.contains(where: \.isLetter), !t.hasSuffix("frames"), !t.hasSuffix("frame"),
-                  let ns = try? DurationSyntax.parse(t, framePeriod: Rational(1)), ns >= 0 else {
-                throw bad("a duration with its unit (2ms, 500us) or a percentage")
+                  let ns = try? DurationSyntax.parse(t, framePeriod: Rational(1)), ns >= 0, Double(ns) / 1e6 <= Self.maximumTolerance else {
+                throw bad("a duration with its unit (2ms, 500us) up to \(most) ms, or a percentage")
             }
             tolerance = .absolute(Double(ns) / 1e6)
         } else {
-            guard let x = NumberSyntax.double(t), x.isFinite, x >= 0 else {
-                throw bad("a number in the figure's unit (\(f.unit.rawValue)) or a percentage")
+            guard let x = NumberSyntax.double(t), x.isFinite, x >= 0, x <= Self.maximumTolerance else {
+                throw bad("a number in the figure's unit (\(f.unit.rawValue)) from 0 to \(most), or a percentage")
             }
             tolerance = .absolute(x)
         }
     }
+
+    /// The largest tolerance, as a percentage or an amount in the figure's
+    /// unit: 10^6, as a gate spec's tolerance (a 300-digit tolerance was
+    /// once accepted and printed).
+    public static let maximumTolerance = 1_000_000.0
 
     /// The tolerance as an amount, for a row whose A side has `aMean`.
     public func allowance(aMean: Double?) -> Double {

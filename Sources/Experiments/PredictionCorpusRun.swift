@@ -135,7 +135,7 @@ extension PredictionCorpus {
         let names = items.map(\.name)
         let stopped = Locked(false)
         let done = Locked(0)
-        let results = Parallel.map(resolved.count, jobs: parallel ? ProcessInfo.processInfo.activeProcessorCount : 1) { i -> Result<CellResult, LatsimError>? in
+        let results = Parallel.map(resolved.count, jobs: parallel ? Parallel.availableCPUs : 1) { i -> Result<CellResult, LatsimError>? in
             if stopped.current { return nil }
             let (cell, c, t) = resolved[i]
             let r = Result { () throws(LatsimError) -> CellResult in

@@ -53,7 +53,7 @@ public enum Sweep {
                            assignments: [Assignment] = [],
                            axes: [SweepAxis],
                            seeds: Int = 1,
-                           jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                           jobs: Int = Parallel.availableCPUs,
                            maxEvents: Double = WorkEstimate.defaultEventLimit,
                            shard: Shard? = nil,
                            progress: (@Sendable (SweepProgress) -> Void)? = nil) throws(LatsimError) -> SweepResult {

@@ -81,6 +81,10 @@ public struct SweepAxis: Sendable, Equatable, Codable {
             numbers = range.numbers
             unit = range.unit
         } else {
+            // `2ms..20ms` or `2ms…20ms` meant a range: say how to write one
+            if spec.range(of: #"^\s*[0-9][0-9.]*[^0-9.,;]*(\.\.|…)\s*[0-9]"#, options: .regularExpression) != nil {
+                throw bad("a range takes three dots: expected \(path)=FROM...TO[:STEP], e.g. \(path)=\(SweepAxis.example(for: path))")
+            }
             let items = SweepAxis.split(list: spec)
             if let empty = items.firstIndex(where: { $0.isEmpty }) {
                 throw bad("value \(empty + 1) of the list is empty: expected values separated by commas (or by `;` when a value holds commas), e.g. os.buffering=double,triple,adaptive")

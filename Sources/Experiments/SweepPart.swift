@@ -111,6 +111,20 @@ public struct SweepPart: ShardPart {
     public static let kind = "sweep part"
     public static let writer = "a sweep with a shard"
 
+    /// A shard runs each of its points with every seed: `runs` is its
+    /// rows times the seeds, which lie within a sweep's limits. (Runs near
+    /// Int.max once overflowed the merge's sum.)
+    public func problem() -> String? {
+        guard (1...Sweep.maximumSeeds).contains(seeds) else {
+            return "seeds is \(seeds); a sweep runs each point 1 to \(Sweep.maximumSeeds) times"
+        }
+        let (made, overflow) = rows.count.multipliedReportingOverflow(by: seeds)
+        guard !overflow, runs == made else {
+            return "runs is \(runs), but \(rows.count) point\(rows.count == 1 ? "" : "s") with \(seeds) seed\(seeds == 1 ? "" : "s") each make \(made) runs"
+        }
+        return nil
+    }
+
     public func isSameJob(as other: SweepPart) -> Bool {
         scenario == other.scenario && axes == other.axes && seeds == other.seeds && shard.count == other.shard.count
             && command == other.command && settings == other.settings && figures == other.figures

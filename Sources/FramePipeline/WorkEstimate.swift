@@ -11,12 +11,19 @@ public enum WorkEstimate {
     /// machine.
     public static let defaultEventLimit = 1e9
     /// The most events a run that keeps its frame log (a trace, a diagram)
-    /// may handle by default: about 2 GB of memory.
-    public static let defaultLogEventLimit = 2e6
-    /// Memory a frame log and its trace take per model event, bytes
-    /// (measured: 297 MB for the 288,000 events of 600 s of
-    /// `ios9-coalescing-120hz`).
-    public static let logBytesPerEvent = 1_100.0
+    /// may handle by default: 7 × 10^5 × ``logBytesPerEvent``, about 2 GB
+    /// of memory (it was 2 × 10^6 at a claimed 1,100 bytes an event, and a
+    /// 1-hour android-default Perfetto trace took 4.9 GB where the refusal said 2).
+    public static let defaultLogEventLimit = 7e5
+    /// Memory a run keeping its frame log takes per estimated model event,
+    /// bytes, for its costliest output: a Perfetto trace of an Android run,
+    /// whose writer holds the trace's events, its packets and the encoded
+    /// file at once. Measured as the growth of the peak resident memory
+    /// from 20 s to 120 s of every built-in scenario and output (a release
+    /// build): at most 2,663 bytes an estimated event (android-default's
+    /// `.perfetto-trace`; its Chrome JSON 1,600, `--frames` alone 123), and
+    /// about 2,900 in a debug build; 3,000 covers both (Docs/Limits.md, "Work").
+    public static let logBytesPerEvent = 3_000.0
 
     /// An upper bound on the model events of a run of `c`.
     public static func events(_ c: PipelineConfiguration) -> Double {

@@ -9,8 +9,11 @@ import Report
 import Scenarios
 import SimKernel
 import TouchModel
+import Traces
 
-/// What a fuzz input is: the file kinds and command-line values latsim reads.
+/// What a fuzz input is: the file kinds and command-line values latsim
+/// reads. New kinds go at the end: libFuzzer's inputs choose theirs by the
+/// first byte's place in this list (Fuzz/seed-corpus.sh).
 public enum FuzzKind: String, CaseIterable, Sendable {
     /// A scenario YAML file.
     case yaml
@@ -31,6 +34,14 @@ public enum FuzzKind: String, CaseIterable, Sendable {
     case outpath
     /// Lines a predictor answers with, to requests 1, 2, 3...
     case answer
+    /// A `dumpsys gfxinfo framestats` dump, imported (`latsim import`).
+    case framestats
+    /// A Perfetto trace, imported (`latsim import`).
+    case perfetto
+    /// A step summary (`$GITHUB_STEP_SUMMARY`): its path on the first
+    /// line, another output's on the second, the Markdown after, in a
+    /// scratch folder holding the gate's inputs.
+    case summary
 
     /// The kind of a corpus file, by its extension.
     public init?(fileExtension ext: String) { self.init(rawValue: ext.lowercased()) }
@@ -102,19 +113,7 @@ public enum FuzzTarget {
             c.duration = Swift.max(1, Swift.min(t.duration ?? Nanos.perSecond, Nanos.perSecond))
             try simulate(c, trajectory: t)
         case .json:
-            let b: PredictionBaseline
-            do { b = try PredictionBaseline.decode(Data(bytes)) } catch {
-                throw LatsimError(file: "fuzz.json", problem: "not a prediction baseline")
-            }
-            for e in b.entries {
-                for m in PredictionMetric.allCases where !e.metrics[m].isFinite {
-                    throw LatsimError(file: "fuzz.json", problem: "a non-finite \(m.rawValue)")
-                }
-            }
-            let changes = compareBaselines(baseline: b, current: b, tolerancePercent: 2)
-            guard changes.allSatisfy({ !$0.isRegression }) else {
-                throw FuzzViolation(description: "a baseline regressed against itself")
-            }
+            try baseline(Data(bytes))
         case .part:
             try part(Data(bytes))
         case .durations:
@@ -128,6 +127,10 @@ public enum FuzzTarget {
             try simulate(c)
         case .outpath:
             try outputPaths(text, scratch: scratch)
+        case .framestats, .perfetto:
+            try importing(Data(bytes), file: kind == .framestats ? "fuzz.txt" : "fuzz.perfetto-trace")
+        case .summary:
+            try stepSummary(text, scratch: scratch)
         case .answer:
             for (i, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(64).enumerated() {
                 switch PredictorAnswer.read(Array(line), id: i + 1) {
@@ -138,6 +141,125 @@ public enum FuzzTarget {
                 }
             }
         }
+    }
+
+    /// A prediction baseline, read as the gate reads it: refused, or one
+    /// that compares with itself without a regression, and whose every
+    /// value gives a finite threshold at the largest tolerance (a stored
+    /// 1e308 once made it infinite, and the gate passed anything).
+    static func baseline(_ data: Data) throws {
+        let b = try PredictionBaseline.read(data, file: "fuzz.json", remedy: "a baseline written by latsim regress --update")
+        var keys = Set<String>()
+        for e in b.entries {
+            guard keys.insert("\(e.item)\u{0}\(e.predictor)\u{0}\(e.horizonMs)").inserted else {
+                throw FuzzViolation(description: "two entries for \(e.item) \(e.predictor)@\(e.horizonMs) were accepted")
+            }
+            for m in PredictionMetric.allCases {
+                let v = e.metrics[m]
+                guard v.isFinite, MetricRule(m, tolerance: .percent(1_000_000)).threshold(old: v).isFinite, m.isSigned || v >= 0 else {
+                    throw FuzzViolation(description: "an unusable \(m.rawValue) \(v) was accepted")
+                }
+            }
+        }
+        let changes = compareBaselines(baseline: b, current: b, tolerancePercent: 2)
+        guard changes.allSatisfy({ !$0.isRegression }) else {
+            throw FuzzViolation(description: "a baseline regressed against itself")
+        }
+    }
+
+    /// The keys an imported scenario may set: what a recording measures.
+    static let importedKeys: Set<String> = ["os.platform", "device.displayHz", "android.appDuration", "android.sfDuration",
+                                            "app.handler", "android.renderThread", "gpu.render", "android.sfCompose"]
+
+    /// A recording through `latsim import`: refused, or a scenario that
+    /// loads, sets only what an import measures, and runs.
+    static func importing(_ data: Data, file: String) throws {
+        let imported = try DeviceImport.read(data, file: file)
+        let yaml = imported.scenarioYAML(name: "fuzz", source: file)
+        let scenario: Scenario
+        var c: PipelineConfiguration
+        do {
+            scenario = try Scenario(yaml: yaml, file: "imported.yaml", defaultName: "fuzz")
+            c = try scenario.configuration()
+        } catch {
+            throw FuzzViolation(description: "the scenario made from it does not load: \(error)\n\(yaml.prefix(600))")
+        }
+        let keys = Set(scenario.settings.entries.keys)
+        guard keys.isSubset(of: importedKeys) else {
+            throw FuzzViolation(description: "the recording set \(keys.subtracting(importedKeys).sorted())")
+        }
+        c.duration = Swift.min(c.duration, 200 * Nanos.perMillisecond)
+        try simulate(c)
+    }
+
+    /// A step summary, checked and appended as `latsim regress` does, in a
+    /// scratch folder holding the gate's inputs (`baseline.json`,
+    /// `gate.yaml`), a folder `sub` and a file `x.xml`. The summary and the
+    /// other output are refused, or the summary is appended to: the inputs
+    /// are never changed, what the summary file held stays its start,
+    /// nothing is replaced, no folder is made, nothing is written outside
+    /// the scratch folder.
+    static func stepSummary(_ text: String, scratch: URL) throws {
+        let root = scratch.appendingPathComponent("summary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inputs = ["baseline.json": "{\"version\": 1, \"entries\": []}\n", "gate.yaml": "version: 1\n", "x.xml": "<kept/>\n"]
+        for (name, content) in inputs { try Data(content.utf8).write(to: root.appendingPathComponent(name)) }
+        for name in ["baseline.json", "gate.yaml"] { _ = InputFiles.contents(root.appendingPathComponent(name).path) }
+        defer { for name in ["baseline.json", "gate.yaml"] { InputFiles.forget(root.appendingPathComponent(name).path) } }
+        var lines = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        while lines.count < 3 { lines.append("") }
+        let rootPath = PathSpelling.canonical(root.path)
+        func inside(_ line: String) -> String? {
+            guard !line.isEmpty, !line.contains("\0"), line.utf8.count < 1_024 else { return nil }
+            let path = line.hasPrefix("/") ? line : root.path + "/" + line
+            let canonical = PathSpelling.canonical(path)
+            guard canonical.hasPrefix(rootPath + "/"), !line.contains("/dev"), !line.contains("/proc") else { return nil }
+            return path
+        }
+        guard let summary = inside(lines[0]) else {
+            // a path outside the folder is only checked, never written
+            if !lines[0].isEmpty, !lines[0].contains("\0") {
+                _ = try? OutputDestination.preflight(files: [], appended: (lines[0], "GITHUB_STEP_SUMMARY=" + lines[0]))
+            }
+            return
+        }
+        let other = inside(lines[1])
+        let before = (try? Data(contentsOf: URL(fileURLWithPath: summary))) ?? Data()
+        let folders = Self.folders(under: root)
+        do {
+            try OutputDestination.preflight(files: [other], appended: (summary, "GITHUB_STEP_SUMMARY=" + lines[0]))
+            try AppendFile.append(lines[2], to: summary, label: "GITHUB_STEP_SUMMARY=" + lines[0])
+            let after = (try? Data(contentsOf: URL(fileURLWithPath: summary))) ?? Data()
+            guard after.starts(with: before), after.count == before.count + lines[2].utf8.count else {
+                throw FuzzViolation(description: "the step summary '\(lines[0])' was not appended to")
+            }
+        } catch let e as LatsimError {
+            guard e.description.count < 1_000 else { throw FuzzViolation(description: "a message of \(e.description.count) characters") }
+            guard e.kind == .badInput || e.kind == .environment else { throw e }
+        }
+        for (name, content) in inputs {
+            let path = root.appendingPathComponent(name).path
+            // x.xml is no input: it may be the summary itself, appended to above
+            if name == "x.xml" && PathSpelling.canonical(summary) == PathSpelling.canonical(path) { continue }
+            guard (try? Data(contentsOf: URL(fileURLWithPath: path))) == Data(content.utf8) else {
+                throw FuzzViolation(description: "\(name) was changed through the step summary '\(lines[0])'")
+            }
+        }
+        guard Self.folders(under: root) == folders else {
+            throw FuzzViolation(description: "a folder was made for the step summary '\(lines[0])'")
+        }
+    }
+
+    /// The folders below `root`, as paths relative to it.
+    static func folders(under root: URL) -> Set<String> {
+        var out = Set<String>()
+        let e = FileManager.default.enumerator(atPath: root.path)
+        while let p = e?.nextObject() as? String {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(p).path, isDirectory: &isDir), isDir.boolValue { out.insert(p) }
+        }
+        return out
     }
 
     /// A part file: refused, or merged into a result whose JSON is valid

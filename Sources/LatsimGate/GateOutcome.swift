@@ -38,6 +38,12 @@ public struct GateOutcome: Sendable {
     public var settings: [String: String] = [:]
     /// The spec file, when the spec was read from one.
     public var specFile: String?
+    /// What the report says besides (a baseline whose settings could not
+    /// be checked), one sentence each.
+    public var notes: [String] = []
+    /// The line of the baseline file on which each of ``stored``'s entries
+    /// begins (empty when unknown): where an annotation points.
+    public var baselineLines: [Int] = []
 
     /// An outcome from its parts.
     public init(baselineFile: String, rules: [MetricRule], results: [PredictionCorpus.CellResult], stored: PredictionBaseline,
@@ -197,6 +203,7 @@ public struct GateOutcome: Sendable {
             let count = compared == current.entries.count ? "\(compared)" : "\(compared) of \(current.entries.count)"
             lines.append("compared \(count) \(compared == 1 ? "entry" : "entries") (\(shape)) with \(baselineFile)")
         }
+        lines += notes.map { "note: " + $0 }
         let moved = changes.filter { $0.metric != "entry" }
         if !moved.isEmpty { lines += ["", table(moved)] }
         let unusable = unusableRuns

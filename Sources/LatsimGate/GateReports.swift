@@ -3,8 +3,9 @@ import SimKernel
 import TouchModel
 
 extension GateOutcome {
-    /// The most `::error` annotations a pass writes besides its summary
-    /// (GitHub shows 10 per step).
+    /// The most `::error` annotations GitHub shows for one step (10 error
+    /// annotations and 10 warnings per step; more are dropped): a pass
+    /// writes at most one less for its entries, then its summary.
     public static let annotationLimit = 10
 
     /// The outcome as JUnit XML (the Ant JUnit schema every CI reads): a
@@ -165,28 +166,44 @@ extension GateOutcome {
     }
 
     /// GitHub Actions workflow commands: an `::error` for each of the first
-    /// ``annotationLimit`` failing entries (title: the entry; message: what
-    /// got worse, then its metric table), each with `file=` the baseline,
-    /// then one summary: an `::error` with the verdict when the gate
-    /// failed (saying how many failing entries were not annotated), a
-    /// `::notice` when it passed.
-    public func githubAnnotations() -> [String] {
+    /// failing entries (title: the entry; message: what got worse, then its
+    /// metric table; a baseline entry this pass did not score, after the
+    /// runs), on the baseline file at the line where the entry begins, then
+    /// one summary: an `::error` with the verdict when the gate failed
+    /// (saying how many failing entries were not annotated), a `::notice`
+    /// when it passed. GitHub shows ``annotationLimit`` error annotations
+    /// per step, so at most ``annotationLimit`` − 1 entries are annotated and
+    /// the summary, last, is always shown.
+    ///
+    /// `file=` is the path relative to `workspace` (GitHub's
+    /// `GITHUB_WORKSPACE`, where annotations are resolved) when the file
+    /// lies inside it, else the path as given.
+    public func githubAnnotations(workspace: String? = GateOutcome.githubWorkspace) -> [String] {
         var out: [String] = []
-        let file = "file=\(Self.githubProperty(baselineFile)),"
-        let failing = failures()
-        for f in failing.prefix(Self.annotationLimit) {
+        let path = Self.githubPath(baselineFile, workspace: workspace)
+        let file = "file=\(Self.githubProperty(path)),"
+        func place(_ id: EntryID) -> String {
+            guard let index = stored.entries.firstIndex(where: { EntryID($0.item, $0.predictor, $0.horizonMs) == id }),
+                  index < baselineLines.count else { return file }
+            return file + "line=\(baselineLines[index]),"
+        }
+        var failing: [(id: EntryID, title: String, message: String)] = failures().map { f in
             if let reason = f.unusable {
-                let title = "unusable prediction: \(f.id)"
-                out.append("::error \(file)title=\(Self.githubProperty(title))::"
-                           + Self.githubData("the predictor's answers make figures not finite or absurd: " + reason))
-            } else {
-                let title = "prediction regression: \(f.id)"
-                out.append("::error \(file)title=\(Self.githubProperty(title))::\(Self.githubData(f.regression + "\n" + metricTable(f.id)))")
+                return (f.id, "unusable prediction: \(f.id)", "the predictor's answers make figures not finite or absurd: " + reason)
             }
+            return (f.id, "prediction regression: \(f.id)", f.regression + "\n" + metricTable(f.id))
+        }
+        if !recording {
+            failing += missingEntries.map { ($0, "baseline entry missing: \($0)", "this baseline entry was not scored by this run (coverage lost): "
+                                             + "the corpus, predictors or horizons no longer include it") }
+        }
+        let shown = Self.annotationLimit - 1
+        for f in failing.prefix(shown) {
+            out.append("::error \(place(f.id))title=\(Self.githubProperty(f.title))::\(Self.githubData(f.message))")
         }
         var summary = verdict
-        if failing.count > Self.annotationLimit {
-            summary += " (\(Self.count(failing.count - Self.annotationLimit, "more failing entry", "more failing entries")) not annotated: see the report)"
+        if failing.count > shown {
+            summary += " (\(Self.count(failing.count - shown, "more failing entry", "more failing entries")) not annotated: see the job's log)"
         }
         if !emptyRuns.isEmpty { summary += "; \(Self.count(emptyRuns.count, "run")) scored nothing" }
         out.append((passed ? "::notice " : "::error ") + "\(file)title=\(Self.githubProperty("prediction gate"))::\(Self.githubData(summary))")
@@ -194,13 +211,37 @@ extension GateOutcome {
     }
 
     /// An error as a GitHub annotation, on the file and line it names.
-    public static func githubAnnotation(_ error: LatsimError) -> String {
+    public static func githubAnnotation(_ error: LatsimError, workspace: String? = GateOutcome.githubWorkspace) -> String {
         var place = ""
         if let f = error.file, !f.hasPrefix("--"), FileManager.default.fileExists(atPath: f) {
-            place = "file=\(githubProperty(f)),"
+            place = "file=\(githubProperty(githubPath(f, workspace: workspace))),"
             if let l = error.line { place += "line=\(l)," }
         }
         return "::error \(place)title=\(githubProperty("latsim regress"))::\(githubData(error.description))"
+    }
+
+    /// `$GITHUB_WORKSPACE`, when set: the checkout GitHub resolves an
+    /// annotation's `file=` against.
+    public static var githubWorkspace: String? {
+        ProcessInfo.processInfo.environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `path` as an annotation names it: relative to `workspace` when it
+    /// lies inside it (a relative path is taken from the current
+    /// directory; `.` and `..` are resolved, then symbolic links when that
+    /// does not place it), else as given.
+    static func githubPath(_ path: String, workspace: String?, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        guard let workspace, !workspace.isEmpty else { return path }
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        let file = URL(fileURLWithPath: absolute).standardizedFileURL, root = URL(fileURLWithPath: workspace).standardizedFileURL
+        func inside(_ file: String, _ root: String) -> String? {
+            let base = root.hasSuffix("/") ? root : root + "/"
+            guard file.hasPrefix(base), file.count > base.count else { return nil }
+            return String(file.dropFirst(base.count))
+        }
+        if let r = inside(file.path, root.path) { return r }
+        if let r = inside(file.resolvingSymlinksInPath().path, root.resolvingSymlinksInPath().path) { return r }
+        return path
     }
 
     /// A workflow command's message: `%`, CR and LF escaped.

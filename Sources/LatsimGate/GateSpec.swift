@@ -388,7 +388,7 @@ struct SpecReader {
                         throw fail(v, key: "\(path).duration", error.problem, expected: "a duration such as 20s")
                     }
                     guard ns > 0, ns <= 3_600 * 1_000_000_000 else {
-                        throw fail(v, key: "\(path).duration", "is out of range", expected: "a duration above 0 and up to 1h, such as 20s")
+                        throw fail(v, key: "\(path).duration", "is out of range", expected: "a duration above 0 and up to 3600s (an hour), such as 20s")
                     }
                 case "dataset":
                     dataset = try scalar(v, key: "\(path).dataset", expected: "a directory of recorded traces")

@@ -95,11 +95,16 @@ public struct PredictionGate: Sendable {
     /// compares them with the baseline. A baseline recorded under other
     /// settings (another rate, tool, corpus, ...) is bad input naming them.
     public func check(predictors: [StudyPredictor], own: OwnPredictor?) throws(LatsimError) -> GateOutcome {
-        let stored = try readBaseline()
+        let (stored, bytes) = try readBaselineFile()
         if stored.entries.isEmpty {
             throw LatsimError(file: baseline, problem: "the baseline has no entries: it would pass anything", expected: remedy)
         }
         let now = settings
+        var notes: [String] = []
+        if stored.spec == nil, let specFile {
+            // a baseline written before the settings were recorded, or one that lost them
+            notes.append("the baseline records no gate spec: its settings are not checked against \(specFile) (--update records them)")
+        }
         if let recorded = stored.spec {
             let differ = GateSpec.differences(baseline: recorded, now: now)
             if !differ.isEmpty {
@@ -122,9 +127,12 @@ public struct PredictionGate: Sendable {
         // an entry whose figures are unusable is reported as such, not as missing
         let changes = compareBaselines(baseline: stored, current: current, rules: rules)
             .filter { !unusable.contains(GateOutcome.key($0.item, $0.predictor, $0.horizonMs)) }
-        return GateOutcome(baselineFile: baseline, rules: rules, results: results, stored: stored,
-                           current: current, changes: changes, compared: compared, recorded: false,
-                           seconds: Monotonic.seconds() - start, advice: advice, settings: now, specFile: specFile)
+        var outcome = GateOutcome(baselineFile: baseline, rules: rules, results: results, stored: stored,
+                                  current: current, changes: changes, compared: compared, recorded: false,
+                                  seconds: Monotonic.seconds() - start, advice: advice, settings: now, specFile: specFile)
+        outcome.notes = notes
+        outcome.baselineLines = JSONKeys.elementLines(in: bytes, array: "entries") ?? []
+        return outcome
     }
 
     /// Scores latsim's or the platforms' `predictors` and writes them as
@@ -180,38 +188,18 @@ public struct PredictionGate: Sendable {
     /// The stored baseline; bad input when it is missing, unreadable, not a
     /// baseline, or of another format version.
     public func readBaseline() throws(LatsimError) -> PredictionBaseline {
+        try readBaselineFile().baseline
+    }
+
+    /// The stored baseline and the file's bytes.
+    func readBaselineFile() throws(LatsimError) -> (baseline: PredictionBaseline, bytes: Data) {
         guard FileManager.default.fileExists(atPath: baseline) else {
             throw LatsimError(file: baseline, problem: "no such baseline file", expected: remedy)
         }
         guard let bytes = InputFiles.contents(baseline) else {
             throw LatsimError(file: baseline, problem: "cannot read the baseline file (check its permissions)", expected: remedy)
         }
-        let b: PredictionBaseline
-        do { b = try PredictionBaseline.decode(bytes) } catch {
-            throw LatsimError(file: baseline, problem: "not a prediction baseline (\(PredictionGate.reason(error)))", expected: remedy)
-        }
-        if b.version != PredictionBaseline.currentVersion {
-            throw LatsimError(file: baseline, problem: "baseline format version \(b.version), this latsim reads version \(PredictionBaseline.currentVersion)",
-                              expected: remedy)
-        }
-        return b
-    }
-
-    /// A short reason a decoding error gives, without Swift's internals.
-    static func reason(_ error: Error) -> String {
-        func path(_ keys: [CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case DecodingError.dataCorrupted(let c):
-            return c.underlyingError.map { _ in "not valid JSON" } ?? c.debugDescription
-        case DecodingError.keyNotFound(let key, let c):
-            return "missing key '\(path(c.codingPath + [key]))'"
-        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
-            return "wrong type at '\(path(c.codingPath))'"
-        default:
-            return "\(error)"
-        }
+        return (try PredictionBaseline.read(bytes, file: baseline, remedy: remedy), bytes)
     }
 }
 

@@ -24,9 +24,26 @@ public enum Console {
         exit(3)
     }
 
-    /// Writes `text` and a line end to standard output.
+    /// The output (as its path was given: `-`, `/dev/stdout`, ...) that
+    /// takes standard output, if one does. Then nothing else is printed
+    /// there: what ``out(_:)`` is given goes to standard error, so that
+    /// standard output holds the JSON, CSV, XML or trace alone.
+    nonisolated(unsafe) public private(set) static var standardOutputTakenBy: String?
+
+    /// Gives standard output to the output at `path` (the command line
+    /// calls this once its outputs are checked, before anything is printed).
+    public static func giveStandardOutput(to path: String) {
+        standardOutputTakenBy = path
+    }
+
+    /// Writes `text` and a line end to standard output, or to standard
+    /// error when an output has taken standard output.
     public static func out(_ text: String) {
-        write(1, text + "\n", name: "standard output")
+        if standardOutputTakenBy != nil {
+            write(2, text + "\n", name: "standard error")
+        } else {
+            write(1, text + "\n", name: "standard output")
+        }
     }
 
     /// Writes `text` and a line end to standard error.
@@ -50,19 +67,38 @@ public enum Console {
 }
 
 /// Appending to a file that others append to as well (a CI job's step
-/// summary): never replaced, created only by its owner.
+/// summary): never replaced or truncated; checked before the work as any
+/// output is (``OutputRequest/appended(_:label:)``), and again when written:
+/// an input of the command is never appended to.
 public enum AppendFile {
-    /// Appends `text` to the existing file at `path`; nothing when there is
-    /// no such file. A failed write is the environment's failure.
-    public static func append(_ text: String, to path: String) throws(LatsimError) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        let code = FileSystem.writeAll(fd, Data(text.utf8))
-        guard code == 0 else {
-            var e = FileSystem.error(code, file: path)
-            e.kind = .environment
-            throw e
+    /// Appends `text` to the file at `path` (created, as the shell's `>>`
+    /// does, when its folder exists), named `label` in errors. A failed
+    /// write is the environment's failure.
+    public static func append(_ text: String, to path: String, label: String) throws(LatsimError) {
+        let destination: OutputDestination
+        do { destination = try OutputDestination(path) } catch { throw relabel(error, path, label) }
+        if case .descriptor(let fd) = destination.kind {
+            let code = FileSystem.writeAll(fd, Data(text.utf8))
+            if code != 0 { throw environment(code, label) }
+            return
         }
+        do { try AtomicFile.refuseInput(destination.target, file: label) } catch { throw relabel(error, path, label) }
+        let fd = open(destination.target, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o644)
+        guard fd >= 0 else { throw FileSystem.error(errno, file: label) }
+        var code = FileSystem.writeAll(fd, Data(text.utf8))
+        if close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
+        if code != 0 { throw environment(code, label) }
+    }
+
+    private static func relabel(_ error: any Error, _ path: String, _ label: String) -> LatsimError {
+        guard var e = error as? LatsimError else { return LatsimError(.internal, file: label, problem: "\(error)") }
+        if e.file == path { e.file = label }
+        return e
+    }
+
+    private static func environment(_ code: Int32, _ label: String) -> LatsimError {
+        var e = FileSystem.error(code, file: label)
+        e.kind = .environment
+        return e
     }
 }

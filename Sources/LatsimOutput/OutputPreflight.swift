@@ -15,11 +15,23 @@ public enum OutputRequest: Sendable, Hashable {
     case file(String)
     /// A directory of outputs, such as the report's (created if missing).
     case directory(String)
+    /// A file that others append to as well (a CI job's step summary),
+    /// appended to with ``AppendFile``, named in messages by `label`
+    /// (`GITHUB_STEP_SUMMARY=PATH`).
+    case appended(String, label: String)
 
     /// The path as given.
     public var path: String {
         switch self {
+        case .file(let p), .directory(let p), .appended(let p, _): return p
+        }
+    }
+
+    /// How messages name the output.
+    public var label: String {
+        switch self {
         case .file(let p), .directory(let p): return p
+        case .appended(_, let label): return label
         }
     }
 }
@@ -53,14 +65,15 @@ extension OutputDestination {
             switch request {
             case .file(let path): keys = try checkFile(path)
             case .directory(let path): keys = try checkDirectory(path)
+            case .appended(let path, let label): keys = try checkAppended(path, label: label)
             }
             for key in keys {
                 if let first = seen[key] {
-                    throw LatsimError(file: request.path, problem: "the same destination as \(Self.spelled(first))",
+                    throw LatsimError(file: request.label, problem: "the same destination as \(Self.spelled(first))",
                                       expected: "a different destination for each output")
                 }
             }
-            for key in keys { seen[key] = request.path }
+            for key in keys { seen[key] = request.label }
         }
     }
 
@@ -68,6 +81,13 @@ extension OutputDestination {
     /// is an output the user did not ask for).
     public static func preflight(files: [String?], directories: [String?] = []) throws {
         try preflight(files.compactMap { $0.map(OutputRequest.file) } + directories.compactMap { $0.map(OutputRequest.directory) })
+    }
+
+    /// ``preflight(_:)`` for optional file and directory paths and a file
+    /// appended to (its path and how messages name it).
+    public static func preflight(files: [String?], directories: [String?] = [], appended: (path: String, label: String)?) throws {
+        try preflight(files.compactMap { $0.map(OutputRequest.file) } + directories.compactMap { $0.map(OutputRequest.directory) }
+                      + (appended.map { [OutputRequest.appended($0.path, label: $0.label)] } ?? []))
     }
 
     /// `'-'` and `/dev/stdout` say what they are.
@@ -104,6 +124,30 @@ extension OutputDestination {
             try AtomicFile.refuseInput(target, file: path)
             try checkCreatable(FileSystem.directory(of: target), file: path)
             return ["path " + FileSystem.canonical(target)]
+        }
+    }
+
+    /// Checks a file to append to: as a file, except that it is never
+    /// replaced, and a missing one is created only in an existing folder
+    /// (no folder is made for it). Errors name it by `label`.
+    private static func checkAppended(_ path: String, label: String) throws -> [String] {
+        func located(_ e: LatsimError) -> LatsimError {
+            var e = e
+            if e.file == path { e.file = label }
+            return e
+        }
+        do {
+            let destination = try OutputDestination(path)
+            if destination.kind == .file, FileSystem.status(destination.target) == nil {
+                let folder = FileSystem.directory(of: destination.target)
+                guard let info = FileSystem.status(folder), info.isDirectory else {
+                    throw LatsimError(file: label, problem: "its folder \(folder) does not exist",
+                                      expected: "a file in an existing folder (a step summary's folder is made by the CI runner)")
+                }
+            }
+            return try checkFile(path)
+        } catch let e as LatsimError {
+            throw located(e)
         }
     }
 

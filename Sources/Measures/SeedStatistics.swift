@@ -62,18 +62,3 @@ public struct SeedDifference: Sendable, Equatable {
         }
     }
 }
-
-/// Critical values of Student's t distribution.
-public enum StudentT {
-    /// The two-sided 95% critical value for `n` degrees of freedom.
-    public static func critical95(degreesOfFreedom n: Int) -> Double {
-        let table: [Double] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                               2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-                               2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-        if n >= 1 && n <= table.count { return table[n - 1] }
-        if n <= 40 { return 2.021 }
-        if n <= 60 { return 2.000 }
-        if n <= 120 { return 1.980 }
-        return 1.960
-    }
-}

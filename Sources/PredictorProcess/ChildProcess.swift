@@ -8,19 +8,23 @@ import Darwin
 import Foundation
 import SimKernel
 
-/// A child process started with `/bin/sh -c COMMAND`, its stdin and stdout
-/// one end of a socket pair, its stderr ours, in a process group of its own
-/// (so that it and everything it starts can be stopped together), with the
-/// default signal dispositions and no signal blocked.
+/// A child process started with `/bin/sh -c COMMAND`, its stdin one end of
+/// a socket pair and its stdout one end of another (so that closing its
+/// stdout is an end of file at once, whatever its stdin does), its stderr
+/// ours, in a process group of its own (so that it and everything it starts
+/// can be stopped together), with the default signal dispositions and no
+/// signal blocked.
 final class ChildProcess: @unchecked Sendable {
     /// The shell's process id, which is also the process group's.
     let pid: pid_t
-    /// Our end of the socket pair (non-blocking, close-on-exec).
-    let fd: Int32
+    /// Our end of its stdin's socket pair, written to (non-blocking, close-on-exec).
+    let input: Int32
+    /// Our end of its stdout's socket pair, read from (non-blocking, close-on-exec).
+    let output: Int32
     private var reaped: Int32?
 
-    /// Starts `command`; an environment error when the shell cannot be started.
-    init(command: String) throws(LatsimError) {
+    /// A socket pair: ours (non-blocking, writes never raise SIGPIPE) and theirs, both close-on-exec.
+    private static func pair() throws(LatsimError) -> (mine: Int32, theirs: Int32) {
         var fds: [Int32] = [-1, -1]
         #if os(Linux)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -33,12 +37,24 @@ final class ChildProcess: @unchecked Sendable {
         #if !os(Linux)
         for f in fds { _ = fcntl(f, F_SETFD, FD_CLOEXEC) }
         #endif
-        let mine = fds[0], theirs = fds[1]
+        let mine = fds[0]
         _ = fcntl(mine, F_SETFL, fcntl(mine, F_GETFL) | O_NONBLOCK)
         #if !os(Linux)
         var on: Int32 = 1
         _ = setsockopt(mine, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        return (mine, fds[1])
+    }
+
+    /// Starts `command`; an environment error when the shell cannot be started.
+    init(command: String) throws(LatsimError) {
+        let stdin = try ChildProcess.pair()
+        let stdout: (mine: Int32, theirs: Int32)
+        do { stdout = try ChildProcess.pair() } catch {
+            close(stdin.mine)
+            close(stdin.theirs)
+            throw error
+        }
 
         #if os(Linux)
         var actions = posix_spawn_file_actions_t()
@@ -53,9 +69,10 @@ final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        posix_spawn_file_actions_adddup2(&actions, theirs, 0)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 1)
-        posix_spawn_file_actions_addclose(&actions, theirs)
+        posix_spawn_file_actions_adddup2(&actions, stdin.theirs, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout.theirs, 1)
+        posix_spawn_file_actions_addclose(&actions, stdin.theirs)
+        posix_spawn_file_actions_addclose(&actions, stdout.theirs)
         // nothing else of ours is inherited: an open descriptor held by the
         // predictor (or a process it leaves behind) would keep whatever
         // waits for it waiting
@@ -76,7 +93,7 @@ final class ChildProcess: @unchecked Sendable {
         #endif
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(ChildProcess.shellCommand(command)), nil]
         defer { for a in argv { free(a) } }
         // our environment plus the tag every process it starts inherits,
         // so that a process that left its group and session is found too
@@ -92,14 +109,34 @@ final class ChildProcess: @unchecked Sendable {
         defer { for a in environment { free(a) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environment)
-        close(theirs)
+        close(stdin.theirs)
+        close(stdout.theirs)
         guard status == 0 else {
-            close(mine)
+            close(stdin.mine)
+            close(stdout.mine)
             throw ChildProcess.environment("cannot start /bin/sh for the predictor", status)
         }
         pid = child
-        fd = mine
+        input = stdin.mine
+        output = stdout.mine
         self.tag = tag
+    }
+
+    /// The text `/bin/sh -c` runs: a simple command (words and quotes
+    /// alone: no `;`, `&`, `|`, redirection, substitution, group, comment
+    /// or line break, no assignment or shell keyword first) is run with
+    /// `exec`, so that no shell stays between latsim and the predictor
+    /// holding its stdout open: a predictor that closes its stdout is an
+    /// end of file at once. Anything else runs as written (its shell keeps
+    /// stdout open until it exits).
+    static func shellCommand(_ command: String) -> String {
+        let special = Set(";&|<>()`$\\\n\r#{}".unicodeScalars)
+        guard !command.unicodeScalars.contains(where: { special.contains($0) }) else { return command }
+        let first = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+        let keywords: Set<String> = ["exec", "if", "then", "else", "elif", "fi", "while", "until", "for", "do", "done", "case", "esac",
+                                     "!", "time", "cd", "eval", "set", "export", "readonly", "unset", "shift", "trap", "ulimit", "umask", ".", "source"]
+        guard !first.isEmpty, !first.contains("="), !keywords.contains(first) else { return command }
+        return "exec " + command
     }
 
     /// The environment variable that marks the predictor's processes.
@@ -139,7 +176,8 @@ final class ChildProcess: @unchecked Sendable {
 
     deinit {
         stop()
-        close(fd)
+        close(input)
+        close(output)
     }
 
     #if os(Linux)

@@ -104,16 +104,18 @@ final class PredictorConnection: @unchecked Sendable {
 
     /// Closes the process's stdin and gives it ``PredictorProtocol/exitGrace``
     /// to close its stdout, then stops its process group and reaps it.
+    /// (A process that closes its stdout earlier is seen at once: its
+    /// stdout is a socket of its own.)
     func finish() -> LatsimError? {
         if !finished {
-            shutdown(child.fd, Int32(SHUT_WR))
+            shutdown(child.input, Int32(SHUT_WR))
             let deadline = Monotonic.now() + PredictorProtocol.exitGrace
             var scratch = [UInt8](repeating: 0, count: 4096)
             reading: while Monotonic.now() < deadline {
-                var p = pollfd(fd: child.fd, events: Int16(POLLIN), revents: 0)
+                var p = pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)
                 let ms = Int32(max(1, (deadline - Monotonic.now()) * 1000))
                 if poll(&p, 1, ms) <= 0 { continue }
-                let n = read(child.fd, &scratch, scratch.count)
+                let n = read(child.output, &scratch, scratch.count)
                 if n == 0 { break reading }
                 if n < 0 && errno != EINTR && errno != EAGAIN { break reading }
             }
@@ -128,9 +130,9 @@ final class PredictorConnection: @unchecked Sendable {
         while offset < pending.count {
             let n = pending.withUnsafeBytes { buffer -> Int in
                 #if os(Linux)
-                return send(child.fd, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                return send(child.input, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
                 #else
-                return send(child.fd, buffer.baseAddress! + offset, buffer.count - offset, 0)
+                return send(child.input, buffer.baseAddress! + offset, buffer.count - offset, 0)
                 #endif
             }
             if n > 0 { offset += n; continue }
@@ -138,7 +140,7 @@ final class PredictorConnection: @unchecked Sendable {
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 let left = deadline - Monotonic.now()
                 if left <= 0 { return timedOut(writing: true) }
-                var p = pollfd(fd: child.fd, events: Int16(POLLOUT), revents: 0)
+                var p = pollfd(fd: child.input, events: Int16(POLLOUT), revents: 0)
                 _ = poll(&p, 1, Int32(min(left * 1000 + 1, 1_000_000)))
                 continue
             }
@@ -167,11 +169,11 @@ final class PredictorConnection: @unchecked Sendable {
             }
             let left = deadline - Monotonic.now()
             if left <= 0 { return .failure(timedOut(writing: false)) }
-            var p = pollfd(fd: child.fd, events: Int16(POLLIN), revents: 0)
+            var p = pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, Int32(min(left * 1000 + 1, 1_000_000)))
             if ready == 0 { continue }
             if ready < 0 { if errno == EINTR { continue }; return .failure(gone(while: "answering line \(linesWritten) of its input")) }
-            let n = read(child.fd, &scratch, scratch.count)
+            let n = read(child.output, &scratch, scratch.count)
             if n > 0 {
                 if inputStart > 0 && inputStart == input.count { input.removeAll(keepingCapacity: true); inputStart = 0; scanned = 0 }
                 input.append(contentsOf: scratch[0..<n])

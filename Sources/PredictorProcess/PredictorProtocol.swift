@@ -55,6 +55,13 @@ public enum PredictorProtocol {
     public static let defaultTotalTimeout = 600.0
     /// The largest total timeout, seconds (a day).
     public static let maximumTotalTimeout = 86_400.0
+    /// The shortest timeout, either kind, seconds: a millisecond. A
+    /// timeout of 1e-300 s was once accepted and reported as "0 s".
+    public static let minimumTimeout = 0.001
+    /// The per-answer timeouts accepted, seconds: a millisecond to an hour.
+    public static let timeouts = minimumTimeout...3_600
+    /// The total timeouts accepted, seconds: a millisecond to a day.
+    public static let totalTimeouts = minimumTimeout...maximumTotalTimeout
     /// How long a predictor has to exit once its stdin is closed, seconds.
     public static let exitGrace = 1.0
     /// The longest answer line, bytes.

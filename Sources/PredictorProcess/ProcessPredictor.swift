@@ -16,14 +16,14 @@ public struct PredictorCommand: Sendable {
     public var watcher: (any PredictorProcessWatcher)?
 
     /// A command; bad input when it is empty or the timeout is not a
-    /// positive number of seconds.
+    /// number of seconds from a millisecond to an hour.
     public init(_ command: String, timeout: Double = PredictorProtocol.defaultTimeout,
                 watcher: (any PredictorProcessWatcher)? = nil) throws(LatsimError) {
         guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw LatsimError(value: command, problem: "an empty predictor command", expected: "a command such as 'python3 predictor.py'")
         }
-        guard timeout.isFinite, timeout > 0, timeout <= 3_600 else {
-            throw LatsimError(value: String(timeout), problem: "not a timeout", expected: "a number of seconds above 0, at most 3600")
+        guard PredictorProtocol.timeouts.contains(timeout) else {
+            throw LatsimError(value: String(timeout), problem: "not a timeout", expected: "a number of seconds from 0.001 to 3600")
         }
         self.command = command
         self.timeout = timeout
@@ -31,10 +31,10 @@ public struct PredictorCommand: Sendable {
     }
 
     /// The same command with a bound on each process's whole run; bad input
-    /// unless it is a number of seconds above 0, at most a day.
+    /// unless it is a number of seconds from a millisecond to a day.
     public func bounded(total seconds: Double) throws(LatsimError) -> PredictorCommand {
-        guard seconds.isFinite, seconds > 0, seconds <= PredictorProtocol.maximumTotalTimeout else {
-            throw LatsimError(value: String(seconds), problem: "not a total timeout", expected: "a number of seconds above 0, at most 86400")
+        guard PredictorProtocol.totalTimeouts.contains(seconds) else {
+            throw LatsimError(value: String(seconds), problem: "not a total timeout", expected: "a number of seconds from 0.001 to 86400")
         }
         var c = self
         c.totalTimeout = seconds

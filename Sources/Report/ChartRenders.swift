@@ -1,4 +1,5 @@
 import Charts
+import Experiments
 import Foundation
 import SimKernel
 
@@ -17,7 +18,7 @@ final class ChartRenders: Sendable {
     /// The first failure by submission order: (index, error).
     private let failure = Locked<(Int, any Error)?>(nil)
 
-    init(width: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(width: Int = Parallel.availableCPUs) {
         slots = DispatchSemaphore(value: Swift.max(1, width))
     }
 

@@ -92,13 +92,9 @@ extension DevicePreset {
             }
             return try DevicePreset(yaml: text, file: path)
         }
-        var problem = "no device preset of that name"
-        if let near = builtinNames.min(by: { editDistance($0, nameOrPath) < editDistance($1, nameOrPath) }),
-           editDistance(near, nameOrPath) <= 3 {
-            problem += "; did you mean '\(near)'?"
-        }
+        let problem = "no device preset of that name" + didYouMean(nameOrPath, among: builtinNames)
         var e = LatsimError(value: nameOrPath, problem: problem,
-                            expected: "one of " + builtinNames.joined(separator: ", ") + ", or a path to a device YAML file")
+                            expected: "one of the \(builtinNames.count) built-in device presets, or a path to a device YAML file")
         e.seeAlso = .devices
         throw e
     }

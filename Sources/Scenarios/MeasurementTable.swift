@@ -73,7 +73,7 @@ public struct MeasurementTable: Sendable {
     /// The folder relative device and scenario files are read from (nil: the working folder).
     public var folder: String?
 
-    /// The shipped table: references/measurements.md, section 2.
+    /// The shipped table (Devices/measurements.yaml; Docs/Devices.md, "The shipped rows").
     public static func builtin() throws(LatsimError) -> MeasurementTable {
         guard let text = DevicePreset.resource("measurements") else {
             throw LatsimError(.internal, file: "builtin:measurements", problem: "the shipped table of measurements is missing")

@@ -267,13 +267,9 @@ extension Scenario {
         if nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/") {
             return try load(file: nameOrPath)
         }
-        var problem = "no built-in scenario of that name"
-        if let near = BuiltinScenarios.names.min(by: { editDistance($0, nameOrPath) < editDistance($1, nameOrPath) }),
-           editDistance(near, nameOrPath) <= 3 {
-            problem += "; did you mean '\(near)'?"
-        }
+        let problem = "no built-in scenario of that name" + didYouMean(nameOrPath, among: BuiltinScenarios.names)
         var e = LatsimError(value: nameOrPath, problem: problem,
-                            expected: "one of " + BuiltinScenarios.names.joined(separator: ", ") + ", or a path to a YAML file")
+                            expected: "one of the \(BuiltinScenarios.names.count) built-in scenarios, or a path to a YAML file")
         e.seeAlso = .scenarios
         throw e
     }

@@ -34,4 +34,26 @@ public enum Identifier {
 
     /// True when `text` is an identifier.
     public static func isValid(_ text: String) -> Bool { problem(text) == nil }
+
+    /// An identifier made from `text` (a file's name): each run of other
+    /// characters becomes one `-`, a leading `.` or `-` and a trailing `-`
+    /// go, and it is cut to ``maximumLength``; `fallback` when nothing is
+    /// left. `dump (1)` gives `dump-1`.
+    public static func made(from text: String, fallback: String) -> String {
+        var out: [UInt8] = []
+        for b in text.utf8 {
+            let ok = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
+            if ok {
+                out.append(b)
+            } else if out.last != UInt8(ascii: "-") {
+                out.append(UInt8(ascii: "-"))
+            }
+        }
+        while let first = out.first, first == UInt8(ascii: ".") || first == UInt8(ascii: "-") { out.removeFirst() }
+        if out.count > maximumLength { out = Array(out.prefix(maximumLength)) }
+        while out.last == UInt8(ascii: "-") { out.removeLast() }
+        let made = String(decoding: out, as: UTF8.self)
+        return isValid(made) ? made : fallback
+    }
 }

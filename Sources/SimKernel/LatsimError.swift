@@ -84,7 +84,16 @@ public struct LatsimError: Error, Sendable, Hashable, CustomStringConvertible {
     /// sentence that embeds one keeps its start and its end.
     static func clipped(_ text: String, _ limit: Int) -> String {
         guard text.count > limit else { return text }
-        return String(text.prefix(limit * 2 / 3)) + "..." + String(text.suffix(limit / 3 - 3))
+        // no word is cut: the start ends after a separator, the end begins after one
+        func separates(_ c: Character) -> Bool { c == " " || c == "," || c == "/" }
+        var head = text.prefix(limit * 2 / 3), tail = text.suffix(limit / 3 - 3)
+        if let i = head.lastIndex(where: separates), head.distance(from: head.startIndex, to: i) >= limit / 3 {
+            head = head[...i]
+        }
+        if let i = tail.firstIndex(where: separates), tail.distance(from: i, to: tail.endIndex) >= limit / 6 {
+            tail = tail[tail.index(after: i)...]
+        }
+        return String(head) + "..." + String(tail)
     }
 
     /// One paragraph: `FILE:LINE:COLUMN: KEY = 'VALUE': problem; expected ...`.

@@ -127,6 +127,72 @@ public struct PredictionBaseline: Sendable, Codable, Hashable {
     public static func decode(_ data: Data) throws -> PredictionBaseline {
         try JSONDecoder().decode(PredictionBaseline.self, from: data)
     }
+
+    /// The largest horizon an entry can have, ms (`app.prediction.horizon`'s limit).
+    public static let maximumHorizonMs = 1_000.0
+
+    /// Reads a baseline file's bytes (`file` names it in errors), checking
+    /// what a hand edit can break, since the gate trusts what it reads: a
+    /// key given twice in an object (JSON leaves it undefined; the decoder
+    /// kept the last), the format version, values a score cannot take (not
+    /// finite, beyond ``PredictionMetric/sensibleLimit``, a negative
+    /// magnitude, a horizon outside 0 to 1000 ms) and two entries for one
+    /// item, predictor and horizon. `remedy` is what makes a good baseline.
+    public static func read(_ data: Data, file: String, remedy: String) throws(LatsimError) -> PredictionBaseline {
+        if let d = JSONKeys.firstDuplicate(in: data) {
+            throw LatsimError(file: file, problem: "the key '\(LatsimError.shortened(d.key))' is given twice in \(d.path.isEmpty ? "the top-level object" : "'\(LatsimError.shortened(d.path))'")",
+                              expected: "each key once in an object (JSON leaves a repeated key undefined)")
+        }
+        let b: PredictionBaseline
+        do { b = try decode(data) } catch {
+            throw LatsimError(file: file, problem: "not a prediction baseline (\(decodingReason(error)))", expected: remedy)
+        }
+        if b.version != currentVersion {
+            throw LatsimError(file: file, problem: "baseline format version \(b.version), this latsim reads version \(currentVersion)", expected: remedy)
+        }
+        var seen: [EntryKey: Int] = [:]
+        for (i, e) in b.entries.enumerated() {
+            let place = "entries[\(i)]"
+            guard e.horizonMs.isFinite, (0...maximumHorizonMs).contains(e.horizonMs) else {
+                throw LatsimError(file: file, key: place + ".horizonMs", value: "\(e.horizonMs)", problem: "is no prediction horizon",
+                                  expected: "a horizon from 0 to \(formatDecimal(maximumHorizonMs, places: 0)) ms, as the gate records it")
+            }
+            for m in PredictionMetric.allCases {
+                let v = e.metrics[m]
+                let problem: String? = !v.isFinite ? "is not a finite number"
+                    : Swift.abs(v) > PredictionMetric.sensibleLimit ? "is beyond the \(Int(PredictionMetric.sensibleLimit)) points a score can sensibly take"
+                    : !m.isSigned && v < 0 ? "is negative, and \(m.rawValue) is a magnitude" : nil
+                if let problem {
+                    let range = m.isSigned ? "-\(Int(PredictionMetric.sensibleLimit)) to \(Int(PredictionMetric.sensibleLimit))" : "0 to \(Int(PredictionMetric.sensibleLimit))"
+                    throw LatsimError(file: file, key: "\(place).metrics.\(m.rawValue)", value: "\(v)", problem: problem,
+                                      expected: "a figure from \(range) points, as the gate records it")
+                }
+            }
+            if let first = seen[e.key] {
+                throw LatsimError(file: file, problem: "entries[\(first)] and \(place) are both \(LatsimError.shortened(e.item)) \(LatsimError.shortened(e.predictor))@\(formatDecimal(e.horizonMs, places: 6))ms",
+                                  expected: "one entry per item, predictor and horizon")
+            }
+            seen[e.key] = i
+        }
+        return b
+    }
+
+    /// A short reason a decoding error gives, without Swift's internals.
+    public static func decodingReason(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case DecodingError.dataCorrupted(let c):
+            return c.underlyingError.map { _ in "not valid JSON" } ?? c.debugDescription
+        case DecodingError.keyNotFound(let key, let c):
+            return "missing key '\(path(c.codingPath + [key]))'"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "wrong type at '\(path(c.codingPath))'"
+        default:
+            return "\(error)"
+        }
+    }
 }
 
 /// One metric of one entry that moved beyond the tolerance, or an entry

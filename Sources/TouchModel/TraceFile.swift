@@ -10,9 +10,13 @@ import SimKernel
 ///   2007): `<Point X="69" Y="228" T="1363112" />` elements, X and Y in
 ///   pixels (taken as points), T in milliseconds. Other elements and all
 ///   other attributes are ignored.
-/// - CSV: a header line `t_ms,x,y` or `t_ms,x,y,force`, then one row per
-///   sample with the same number of columns. Blank lines and lines starting
-///   with `#` are ignored. The force column (UIKit's normalised force, 1.0
+/// - CSV (RFC 4180): a header line `t_ms,x,y` or `t_ms,x,y,force`, then
+///   one row per sample with the same number of columns. A field may be
+///   quoted (`"t_ms"`, `"12.5"`; a quote inside one is written twice, and
+///   a quoted field may hold commas and line breaks); a first column named
+///   "" or nothing is an index and is ignored (pandas' `to_csv` writes
+///   `,t_ms,x,y`, R's `write.csv` `"","t_ms","x","y"`). Lines end at LF or
+///   CRLF. Blank lines and lines starting with `#` are ignored. The force column (UIKit's normalised force, 1.0
 ///   an average touch) must lie from 0 to the device's largest force; it
 ///   becomes the finger's force (Docs/Force.md).
 ///
@@ -162,46 +166,52 @@ enum TraceFile {
 
     // MARK: CSV
 
+    /// The header a CSV trace needs, in words, for messages.
+    static let csvHeaders = "'t_ms,x,y' or 't_ms,x,y,force' (names quoted or not), optionally after an unnamed index column as pandas' to_csv and R's write.csv write"
+
     static func parseCSV(_ b: [UInt8], file: String, maximumForce: Double = PressProfile.defaultMaximumForce) throws(LatsimError) -> TraceStroke {
         var points: [RawPoint] = []
-        var columns = 0
-        var lineNumber = 0
-        // lines end at LF; a CR before it (Windows, spreadsheets) is dropped
-        for rawBytes in b.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var bytes = rawBytes
-            if bytes.last == 0x0D { bytes = bytes.dropLast() }
-            var lineText = Substring(String(decoding: bytes, as: UTF8.self))
-            if lineNumber == 1, lineText.first == "\u{FEFF}" { lineText = lineText.dropFirst() }
-            let trimmed = lineText.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+        var reader = CSVRecords(b, file: file)
+        // the header's columns (0 until it is read) and whether the first is an index
+        var columns = 0, indexed = false
+        while let record = try reader.next() {
+            let fields = record.fields
             if columns == 0 {
-                let header = fields.map { $0.lowercased() }
-                guard header == ["t_ms", "x", "y"] || header == ["t_ms", "x", "y", "force"] else {
-                    throw LatsimError(file: file, line: lineNumber, problem: "the header is '\(LatsimError.shortened(trimmed))'", expected: "'t_ms,x,y' or 't_ms,x,y,force'")
+                var names = fields.map { $0.text.trimmingCharacters(in: .whitespaces).lowercased() }
+                // pandas' to_csv writes its index first, unnamed (`,t_ms,...`);
+                // R's write.csv its row names, named "" (`"","t_ms",...`)
+                if names.count > 1, names[0].isEmpty {
+                    indexed = true
+                    names.removeFirst()
                 }
-                columns = header.count
+                guard names == ["t_ms", "x", "y"] || names == ["t_ms", "x", "y", "force"] else {
+                    throw LatsimError(file: file, line: record.line, problem: "the header is '\(LatsimError.shortened(record.text))'", expected: csvHeaders)
+                }
+                columns = fields.count
                 continue
             }
             guard fields.count == columns else {
-                throw LatsimError(file: file, line: lineNumber, problem: "the row '\(LatsimError.shortened(trimmed))' has \(fields.count) column\(fields.count == 1 ? "" : "s")", expected: "\(columns), as in the header")
+                let at = fields.count > columns ? reader.column(fields[columns].start, lineStart: fields[columns].lineStart)
+                                                : reader.column(fields[fields.count - 1].end, lineStart: fields[fields.count - 1].lineStart)
+                throw LatsimError(file: file, line: record.line, column: at,
+                                  problem: "the row '\(LatsimError.shortened(record.text))' has \(fields.count) column\(fields.count == 1 ? "" : "s")",
+                                  expected: "\(columns), as in the header")
             }
+            let names = (indexed ? [""] : []) + ["t_ms", "x", "y", "force"]
             var values: [Double] = []
-            for (k, f) in fields.enumerated() {
-                guard let v = parseNumber(f) else {
-                    let names = ["t_ms", "x", "y", "force"]
-                    throw LatsimError(file: file, line: lineNumber, problem: "\(names[k]) '\(LatsimError.shortened(f))' is not a number", expected: "a decimal number")
+            for (k, f) in fields.enumerated() where !(indexed && k == 0) {
+                guard let v = parseNumber(f.text) else {
+                    throw LatsimError(file: file, line: f.line, column: reader.column(f.start, lineStart: f.lineStart),
+                                      problem: "\(names[k]) '\(LatsimError.shortened(f.text))' is not a number", expected: "a decimal number")
                 }
                 values.append(v)
             }
-            var point = try checked(values[0], values[1], values[2], file: file, line: lineNumber)
-            if columns == 4 {
-                let f = values[3]
+            var point = try checked(values[0], values[1], values[2], file: file, line: record.line)
+            if values.count == 4 {
+                let f = values[3], field = fields[fields.count - 1]
                 guard f >= 0, f <= maximumForce else {
-                    throw LatsimError(file: file, line: lineNumber, key: "force", value: fields[3],
-                                      problem: "is outside the range",
+                    throw LatsimError(file: file, line: field.line, column: reader.column(field.start, lineStart: field.lineStart),
+                                      key: "force", value: field.text, problem: "is outside the range",
                                       expected: "a force from 0 to the device's largest force \(formatDecimal(maximumForce, places: 6)) (device.maximumForce; 1.0 is an average touch)")
                 }
                 point.force = f
@@ -209,9 +219,9 @@ enum TraceFile {
             points.append(point)
         }
         guard columns > 0 else {
-            throw LatsimError(file: file, line: Swift.max(1, lineNumber), problem: "the file has no header", expected: "'t_ms,x,y' or 't_ms,x,y,force' on the first line")
+            throw LatsimError(file: file, line: Swift.max(1, reader.lastLine), problem: "the file has no header", expected: csvHeaders + " on the first line")
         }
-        return try stroke(points, file: file, endLine: lineNumber, what: "rows")
+        return try stroke(points, file: file, endLine: reader.lastLine, what: "rows")
     }
 
     // MARK: shared checks
@@ -242,4 +252,121 @@ enum TraceFile {
 @inline(__always) private func isNameByte(_ c: UInt8) -> Bool {
     (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
         || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ":") || c == UInt8(ascii: ".") || c >= 0x80
+}
+
+/// The records of a CSV text (RFC 4180), one at a time: fields split at
+/// commas; a field in double quotes may hold commas, line breaks and quotes
+/// (written twice); spaces around a field are dropped; a record ends at LF
+/// (a CR before it is dropped). Blank lines and lines starting with `#`
+/// between records are skipped; a UTF-8 byte order mark is skipped.
+struct CSVRecords {
+    /// One field: its text (unquoted), the line it starts on, and where it
+    /// starts and ends (byte offsets, with the offset of its line's start)
+    /// for the column a message names.
+    struct Field {
+        var text: String
+        var line: Int
+        var start: Int
+        var end: Int
+        var lineStart: Int
+    }
+
+    let b: [UInt8]
+    let file: String
+    var i = 0
+    var line = 1
+    var lineStart = 0
+    /// The last line read (for messages about the end of the file).
+    var lastLine: Int { i > 0 && i <= b.count && b[i - 1] == 0x0A ? line - 1 : line }
+
+    init(_ bytes: [UInt8], file: String) {
+        b = bytes
+        self.file = file
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3; lineStart = 3 }
+    }
+
+    /// The 1-based column, in characters, of byte `offset` on the line
+    /// starting at `lineStart`.
+    func column(_ offset: Int, lineStart: Int) -> Int {
+        var c = 1
+        var k = lineStart
+        while k < offset && k < b.count {
+            if b[k] & 0xC0 != 0x80 { c += 1 }
+            k += 1
+        }
+        return c
+    }
+
+    @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+
+    /// The next record: its fields, its first line and its text (for
+    /// messages); nil at the end.
+    mutating func next() throws(LatsimError) -> (fields: [Field], line: Int, text: String)? {
+        let n = b.count
+        // blank and comment lines between records
+        while i < n {
+            var k = i
+            while k < n, isBlank(b[k]) || b[k] == 0x0D { k += 1 }
+            guard k == n || b[k] == 0x0A || b[k] == UInt8(ascii: "#") else { break }
+            while k < n, b[k] != 0x0A { k += 1 }
+            i = Swift.min(k + 1, n)
+            if k < n { line += 1; lineStart = i }
+        }
+        guard i < n else { return nil }
+        let recordLine = line, recordStart = i
+        var fields: [Field] = []
+        while true {
+            while i < n, isBlank(b[i]) { i += 1 }
+            let start = i, fieldLine = line, fieldLineStart = lineStart
+            if i < n, b[i] == 0x22 {
+                i += 1
+                var bytes: [UInt8] = []
+                var closed = false
+                while i < n {
+                    let c = b[i]
+                    if c == 0x22 {
+                        if i + 1 < n, b[i + 1] == 0x22 { bytes.append(0x22); i += 2; continue }
+                        i += 1
+                        closed = true
+                        break
+                    }
+                    if c == 0x0A { line += 1; lineStart = i + 1 }
+                    bytes.append(c)
+                    i += 1
+                }
+                guard closed else {
+                    throw LatsimError(file: file, line: fieldLine, column: column(start, lineStart: fieldLineStart),
+                                      problem: "a quoted field is never closed",
+                                      expected: "a closing \" (a quote inside a quoted field is written twice: \"\")")
+                }
+                let end = i
+                while i < n, isBlank(b[i]) || (b[i] == 0x0D && (i + 1 == n || b[i + 1] == 0x0A)) { i += 1 }
+                fields.append(Field(text: String(decoding: bytes, as: UTF8.self), line: fieldLine, start: start, end: end, lineStart: fieldLineStart))
+                if i < n, b[i] == 0x2C { i += 1; continue }
+                if i < n, b[i] != 0x0A {
+                    throw LatsimError(file: file, line: line, column: column(i, lineStart: lineStart),
+                                      problem: "text after the closing quote of a field",
+                                      expected: "a comma or the end of the line after a quoted field (a quote inside one is written twice: \"\")")
+                }
+            } else {
+                while i < n, b[i] != 0x2C, b[i] != 0x0A { i += 1 }
+                var end = i
+                if end > start, b[end - 1] == 0x0D { end -= 1 }
+                if let q = b[start..<end].firstIndex(of: 0x22) {
+                    throw LatsimError(file: file, line: line, column: column(q, lineStart: lineStart),
+                                      problem: "a quote inside a field that does not start with one",
+                                      expected: "the whole field in quotes, with each quote inside written twice (\"a\"\"b\")")
+                }
+                let text = String(decoding: b[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                fields.append(Field(text: text, line: fieldLine, start: start, end: end, lineStart: fieldLineStart))
+                if i < n, b[i] == 0x2C { i += 1; continue }
+            }
+            // the end of the record: LF or the end of the text
+            let recordEnd = i
+            if i < n { i += 1; line += 1; lineStart = i }
+            var text = String(decoding: b[recordStart..<recordEnd], as: UTF8.self)
+            if text.hasSuffix("\r") { text.removeLast() }
+            return (fields, recordLine, text.trimmingCharacters(in: .whitespaces))
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PerfettoProtos
+import Scenarios
 import SimKernel
 
 /// A device's recording turned into the figures of an Android scenario:
@@ -48,12 +49,18 @@ public struct DeviceImport: Sendable {
 
     /// The display period from instants on the vsync grid (frame starts or
     /// presents, some vsyncs skipped): the median of the gaps within 1.5 ×
-    /// the shortest positive gap. Nil without two distinct instants.
+    /// the shortest positive gap. Nil without two distinct instants. Gaps
+    /// are taken at full width (instants a lifetime apart neither overflow
+    /// nor trap: a gap past Int64 is the longest one).
     static func period(ofGridInstants instants: [SimTime]) -> SimTime? {
         let sorted = instants.sorted()
-        let gaps = zip(sorted.dropFirst(), sorted).map { $0 - $1 }.filter { $0 > 0 }
+        let gaps = zip(sorted.dropFirst(), sorted).map { a, b in
+            let (gap, overflow) = a.subtractingReportingOverflow(b)
+            return overflow ? SimTime.max : gap
+        }.filter { $0 > 0 }
         guard let shortest = gaps.min() else { return nil }
-        let near = gaps.filter { $0 * 2 <= shortest * 3 }.sorted()
+        // within 1.5 x the shortest: 2 x gap <= 3 x shortest, in doubles (exact enough here, never overflowing)
+        let near = gaps.filter { Double($0) * 2 <= Double(shortest) * 3 }.sorted()
         return near[near.count / 2]
     }
 
@@ -63,14 +70,75 @@ public struct DeviceImport: Sendable {
         return s[s.count / 2]
     }
 
-    /// `ns` as milliseconds, exact: `4123456` is `4.123456ms`.
+    /// `ns` as milliseconds, exact: `4123456` is `4.123456ms`, `-15` is
+    /// `-0.000015ms`; every value, Int64.min included.
     static func milliseconds(_ ns: SimTime) -> String {
-        let whole = ns / 1_000_000, fraction = ns % 1_000_000
-        guard fraction != 0 else { return "\(whole)ms" }
+        let magnitude = ns.magnitude
+        let whole = magnitude / 1_000_000, fraction = magnitude % 1_000_000
+        let sign = ns < 0 ? "-" : ""
+        guard fraction != 0 else { return "\(sign)\(whole)ms" }
         var digits = String(fraction)
         digits = String(repeating: "0", count: 6 - digits.count) + digits
         while digits.hasSuffix("0") { digits.removeLast() }
-        return "\(whole).\(digits)ms"
+        return "\(sign)\(whole).\(digits)ms"
+    }
+
+    /// The display periods a recording may give: 1 ms to 1 s (1 to 1000 Hz,
+    /// `device.displayHz`'s range).
+    static let periods = Nanos.perMillisecond...Nanos.perSecond
+
+    /// A work duration's range (`android.appDuration`, `android.sfDuration`).
+    static let workDurations: ClosedRange<SimTime> = 0...Nanos.perSecond
+
+    /// A stage's measured durations' range (every stage key's: an hour).
+    static let stageDurations: ClosedRange<SimTime> = 0...ValueLimits.stage
+
+    /// The display rate of a recording's period, or bad input naming it
+    /// when no display has it.
+    static func displayRate(period p: SimTime, of what: String, file: String) throws(LatsimError) -> Double {
+        guard periods.contains(p) else {
+            throw LatsimError(file: file, value: "\(p) ns",
+                              problem: "\(what) are \(p) ns apart, a display rate of \(formatDecimal(1e9 / Double(p), places: 1)) Hz",
+                              expected: "a display period from 1 ms to 1 s (1 to 1000 Hz), as a device's recording has")
+        }
+        return 1e9 / Double(p)
+    }
+
+    /// Text from a recording (a thread's, a process's or a file's name) as
+    /// it may stand in a YAML comment or a quoted string: at most
+    /// ``LatsimError/echoLimit`` characters, on one line, every character
+    /// YAML cannot hold as it is, and every line break (CR, LF, NEL, U+2028,
+    /// U+2029), written as an escape such as `\n` or `\u2028`: a name
+    /// holding `\nandroid.buffers: 2` can never start a line of settings.
+    static func recorded(_ text: String) -> String {
+        var out = ""
+        for c in LatsimError.shortened(text).unicodeScalars {
+            switch c.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09, 0x20...0x7E, 0xA0...0x2027, 0x202A...0xD7FF, 0xE000...0xFEFE, 0xFF00...0xFFFD, 0x10000...0x10FFFF:
+                out.unicodeScalars.append(c)
+            default: out += c.value <= 0xFFFF ? "\\u" + hex(c.value, 4) : "\\U" + hex(c.value, 8)
+            }
+        }
+        return out
+    }
+
+    static func hex(_ v: UInt32, _ width: Int) -> String {
+        let h = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - h.count)) + h
+    }
+
+    /// A comment line: `# ` and the text, which never leaves its line.
+    static func comment(_ text: String) -> String {
+        var line = "# "
+        for c in text.unicodeScalars {
+            switch c.value {
+            case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: line += " "
+            default: line.unicodeScalars.append(c)
+            }
+        }
+        return line
     }
 
     /// The scenario YAML: `os.platform: android`, the display rate and the
@@ -78,28 +146,33 @@ public struct DeviceImport: Sendable {
     /// measured durations, every value with a comment saying where it came
     /// from. A stage draw at or above the display period is refused for
     /// `android.sfCompose` (composition must fit a period) and left out here.
+    ///
+    /// `name` is written quoted (the command line checks it is an
+    /// identifier); `source`, like every name taken from the recording, is
+    /// escaped by ``recorded(_:)`` so that nothing in it leaves its comment.
     public func scenarioYAML(name: String, source: String) -> String {
+        let source = Self.recorded(source)
         var lines: [String] = []
-        lines.append("# Imported by latsim import from \(source) (\(kind)).")
+        lines.append(Self.comment("Imported by latsim import from \(source) (\(kind))."))
         lines.append("# Each value says where it came from; a stage's durations are the measured")
         lines.append("# frames' own, one drawn per frame (Docs/TraceFormats.md).")
-        for m in measured { lines.append("# Measured: \(m)") }
-        for n in notes { lines.append("# Note: \(n)") }
-        lines.append("name: \(name)")
+        for m in measured { lines.append(Self.comment("Measured: \(m)")) }
+        for n in notes { lines.append(Self.comment("Note: \(n)")) }
+        lines.append("name: \(Self.quoted(name))")
         lines.append("description: \(Self.quoted("measured on a device: \(source) (\(kind))"))")
         lines.append("os:")
         lines.append("  platform: android")
         if let hz = displayHz {
             lines.append("device:")
-            lines.append("  # \(hz.origin)")
+            lines.append("  " + Self.comment(hz.origin))
             lines.append("  displayHz: \(formatDecimal(hz.value, places: 3))")
         }
         let period = displayHz.map { SimTime((1e9 / $0.value).rounded()) }
         var android: [String] = [], app: [String] = [], gpu: [String] = []
-        if let a = appDuration { android += ["  # \(a.origin)", "  appDuration: \(Self.milliseconds(a.value))"] }
-        if let s = sfDuration { android += ["  # \(s.origin)", "  sfDuration: \(Self.milliseconds(s.value))"] }
+        if let a = appDuration { android += ["  " + Self.comment(a.origin), "  appDuration: \(Self.milliseconds(a.value))"] }
+        if let s = sfDuration { android += ["  " + Self.comment(s.origin), "  sfDuration: \(Self.milliseconds(s.value))"] }
         for (key, figure) in stages {
-            var values = figure.value.filter { $0 >= 0 }
+            var values = figure.value.filter { Self.stageDurations.contains($0) }
             var origin = figure.origin
             if key == "android.sfCompose", let period {
                 let kept = values.filter { $0 < period }
@@ -112,7 +185,7 @@ public struct DeviceImport: Sendable {
             }
             guard !values.isEmpty else { continue }
             let field = key.split(separator: ".").last.map(String.init) ?? key
-            let entry = ["  # \(origin) (\(values.count) values)",
+            let entry = ["  " + Self.comment("\(origin) (\(values.count) values)"),
                          "  \(field): {empirical: [\(values.map(Self.milliseconds).joined(separator: ", "))]}"]
             if key.hasPrefix("android.") { android += entry } else if key.hasPrefix("gpu.") { gpu += entry } else { app += entry }
         }
@@ -122,8 +195,23 @@ public struct DeviceImport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A YAML double-quoted string: `\` and `"` escaped, and every
+    /// character YAML cannot hold as it is (line breaks among them).
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c.value {
+            case 0x5C: out += "\\\\"
+            case 0x22: out += "\\\""
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x20...0x7E, 0xA0...0x2027, 0x202A...0xD7FF, 0xE000...0xFEFE, 0xFF00...0xFFFD, 0x10000...0x10FFFF:
+                out.unicodeScalars.append(c)
+            default: out += c.value <= 0xFFFF ? "\\u" + hex(c.value, 4) : "\\U" + hex(c.value, 8)
+            }
+        }
+        return out + "\""
     }
 }
 
@@ -133,8 +221,38 @@ enum FramestatsImport {
     /// The columns read; a dump without one of them is refused.
     static let required = ["Flags", "IntendedVsync", "HandleInputStart", "SyncQueued", "SyncStart", "SwapBuffers", "FrameCompleted"]
 
+    /// The timestamps of a frame in the order HWUI takes them (FrameInfo):
+    /// each at or after the one before.
+    static let ordered = ["IntendedVsync", "HandleInputStart", "SyncQueued", "SyncStart", "SwapBuffers", "FrameCompleted"]
+
+    /// The lines of `text`, ended by LF, CRLF or any number of CRs before
+    /// the LF (`adb shell` gives `\r\n`, some terminals `\r\r\n`).
+    static func lines(_ text: String) -> [String] {
+        text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            var end = line.endIndex
+            while end > line.startIndex, line[line.index(before: end)] == 0x0D { end = line.index(before: end) }
+            return String(decoding: line[line.startIndex..<end], as: UTF8.self)
+        }
+    }
+
+    /// Why a frame row is not used, or nil for a normal frame: HWUI marks
+    /// frames that are not normal ones with Flags (a window's visibility or
+    /// layout changed, a frame it skipped...; developer.android.com, "Test
+    /// UI performance": rows whose Flags is not 0 are to be ignored), and
+    /// writes sentinel values (0, or numbers near 2^56 and 2^57) into the
+    /// timestamps of frames it could not time.
+    enum Exclusion { case flagged, timing }
+
+    static func exclusion(_ r: [String: Int64]) -> Exclusion? {
+        if r["Flags"] != 0 { return .flagged }
+        let t = ordered.map { r[$0] ?? 0 }
+        guard t.allSatisfy({ $0 > 0 }), zip(t, t.dropFirst()).allSatisfy({ $0 <= $1 }),
+              t.last! - t.first! <= ValueLimits.stage else { return .timing }
+        return nil
+    }
+
     static func read(_ text: String, file: String) throws(LatsimError) -> DeviceImport {
-        let lines = text.components(separatedBy: "\n").map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        let lines = lines(text)
         var inside = false, header: [String]? = nil, headerLine = 0
         var rows: [(line: Int, cells: [String: Int64])] = []
         var blocks = 0
@@ -187,58 +305,81 @@ enum FramestatsImport {
                               expected: "a header line and frame rows, closed by ---PROFILEDATA---")
         }
         var result = DeviceImport(kind: "dumpsys gfxinfo framestats")
-        let valid = rows.filter { r in
-            r.cells["Flags"] == 0 && required.dropFirst().allSatisfy { (r.cells[$0] ?? 0) > 0 }
-                && r.cells["HandleInputStart"]! <= r.cells["SyncQueued"]! && r.cells["SyncStart"]! <= r.cells["SwapBuffers"]!
-                && r.cells["SwapBuffers"]! <= r.cells["FrameCompleted"]!
+        let reasons = rows.map { exclusion($0.cells) }
+        let valid = zip(rows, reasons).filter { $0.1 == nil }.map(\.0)
+        let flagged = reasons.filter { $0 == .flagged }.count, badTiming = reasons.filter { $0 == .timing }.count
+        var why: [String] = []
+        if flagged > 0 {
+            why.append("\(flagged) with Flags not 0 (HWUI's mark of a frame that is not a normal one: a window's first frame or a layout change, a skipped frame)")
         }
-        if valid.count < rows.count {
-            result.notes.append("\(rows.count - valid.count) of \(rows.count) frames left out (Flags not 0, which HWUI sets on frames to ignore, or a missing or out-of-order timestamp)")
+        if badTiming > 0 {
+            why.append("\(badTiming) with a missing, out-of-order or impossible timestamp (HWUI's sentinel values in a frame it could not time: 0, or more than an hour from IntendedVsync to FrameCompleted)")
         }
         guard !valid.isEmpty else {
-            throw LatsimError(file: file, problem: "has no frame with Flags 0 and all of \(required.dropFirst().joined(separator: ", ")) set in order",
-                              expected: "a dump taken while the app drew frames")
+            throw LatsimError(file: file, problem: "has no usable frame: all \(rows.count) frame\(rows.count == 1 ? "" : "s") left out" + (why.isEmpty ? "" : " (" + why.joined(separator: "; ") + ")"),
+                              expected: "a dump taken while the app drew frames, with Flags 0 and \(ordered.joined(separator: " <= ")) set")
         }
-        func column(_ name: String) -> [SimTime]? {
+        if valid.count < rows.count {
+            result.notes.append("\(rows.count - valid.count) of \(rows.count) frames left out: " + why.joined(separator: "; "))
+        }
+        /// The column's values in the frames used, when every one of them
+        /// lies in `range`.
+        func column(_ name: String, within range: ClosedRange<SimTime>) -> [SimTime]? {
             let v = valid.compactMap { $0.cells[name] }
-            return v.count == valid.count && v.allSatisfy({ $0 > 0 }) ? v : nil
+            return v.count == valid.count && v.allSatisfy({ range.contains($0) }) ? v : nil
         }
         // Android 12 to 14 print FrameInterval and FrameStartTime's names in the
         // other order than their values: the interval is the column that holds
-        // durations (under a second), whichever name it has
-        let interval = ["FrameInterval", "FrameStartTime"].first { name in
-            column(name).map { v in v.allSatisfy { $0 < Nanos.perSecond } } ?? false
-        }
-        if let interval, let p = DeviceImport.median(column(interval)!) {
+        // display periods, whichever name it has
+        let interval = ["FrameInterval", "FrameStartTime"].first { column($0, within: DeviceImport.periods) != nil }
+        if let interval, let p = DeviceImport.median(column(interval, within: DeviceImport.periods)!) {
             let label = interval == "FrameInterval" ? "FrameInterval"
                 : "frame interval (under the FrameStartTime header, whose name Android 12-14 swap with FrameInterval's)"
             result.displayHz = .init(value: 1e9 / Double(p), origin: "median \(label) of \(valid.count) frames: \(DeviceImport.milliseconds(p))")
         } else if let p = DeviceImport.period(ofGridInstants: valid.map { $0.cells["IntendedVsync"]! }) {
-            result.displayHz = .init(value: 1e9 / Double(p), origin: "median spacing of the frames' IntendedVsync: \(DeviceImport.milliseconds(p))")
+            let hz = try DeviceImport.displayRate(period: p, of: "the frames' IntendedVsync", file: file)
+            result.displayHz = .init(value: hz, origin: "median spacing of the frames' IntendedVsync: \(DeviceImport.milliseconds(p))")
         }
-        if let deadlines = column("FrameDeadline") {
-            let d = zip(deadlines, valid).map { $0 - $1.cells["IntendedVsync"]! }.filter { $0 > 0 }
-            if let m = DeviceImport.median(d) {
-                result.appDuration = .init(value: m, origin: "median FrameDeadline - IntendedVsync (the app's work duration Choreographer was given)")
-            }
+        // HWUI's unknown deadline is Int64.max: only deadlines a work duration can be are read
+        let deadlines = valid.compactMap { r -> (row: [String: Int64], d: SimTime)? in
+            guard let deadline = r.cells["FrameDeadline"] else { return nil }
+            let (d, overflow) = deadline.subtractingReportingOverflow(r.cells["IntendedVsync"]!)
+            return !overflow && d > 0 && DeviceImport.workDurations.contains(d) ? (r.cells, d) : nil
         }
-        func stage(_ key: String, _ end: String, _ start: String, _ what: String) {
-            let v = valid.map { $0.cells[end]! - $0.cells[start]! }
-            result.stages.append((key, .init(value: v, origin: "\(what): \(end) - \(start) per frame")))
+        if let m = DeviceImport.median(deadlines.map(\.d)) {
+            var origin = "median FrameDeadline - IntendedVsync (the app's work duration Choreographer was given)"
+            if deadlines.count < valid.count { origin += " of the \(deadlines.count) frames with a known deadline within 1 s" }
+            result.appDuration = .init(value: m, origin: origin)
+        } else if rows.first?.cells["FrameDeadline"] != nil {
+            result.notes.append("no frame has a known FrameDeadline within 1 s of its IntendedVsync: android.appDuration keeps its default")
+        }
+        func stage(_ key: String, _ end: String, _ start: String, _ what: String, rows: [(line: Int, cells: [String: Int64])] = valid, note: String = "") {
+            let v = rows.map { $0.cells[end]! - $0.cells[start]! }
+            result.stages.append((key, .init(value: v, origin: "\(what): \(end) - \(start) per frame\(note)")))
         }
         stage("app.handler", "SyncQueued", "HandleInputStart", "UI thread from input to the sync (input, animation, traversal, draw)")
         stage("android.renderThread", "SwapBuffers", "SyncStart", "RenderThread from the sync to eglSwapBuffers")
-        if column("GpuCompleted") != nil {
-            stage("gpu.render", "GpuCompleted", "SwapBuffers", "GPU from the swap to its completion")
+        // the GPU's completion, where HWUI knows it: at or after the swap, within the hour
+        let gpuTimed = valid.filter { r in
+            guard let done = r.cells["GpuCompleted"], let swap = r.cells["SwapBuffers"], done >= swap else { return false }
+            return done - swap <= ValueLimits.stage
+        }
+        if !gpuTimed.isEmpty {
+            let missing = valid.count - gpuTimed.count
+            stage("gpu.render", "GpuCompleted", "SwapBuffers", "GPU from the swap to its completion", rows: gpuTimed,
+                  note: missing == 0 ? "" : "; \(missing) frame\(missing == 1 ? "" : "s") without a usable GpuCompleted left out")
+            if missing > 0 {
+                result.notes.append("\(missing) frame\(missing == 1 ? "" : "s") without a usable GpuCompleted (0, before the swap, or a sentinel) left out of gpu.render")
+            }
         } else {
-            stage("gpu.render", "FrameCompleted", "SwapBuffers", "from the swap to the frame's completion (no GpuCompleted column)")
+            stage("gpu.render", "FrameCompleted", "SwapBuffers", "from the swap to the frame's completion (no GpuCompleted column, or none set)")
         }
         let totals = valid.map { $0.cells["FrameCompleted"]! - $0.cells["IntendedVsync"]! }.sorted()
         result.measured.append("\(valid.count) frames, IntendedVsync to FrameCompleted p50 \(DeviceImport.milliseconds(totals[totals.count / 2])), "
             + "p99 \(DeviceImport.milliseconds(totals[min(totals.count - 1, totals.count * 99 / 100)]))")
-        if column("FrameDeadline") != nil {
-            let late = valid.filter { $0.cells["FrameCompleted"]! > $0.cells["FrameDeadline"]! }.count
-            result.measured.append("\(late) of \(valid.count) frames completed after their FrameDeadline")
+        if !deadlines.isEmpty {
+            let late = deadlines.filter { $0.row["FrameCompleted"]! > $0.row["FrameDeadline"]! }.count
+            result.measured.append("\(late) of \(deadlines.count) frames completed after their FrameDeadline")
         }
         result.notes.append("framestats has no SurfaceFlinger timing: android.sfDuration and android.sfCompose keep their defaults")
         result.notes.append("the buffer count is not in framestats: android.buffers stays auto")
@@ -284,17 +425,115 @@ enum PerfettoImport {
         return try figures(c, file: file)
     }
 
-    /// Decodes the trace and gathers FrameTimeline's timelines and the thread slices.
+    /// The fields of a `TracePacket` read here: `ftrace_events` (1),
+    /// `process_tree` (2), `track_event` (11), `track_descriptor` (60) and
+    /// `frame_timeline_event` (76). A packet with none of them is skipped
+    /// unread.
+    static let fieldsRead: Set<UInt64> = [1, 2, 11, 60, 76]
+
+    /// What a trace's packets are, as a first pass finds them: each packet
+    /// that holds a field read, with its timestamp and where it lies. 16
+    /// bytes a packet, whatever it holds; empty or unread packets cost
+    /// nothing.
+    struct PacketIndex {
+        var timestamp: UInt64
+        var start: UInt32
+        var length: UInt32
+    }
+
+    /// A varint at `i` (advanced past it), or nil when the bytes end first
+    /// or it runs past 10 bytes.
+    static func varint(_ b: UnsafeRawBufferPointer, _ i: inout Int, end: Int) -> UInt64? {
+        var value: UInt64 = 0, shift: UInt64 = 0
+        while i < end, shift < 64 {
+            let byte = b[i]
+            i += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// Scans a packet's own fields (not what they hold): its timestamp
+    /// (field 8) and whether it holds a field read; nil when its fields do
+    /// not parse (the decoder then says what is wrong).
+    static func scanPacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (timestamp: UInt64, read: Bool)? {
+        var i = start, timestamp: UInt64 = 0, read = false
+        while i < end {
+            guard let tag = varint(b, &i, end: end) else { return nil }
+            let field = tag >> 3
+            switch tag & 7 {
+            case 0:
+                guard let v = varint(b, &i, end: end) else { return nil }
+                if field == 8 { timestamp = v }
+            case 1: guard end - i >= 8 else { return nil }; i += 8
+            case 5: guard end - i >= 4 else { return nil }; i += 4
+            case 2:
+                guard let n = varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
+                i += Int(n)
+            default: return nil // groups: left to the decoder
+            }
+            if fieldsRead.contains(field) { read = true }
+        }
+        return (timestamp, read)
+    }
+
+    /// The packets of the `Trace` in `data` that hold a field read, in time
+    /// order (a stable sort: ties keep the file's order), found packet by
+    /// packet: the outer message is field 1 (`packet`), length-delimited,
+    /// repeated, and nothing else. Bad input names the packet and its byte.
+    static func packets(_ data: Data, file: String) throws(LatsimError) -> [PacketIndex] {
+        let notATrace = "a .perfetto-trace recorded on the device or the text of adb shell dumpsys gfxinfo PACKAGE framestats"
+        guard data.count <= Int(UInt32.max) else {
+            throw LatsimError(file: file, problem: "has \(data.count) bytes", expected: "a trace of at most 4 GiB")
+        }
+        let result: Result<[PacketIndex], LatsimError> = data.withUnsafeBytes { b in
+            var index: [PacketIndex] = []
+            var i = 0, count = 0
+            while i < b.count {
+                let at = i
+                count += 1
+                guard let tag = varint(b, &i, end: b.count), tag == 0x0A else {
+                    return .failure(LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace: at byte \(at), packet \(count) is no field 1 (a Trace holds only its packets)",
+                                                expected: notATrace))
+                }
+                guard let n = varint(b, &i, end: b.count), n <= UInt64(b.count - i) else {
+                    return .failure(LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace: packet \(count) at byte \(at) runs past the end of the file (\(b.count) bytes)",
+                                                expected: notATrace))
+                }
+                let start = i, end = i + Int(n)
+                i = end
+                if let scanned = scanPacket(b, from: start, to: end) {
+                    guard scanned.read else { continue }
+                    index.append(PacketIndex(timestamp: scanned.timestamp, start: UInt32(start), length: UInt32(n)))
+                    continue
+                }
+                // its fields do not parse here: the decoder says why, or reads it after all
+                do {
+                    let p = try Perfetto_Protos_TracePacket(serializedBytes: data[data.startIndex + start..<data.startIndex + end])
+                    index.append(PacketIndex(timestamp: p.timestamp, start: UInt32(start), length: UInt32(n)))
+                } catch {
+                    return .failure(LatsimError(file: file, problem: "packet \(count) at byte \(at) is not a trace packet (protobuf decoding failed: \(error))",
+                                                expected: notATrace))
+                }
+            }
+            if count == 0 {
+                return .failure(LatsimError(file: file, problem: "is not a Perfetto trace (no trace packets)", expected: notATrace))
+            }
+            return .success(index)
+        }
+        var index = try result.get()
+        // in time order, as Perfetto reads them; `start` keeps the file's order within a timestamp
+        index.sort { ($0.timestamp, $0.start) < ($1.timestamp, $1.start) }
+        return index
+    }
+
+    /// Decodes the trace packet by packet (never as one message: memory
+    /// stays the file and 16 bytes a packet read, whatever it holds) and
+    /// gathers FrameTimeline's timelines and the thread slices.
     static func contents(_ data: Data, file: String) throws(LatsimError) -> Contents {
-        let trace: Perfetto_Protos_Trace
-        do { trace = try Perfetto_Protos_Trace(serializedBytes: data) } catch {
-            throw LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace (protobuf decoding failed: \(error))",
-                              expected: "a .perfetto-trace recorded on the device or the text of adb shell dumpsys gfxinfo PACKAGE framestats")
-        }
-        if trace.packet.isEmpty || !trace.unknownFields.data.isEmpty {
-            throw LatsimError(file: file, problem: "is not a Perfetto trace (no trace packets)",
-                              expected: "a .perfetto-trace recorded on the device or the text of adb shell dumpsys gfxinfo PACKAGE framestats")
-        }
+        let index = try packets(data, file: file)
         var c = Contents()
         var timelines: [Timeline] = [], openByCookie: [Int64: Int] = [:], expectedSeen: Set<String> = []
         var threads: [Int64: (pid: Int32, name: String)] = [:]
@@ -302,9 +541,13 @@ enum PerfettoImport {
         var trackStacks: [UInt64: [(name: String, ts: SimTime)]] = [:]
         var printStacks: [Int64: [(name: String, ts: SimTime)]] = [:]
         var pendingPrint: [(tid: Int64, pid: Int32, name: String, ts: SimTime, dur: SimTime)] = []
-        // in time order, as Perfetto reads them (a stable sort: ties keep the file's order)
-        let packets = trace.packet.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }.map(\.element)
-        for p in packets {
+        for entry in index {
+            let from = data.startIndex + Int(entry.start)
+            let p: Perfetto_Protos_TracePacket
+            do { p = try Perfetto_Protos_TracePacket(serializedBytes: data[from..<from + Int(entry.length)]) } catch {
+                throw LatsimError(file: file, problem: "the packet at byte \(entry.start) is not a trace packet (protobuf decoding failed: \(error))",
+                                  expected: "a .perfetto-trace recorded on the device")
+            }
             let ts = SimTime(clamping: p.timestamp)
             if p.hasFrameTimelineEvent, let e = p.frameTimelineEvent.event {
                 func open(_ cookie: Int64, _ t: Timeline) {
@@ -381,26 +624,44 @@ enum PerfettoImport {
         return c
     }
 
+    /// `n` things, singular or plural: `1 DrawFrame slice`, `2 DrawFrame slices`.
+    static func count(_ n: Int, _ plural: String) -> String {
+        "\(n) \(n == 1 && plural.hasSuffix("s") ? String(plural.dropLast()) : plural)"
+    }
+
+    /// The key with the most values, ties to the lower key (as Perfetto
+    /// lists processes and threads): no arithmetic on the keys, which may
+    /// be any pid or tid.
+    static func most<K: Comparable, V>(_ d: [K: V], by count: (V) -> Int) -> (key: K, value: V)? {
+        d.max { a, b in count(a.value) != count(b.value) ? count(a.value) < count(b.value) : a.key > b.key }
+    }
+
     static func figures(_ c: Contents, file: String) throws(LatsimError) -> DeviceImport {
         var result = DeviceImport(kind: "Perfetto trace")
         let surfaces = c.timelines.filter { $0.kind == .actualSurface }
         // the app: the process with the most actual surface frames
         var perPid: [Int32: Int] = [:]
         for s in surfaces { perPid[s.pid, default: 0] += 1 }
-        let app = perPid.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
-        let appName = app.flatMap { c.processNames[$0] } ?? app.map { "pid \($0)" } ?? "-"
-        let displays = c.timelines.filter { $0.kind == .expectedDisplay && $0.dur > 0 }
+        let app = most(perPid) { $0 }?.key
+        let appName = DeviceImport.recorded(app.flatMap { c.processNames[$0] } ?? app.map { "pid \($0)" } ?? "-")
+        // FrameTimeline's work durations lie within a second (the keys' range):
+        // a timeline longer is no frame of a device, and is left out
+        let allDisplays = c.timelines.filter { $0.kind == .expectedDisplay && $0.dur > 0 }
+        let displays = allDisplays.filter { DeviceImport.workDurations.contains($0.dur) }
+        if displays.count < allDisplays.count {
+            result.notes.append("\(count(allDisplays.count - displays.count, "expected display frames")) longer than 1 s left out")
+        }
         if let p = DeviceImport.period(ofGridInstants: displays.map { $0.ts + $0.dur }) {
-            guard (Nanos.perMillisecond...Nanos.perSecond).contains(p) else {
-                throw LatsimError(file: file, value: "\(p) ns",
-                                  problem: "FrameTimeline's expected presents are \(p) ns apart, a display rate of \(formatDecimal(1e9 / Double(p), places: 1)) Hz",
-                                  expected: "a display period from 1 ms to 1 s (1 to 1000 Hz), as a device's trace has")
-            }
-            result.displayHz = .init(value: 1e9 / Double(p),
+            let hz = try DeviceImport.displayRate(period: p, of: "FrameTimeline's expected presents", file: file)
+            result.displayHz = .init(value: hz,
                                      origin: "median spacing of FrameTimeline's expected presents (\(displays.count) display frames): \(DeviceImport.milliseconds(p))")
         }
         if let app {
-            let expected = c.timelines.filter { $0.kind == .expectedSurface && $0.pid == app && $0.dur > 0 }.map(\.dur)
+            let all = c.timelines.filter { $0.kind == .expectedSurface && $0.pid == app && $0.dur > 0 }.map(\.dur)
+            let expected = all.filter { DeviceImport.workDurations.contains($0) }
+            if expected.count < all.count {
+                result.notes.append("\(count(all.count - expected.count, "expected surface frames")) of \(appName) longer than 1 s left out")
+            }
             if let m = DeviceImport.median(expected) {
                 result.appDuration = .init(value: m, origin: "median of \(expected.count) expected surface frames of \(appName) (FrameTimeline)")
             }
@@ -415,7 +676,7 @@ enum PerfettoImport {
                 if appOnly, let app, s.pid != app { continue }
                 byThread[s.tid, default: []].append(s)
             }
-            guard let best = byThread.max(by: { ($0.value.count, -$0.key) < ($1.value.count, -$1.key) }) else { return nil }
+            guard let best = most(byThread, by: \.count) else { return nil }
             let sorted = best.value.sorted { $0.ts < $1.ts }
             return (sorted.first?.thread ?? "", best.key, sorted.map(\.dur))
         }
@@ -430,8 +691,14 @@ enum PerfettoImport {
                 result.notes.append("no \(r.what) (\(r.prefixes.joined(separator: ", "))): \(r.key) keeps its default")
                 continue
             }
-            let thread = found.thread.isEmpty ? "thread \(found.tid)" : "thread '\(found.thread)' (tid \(found.tid))"
-            result.stages.append((r.key, .init(value: found.values, origin: "\(r.what) on \(thread)")))
+            // a slice longer than any stage may be (an hour) is no frame's work
+            let values = found.values.filter { DeviceImport.stageDurations.contains($0) }
+            if values.count < found.values.count {
+                result.notes.append("\(count(found.values.count - values.count, r.what)) longer than an hour left out of \(r.key)")
+            }
+            guard !values.isEmpty else { continue }
+            let thread = found.thread.isEmpty ? "thread \(found.tid)" : "thread '\(DeviceImport.recorded(found.thread))' (tid \(found.tid))"
+            result.stages.append((r.key, .init(value: values, origin: "\(r.what) on \(thread)")))
         }
         if result.displayHz == nil && result.stages.isEmpty {
             throw LatsimError(file: file, problem: "is a Perfetto trace with neither FrameTimeline packets nor the app's frame slices",

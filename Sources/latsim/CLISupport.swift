@@ -57,9 +57,40 @@ enum CLI {
     /// Checks every output path before any work runs (nothing is created).
     /// `inputs` are files the command will read (recorded now, so that an
     /// output naming one is refused before the work, not after it).
-    static func preflight(files: [String?], directories: [String?] = [], inputs: [String] = []) throws {
+    ///
+    /// At most one output may be standard output (`-`, `/dev/stdout`,
+    /// `/dev/fd/1`, a link to one): once one is, everything the command
+    /// would print there goes to standard error instead (``Console``).
+    /// `appended` is a file appended to (the step summary), with how
+    /// messages name it.
+    static func preflight(files: [String?], directories: [String?] = [], inputs: [String] = [],
+                          appended: (path: String, label: String)? = nil) throws {
         for input in inputs where FileManager.default.fileExists(atPath: input) { InputFiles.record(input) }
-        try OutputDestination.preflight(files: files, directories: directories)
+        try OutputDestination.preflight(files: files, directories: directories, appended: appended)
+        for case let file? in files + [appended?.path] where (try? OutputDestination(file))?.kind == .descriptor(1) {
+            Console.giveStandardOutput(to: file)
+        }
+    }
+
+    /// The path of each run's own file when one output is asked of
+    /// several runs: `trace.json` gives `trace-ios8.json`, ... Such a
+    /// name is made only from a path of a file (missing or regular, or a
+    /// link to one): standard output, a device or a FIFO takes one stream,
+    /// and a name made from `-` or `/dev/null` is a file nobody asked for.
+    static func perRun(_ path: String, flag: String, names: [String]) throws -> [String] {
+        guard names.count > 1 else { return [path] }
+        let destination = try OutputDestination(path)
+        let what: String
+        switch destination.kind {
+        case .file: return names.map { RunCommand.insert($0, into: path) }
+        case .descriptor(1): what = "standard output"
+        case .descriptor(let fd): what = "descriptor \(fd)"
+        case .characterDevice, .blockDevice: what = "a device"
+        case .fifo: what = "a FIFO"
+        case .socket: what = "a socket"
+        }
+        throw badFlag(flag, path, "is \(what), which takes one stream, and \(names.count) runs need a file each",
+                      expected: "a file path from which each run's file is named (\(flag) out.ext gives out-\(names[0]).ext, ...), or one scenario")
     }
 
     /// A scenario by name or path, on a device preset when one is named.
@@ -147,7 +178,7 @@ extension PredictorKind: ExpressibleByArgument {
 /// The limit on a command's work (Docs/Limits.md).
 struct WorkLimitOptions: ParsableArguments {
     @Option(name: .customLong("max-events"), parsing: .unconditional,
-            help: ArgumentHelp("Refuse to start work of more model events than this (default 1e9, about a minute; a trace: 2e6).", valueName: "N"))
+            help: ArgumentHelp("Refuse to start work of more model events than this (default 1e9, about a minute; a run keeping its frames for a trace or --frames: 7e5, about 2 GB).", valueName: "N"))
     var maxEventsText: String?
 
     /// The limit on model events, checked as a number.

@@ -94,7 +94,7 @@ struct CompareCommand: ParsableCommand {
             throw LatsimError(file: "--fail-if-worse", value: g.figure.rawValue, problem: "is produced by neither side",
                               expected: "a figure the compared runs produce (the comparison's rows; Docs/Figures.md)")
         }
-        let c = try Comparison.run(a: a, b: b, seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
+        let c = try Comparison.run(a: a, b: b, seeds: seeds, jobs: Parallel.availableCPUs,
                                    maxEvents: options.maxEvents)
         let outcome = CompareOutput.gate(c, gates)
         if let json {

@@ -10,12 +10,12 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Turn an Android device's Perfetto trace or framestats dump into a scenario.",
         discussion: """
-        FILE is an Android Perfetto trace (.perfetto-trace: FrameTimeline, the app's \\
-        Choreographer#doFrame and DrawFrame slices, SurfaceFlinger's composition) or \\
-        the output of `adb shell dumpsys gfxinfo PACKAGE framestats`. Writes a scenario \\
-        YAML with os.platform android, the display rate, FrameTimeline's work durations \\
-        where the recording has them, and each stage's measured durations as an \\
-        empirical distribution, every value with a comment saying where it came from \\
+        FILE is an Android Perfetto trace (.perfetto-trace: FrameTimeline, the app's \
+        Choreographer#doFrame and DrawFrame slices, SurfaceFlinger's composition) or \
+        the output of `adb shell dumpsys gfxinfo PACKAGE framestats`. Writes a scenario \
+        YAML with os.platform android, the display rate, FrameTimeline's work durations \
+        where the recording has them, and each stage's measured durations as an \
+        empirical distribution, every value with a comment saying where it came from \
         (Docs/TraceFormats.md). `latsim run` and `latsim compare` take the file.
 
         Examples:
@@ -28,20 +28,24 @@ struct ImportCommand: ParsableCommand {
 
     @Argument(help: "A Perfetto trace or a framestats dump.") var file: String
     @Option(help: ArgumentHelp("Write the scenario to PATH ('-' for stdout).", valueName: "PATH")) var out: String = "-"
-    @Option(help: ArgumentHelp("The scenario's name (default: the file's name without its extension).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("The scenario's name, as every scenario name: letters, digits, '.', '_' and '-' (default: the file's name without its extension, other characters made '-').", valueName: "NAME"))
     var name: String?
 
     /// The largest recording read (a long device trace is a few hundred MiB).
     static let maximumBytes = 1 << 30
 
     func run() throws {
+        let url = URL(fileURLWithPath: file)
+        // a name is checked as every scenario name (it is written quoted)
+        if let name, let problem = Identifier.problem(name) {
+            throw LatsimError(file: "--name", value: name, problem: problem, expected: "a scenario name of " + Identifier.characters)
+        }
+        let scenarioName = name ?? Identifier.made(from: url.deletingPathExtension().lastPathComponent, fallback: "imported")
         // the recording is an input: `--out` naming it is refused before anything is read
         try CLI.preflight(files: [out], inputs: [file])
-        let url = URL(fileURLWithPath: file)
         let data = try InputFiles.read(file, expected: "a Perfetto trace or a framestats dump", maximumBytes: Self.maximumBytes)
         if data.isEmpty { throw LatsimError(file: file, problem: "is empty", expected: "a Perfetto trace or a framestats dump") }
         let imported = try DeviceImport.read(data, file: file)
-        let scenarioName = name ?? url.deletingPathExtension().lastPathComponent
         let yaml = imported.scenarioYAML(name: scenarioName, source: url.lastPathComponent)
         // what is written must run: read it back as a scenario first
         do {

@@ -38,6 +38,10 @@ struct Latsim: ParsableCommand {
         // every output file of the command is renamed into place together at
         // the end: an interrupted or failed command leaves all old files
         let outputs = OutputTransaction.begin()
+        if let help = groupHelp(Array(CommandLine.arguments.dropFirst())) {
+            print(help)
+            Foundation.exit(0)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -69,6 +73,26 @@ struct Latsim: ParsableCommand {
         }
         if OutputTransaction.current != nil { outputs.discard() }
         Foundation.exit(status)
+    }
+
+    /// The help of a command group that runs a default subcommand
+    /// (`latsim sweep --help`, `latsim help sweep`): the group's own help,
+    /// then the default subcommand's options, which `latsim sweep ...`
+    /// takes; nil for any other arguments.
+    static func groupHelp(_ arguments: [String], columns: Int? = nil) -> String? {
+        let name: String
+        switch arguments.count {
+        case 2 where arguments[1] == "--help" || arguments[1] == "-h": name = arguments[0]
+        case 2 where arguments[0] == "help": name = arguments[1]
+        default: return nil
+        }
+        guard let group = configuration.subcommands.first(where: { $0._commandName == name }),
+              let run = group.configuration.defaultSubcommand else { return nil }
+        var detail = helpMessage(for: run, columns: columns)
+        // the overview is the group's, printed above
+        if let usage = detail.range(of: "USAGE:") { detail = String(detail[usage.lowerBound...]) }
+        return helpMessage(for: group, columns: columns)
+            + "\n\n`latsim \(name)` without a subcommand is `latsim \(name) \(run._commandName)`, which takes:\n\n" + detail
     }
 
     /// The ``LatsimError`` an argument parser's error wraps (a few levels

@@ -59,14 +59,41 @@ struct KeysCommand: ParsableCommand {
         discussion: "A key of one platform set on a run of the other (os.platform) is bad input."
     )
 
+    /// The width the listing keeps to (a 100-column terminal).
+    static let columns = 100
+
     func run() throws {
-        var t = TextTable(header: ["key", "default", "platforms", "what it is", "accepted values"])
+        CLI.say(Self.listing())
+    }
+
+    /// Each key on a line of its own with its default and platforms, then
+    /// what it is and the values it takes, indented and wrapped.
+    static func listing(columns: Int = columns) -> String {
+        var lines: [String] = []
         for k in ConfigurationKey.all {
             var defaults = k.defaultValue
             for (p, d) in k.platformDefaults.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { defaults += " (\(p.rawValue): \(d))" }
             let platforms = k.platforms.map { $0.map(\.rawValue).sorted().joined(separator: ", ") } ?? "both"
-            t.rows.append([k.path, defaults, platforms, k.summary, k.expected])
+            lines += wrapped("\(k.path) = \(defaults)  [\(platforms)]", columns: columns, indent: "        ")
+            lines += wrapped(k.summary, columns: columns, indent: "    ", first: "    ")
+            lines += wrapped("accepts " + k.expected, columns: columns, indent: "      ", first: "    ")
         }
-        CLI.say(t.render())
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `columns` characters, broken at spaces
+    /// (a word longer than a line keeps its own line).
+    static func wrapped(_ text: String, columns: Int, indent: String, first: String = "") -> [String] {
+        var out: [String] = [], line = first
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let lead = out.isEmpty ? first : indent
+            if line.count > lead.count && line.count + 1 + word.count > columns {
+                out.append(line)
+                line = indent
+            }
+            line += (line.count > (out.isEmpty ? first : indent).count ? " " : "") + word
+        }
+        out.append(line)
+        return out
     }
 }

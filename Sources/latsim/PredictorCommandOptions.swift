@@ -29,15 +29,15 @@ struct PredictorCommandOptions: ParsableArguments {
         }
         var timeout = PredictorProtocol.defaultTimeout
         if let t = predictorTimeout {
-            guard let v = NumberSyntax.double(t), v.isFinite, v > 0, v <= 3_600 else {
-                throw CLI.badFlag("--predictor-timeout", t, "not a timeout", expected: "a number of seconds above 0, at most 3600, e.g. 10")
+            guard let v = NumberSyntax.double(t), PredictorProtocol.timeouts.contains(v) else {
+                throw CLI.badFlag("--predictor-timeout", t, "not a timeout", expected: "a number of seconds from 0.001 to 3600, e.g. 10")
             }
             timeout = v
         }
         var total = PredictorProtocol.defaultTotalTimeout
         if let t = predictorTimeoutTotal {
-            guard let v = NumberSyntax.double(t), v > 0, v <= PredictorProtocol.maximumTotalTimeout else {
-                throw CLI.badFlag("--predictor-timeout-total", t, "not a total timeout", expected: "a number of seconds above 0, at most 86400, e.g. 600")
+            guard let v = NumberSyntax.double(t), PredictorProtocol.totalTimeouts.contains(v) else {
+                throw CLI.badFlag("--predictor-timeout-total", t, "not a total timeout", expected: "a number of seconds from 0.001 to 86400, e.g. 600")
             }
             total = v
         }

@@ -51,9 +51,14 @@ struct RegressCheckCommand: ParsableCommand {
 
         Progress goes to stderr. --junit FILE writes JUnit XML (one test case per item \
         x predictor x horizon; a regression is a failure with the metric table; on bad \
-        input one error case); --format github adds GitHub Actions annotations (at most \
-        10 ::error lines plus one summary, on the baseline file); --summary FILE writes \
-        a Markdown summary, and so does $GITHUB_STEP_SUMMARY when it is set.
+        input one error case); --format github adds GitHub Actions annotations: at most \
+        9 ::error lines, each on the line of the baseline where its failing entry \
+        begins, then a summary that counts the failing entries not annotated (GitHub \
+        shows 10 error annotations a step; keep the gate in a step of its own), the \
+        file named relative to $GITHUB_WORKSPACE when it lies inside it; --summary FILE writes \
+        a Markdown summary, and $GITHUB_STEP_SUMMARY, when set, has it appended (checked \
+        as any output: never one of the command's inputs or other outputs, a file \
+        in an existing folder).
 
         Exit status: 0 when the gate passed (or --update wrote the baseline), 1 when \
         something regressed, went missing or gave unusable figures, 2 on bad input (a \
@@ -109,6 +114,12 @@ struct RegressCheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        // every output, the step summary among them, is checked before
+        // anything runs: a command refused for its outputs writes nothing,
+        // not even the error reports below
+        try CLI.preflight(files: (update ? [baseline] : []) + [junit, summary],
+                          inputs: (update ? [] : [baseline]) + (spec.map { [$0] } ?? []),
+                          appended: Self.stepSummary.map { ($0, Self.stepSummaryLabel($0)) })
         do {
             let outcome = try gate()
             if format == .github { for line in outcome.githubAnnotations() { CLI.say(line) } }
@@ -127,21 +138,27 @@ struct RegressCheckCommand: ParsableCommand {
         }
     }
 
+    /// `$GITHUB_STEP_SUMMARY`, when set: a CI job's summary file, which
+    /// every step appends to.
+    static var stepSummary: String? {
+        ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// How messages name the step summary.
+    static func stepSummaryLabel(_ path: String) -> String { "GITHUB_STEP_SUMMARY=\(path)" }
+
     /// Writes the Markdown summary to --summary and appends it to
-    /// $GITHUB_STEP_SUMMARY (a job's summary file, which steps add to).
+    /// $GITHUB_STEP_SUMMARY.
     func writeSummary(_ markdown: String) throws {
         if let summary { try CLI.write(markdown, to: summary) }
-        if let step = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !step.isEmpty {
-            // the job's summary file, which every step appends to
-            try AppendFile.append(markdown + "\n", to: step)
+        if let step = Self.stepSummary {
+            try AppendFile.append(markdown + "\n", to: step, label: Self.stepSummaryLabel(step))
         }
     }
 
     /// Runs the gate and prints its report; the outcome.
     func gate() throws -> GateOutcome {
         try data.check()
-        try CLI.preflight(files: (update ? [baseline] : []) + [junit, summary],
-                          inputs: (update ? [] : [baseline]) + (spec.map { [$0] } ?? []))
         if spec != nil {
             if toleranceText != nil { throw CLI.badFlag("--tolerance", toleranceText, "is given with --spec", expected: "each metric's tolerance in the spec's metrics") }
             if data.dataset != nil { throw CLI.badFlag("--dataset", data.dataset, "is given with --spec", expected: "the dataset as an item of the spec's corpus") }

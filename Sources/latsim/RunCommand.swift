@@ -97,10 +97,10 @@ struct RunCommand: ParsableCommand {
         }
         let keepLog = trace != nil || frames != nil
         try WorkEstimate.check(jobs.map(\.1), keepLog: keepLog, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
-        func paths(_ file: String?) -> [String] {
-            file.map { t in jobs.count == 1 ? [t] : jobs.map { RunCommand.insert($0.0.name, into: t) } } ?? []
+        func paths(_ file: String?, _ flag: String) throws -> [String] {
+            try file.map { try CLI.perRun($0, flag: flag, names: jobs.map(\.0.name)) } ?? []
         }
-        try CLI.preflight(files: [json] + paths(trace) + paths(frames))
+        try CLI.preflight(files: [json] + paths(trace, "--trace") + paths(frames, "--frames"))
         let command = try own.command()
         var results: [(String, RunResult)] = []
         for (s, c) in jobs {
@@ -155,7 +155,7 @@ extension RunCommand {
     /// `--seeds N`: each scenario N times; the figures with their intervals.
     func runSeeds(_ jobs: [(Scenario, PipelineConfiguration)], settings: [[ResolvedSetting]], headlines: [Figure]) throws {
         // seed S's run is the summary's, with its budget as a single run has it
-        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: ProcessInfo.processInfo.activeProcessorCount,
+        let runs = try SeedRuns.run(jobs.map(\.1), seeds: seeds, jobs: Parallel.availableCPUs,
                                     budget: keepsBudget, maxEvents: options.maxEvents)
         RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
         let figures = runs.map { SeedRuns.figures($0) }

@@ -87,12 +87,12 @@ struct SweepRunCommand: ParsableCommand {
     var vary: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp("Runs per grid point, with seeds S, S+1, ...", valueName: "N"))
     var seeds: Int = 1
-    @Option(parsing: .unconditional, help: ArgumentHelp("Threads to run on (default: every core).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Threads to run on (default: the CPUs this process may use: the affinity mask, e.g. taskset or a Slurm task's binding, and the cgroup's CPU quota).", valueName: "N"))
     var jobs: Int?
     @OptionGroup var options: RunOptions
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var csv: String?
-    @Option(help: ArgumentHelp("Write the rows as a JSON array to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Write the sweep as JSON to PATH ('-' for stdout, then nothing else is printed there): one object with the grid's axes, the settings and `points`, one per grid point (Docs/Results.md).", valueName: "PATH"))
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR as sweep.png, sweep.svg, sweep.gp and sweep.dat (needs gnuplot for the images).", valueName: "DIR"))
     var plot: String?
@@ -112,7 +112,7 @@ struct SweepRunCommand: ParsableCommand {
         if seeds < 1 || seeds > Sweep.maximumSeeds {
             throw CLI.badFlag("--seeds", String(seeds), "runs per grid point must be from 1 to \(Sweep.maximumSeeds)")
         }
-        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let jobs = self.jobs ?? Parallel.availableCPUs
         if jobs < 1 { throw CLI.badFlag("--jobs", String(jobs), "the number of threads must be 1 or more") }
         if vary.isEmpty {
             var e = CLI.badFlag("--vary", nil, "no key to vary", expected: "one or two --vary PATH=VALUES, e.g. --vary gpu.render=2ms...16ms:1ms")
@@ -183,7 +183,7 @@ struct SweepMergeCommand: ParsableCommand {
     @Argument(help: "The part files.") var parts: [String] = []
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout).", valueName: "PATH"))
     var csv: String?
-    @Option(help: ArgumentHelp("Write the rows as a JSON array to PATH ('-' for stdout).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Write the merged sweep as JSON to PATH ('-' for stdout): one object with the grid's axes, the settings and `points`, one per grid point (Docs/Results.md).", valueName: "PATH"))
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR.", valueName: "DIR"))
     var plot: String?

@@ -101,13 +101,25 @@ import TouchModel
         #expect(notMapping.description.contains("mapping"))
     }
 
-    @Test func anUnknownScenarioNameListsTheValidOnes() throws {
+    /// A near miss gets the nearest name; the start of several names gets
+    /// those names (not a name a few edits away); the message points to
+    /// `latsim list` instead of quoting every name cut short.
+    @Test func anUnknownScenarioNameSuggestsTheValidOnes() throws {
         do {
             _ = try Scenario.named("ios9-lowlatency")
             Issue.record("should fail")
         } catch {
             #expect(error.description.contains("did you mean 'ios9-low-latency'"))
-            #expect(error.description.contains("promotion-pencil"))
+            #expect(error.description.contains("one of the \(BuiltinScenarios.names.count) built-in scenarios"))
+            #expect(error.seeAlso == .scenarios)
+        }
+        do {
+            _ = try Scenario.named("android")
+            Issue.record("should fail")
+        } catch {
+            let android = BuiltinScenarios.names.filter { $0.hasPrefix("android") }
+            #expect(android.count >= 2)
+            #expect(error.description.contains("did you mean one of '\(android[0])', '\(android[1])'"), "\(error)")
         }
     }
 

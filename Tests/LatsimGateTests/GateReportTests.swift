@@ -11,13 +11,16 @@ import TouchModel
 /// The gate's reports as a CI reads them.
 @Suite(.serialized) struct GateReportTests {
     /// A failing pass: the team's predictor against its own baseline, 30% too far.
-    static let failing: Result<GateOutcome, Error> = Result {
+    /// With the baseline file's text, as the pass read it.
+    static let failingRun: Result<(outcome: GateOutcome, baseline: String), Error> = Result {
         let dir = try GateFixtures.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let gate = try PredictionGate(baseline: dir.appendingPathComponent("baseline.json").path)
+        let file = dir.appendingPathComponent("baseline.json").path
+        let gate = try PredictionGate(baseline: file)
         try gate.record(name: "team") { TeamPredictor() }
-        return try gate.check(name: "team") { TeamPredictor(scale: 1.3) }
+        return (try gate.check(name: "team") { TeamPredictor(scale: 1.3) }, try String(contentsOfFile: file, encoding: .utf8))
     }
+    static var failing: Result<GateOutcome, Error> { failingRun.map(\.outcome) }
 
     func attribute(_ e: XMLElement, _ name: String) -> String? { e.attribute(forName: name)?.stringValue }
 
@@ -76,22 +79,63 @@ import TouchModel
         #expect(GateOutcome.xml("x\u{1}y") == "xy")
     }
 
-    /// GitHub Actions: one `::error` per regressed entry, escaped as the
-    /// workflow-command syntax requires, then a notice.
+    /// GitHub Actions: one `::error` per regressed entry, at most nine, each
+    /// on the line of the baseline where its entry begins, escaped as
+    /// GitHub's toolkit escapes workflow commands, then the summary: at
+    /// most ten error annotations, the number GitHub shows for a step.
     @Test func githubAnnotations() throws {
         let outcome = try Self.failing.get()
-        let lines = outcome.githubAnnotations()
+        let lines = outcome.githubAnnotations(workspace: nil)
         let file = "file=" + GateOutcome.githubProperty(outcome.baselineFile) + ","
-        let errors = lines.dropLast().filter { $0.hasPrefix("::error \(file)title=prediction regression") }
-        #expect(errors.count == min(GateOutcome.annotationLimit, outcome.regressedEntries.count) && errors.count == lines.count - 1)
+        let errors = lines.dropLast().filter { $0.hasPrefix("::error \(file)line=") && $0.contains(",title=prediction regression") }
+        let failing = outcome.regressedEntries.count
+        #expect(failing > 0 && errors.count == min(GateOutcome.annotationLimit - 1, failing) && errors.count == lines.count - 1)
+        #expect(lines.count <= GateOutcome.annotationLimit)
         #expect(lines.last?.hasPrefix("::error \(file)title=prediction gate::FAILED: ") == true, "\(lines.last ?? "")")
+        if failing > GateOutcome.annotationLimit - 1 {
+            #expect(lines.last?.contains("(\(failing - 9) more failing entr") == true && lines.last?.contains("not annotated") == true, "\(lines.last ?? "")")
+        }
         for line in lines {
             #expect(!line.contains("\n") && !line.contains("\r"))
             let properties = line.split(separator: "::")[0]
-            #expect(properties.split(separator: ",").count == 2 && !properties.dropFirst("error ".count).contains(":"), "\(line)")
+            #expect(!properties.dropFirst("error ".count).contains(":"), "\(line)")
         }
         #expect(errors.contains { $0.contains("strokes-seed1 team @ 16.667 ms") && $0.contains("alongTrackMean") && $0.contains("%0A") })
-        #expect(GateOutcome.githubData("50% a\nb") == "50%25 a%0Ab")
-        #expect(GateOutcome.githubProperty("a:b,c") == "a%3Ab%2Cc")
+
+        // each line= is where that entry's object opens in the file: the
+        // `{` on that line, its item, predictor and horizon in the lines
+        // that follow before the next `}` at that indentation
+        let text = try Self.failingRun.get().baseline.components(separatedBy: "\n")
+        for e in errors {
+            let lineText = try #require(e.split(separator: ",").first { $0.hasPrefix("line=") })
+            let n = try #require(Int(lineText.dropFirst("line=".count)))
+            let id = try #require(outcome.regressedEntries.first { e.contains(GateOutcome.githubProperty("prediction regression: \($0)")) })
+            #expect(text[n - 1].trimmingCharacters(in: .whitespaces) == "{", "line \(n): \(text[n - 1])")
+            let indent = text[n - 1].prefix { $0 == " " }
+            let object = text[n...].prefix { !$0.hasPrefix(indent + "}") }.joined(separator: "\n")
+            #expect(object.contains("\"item\" : \"\(id.item)\"") && object.contains("\"predictor\" : \"\(id.predictor)\""), "line \(n): \(object)")
+            #expect(object.contains("\"horizonMs\" : \(formatDecimal(id.horizonMs, places: 6))"), "line \(n): \(object)")
+        }
+
+        // GitHub's toolkit (@actions/core, command.ts): data escapes % CR LF,
+        // a property also : and ,
+        #expect(GateOutcome.githubData("50% a\r\nb") == "50%25 a%0D%0Ab")
+        #expect(GateOutcome.githubProperty("a:b,c%\n") == "a%3Ab%2Cc%25%0A")
+    }
+
+    /// `file=` is relative to GITHUB_WORKSPACE when the file lies in it
+    /// (GitHub resolves annotations there), as given otherwise.
+    @Test func annotationPathsAreRelativeToTheWorkspace() {
+        let ws = "/home/runner/work/app/app"
+        #expect(GateOutcome.githubPath("/home/runner/work/app/app/ci/b.json", workspace: ws) == "ci/b.json")
+        #expect(GateOutcome.githubPath("/home/runner/work/app/app/ci/../ci/./b.json", workspace: ws + "/") == "ci/b.json")
+        #expect(GateOutcome.githubPath("b.json", workspace: ws, currentDirectory: ws + "/ci") == "ci/b.json")
+        #expect(GateOutcome.githubPath("ci/b.json", workspace: ws, currentDirectory: ws) == "ci/b.json")
+        // outside the workspace, or no workspace: the path as given
+        #expect(GateOutcome.githubPath("/tmp/b.json", workspace: ws) == "/tmp/b.json")
+        #expect(GateOutcome.githubPath("/home/runner/work/app/app2/b.json", workspace: ws) == "/home/runner/work/app/app2/b.json")
+        #expect(GateOutcome.githubPath("../b.json", workspace: ws, currentDirectory: ws) == "../b.json")
+        #expect(GateOutcome.githubPath("/home/runner/work/app/app/b.json", workspace: nil) == "/home/runner/work/app/app/b.json")
+        #expect(GateOutcome.githubPath(ws, workspace: ws) == ws)
     }
 }

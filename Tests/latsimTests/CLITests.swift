@@ -146,7 +146,7 @@ import Testing
         (["run", "ios8", "--set", "os.buffering=quadruple"], ["os.buffering", "quadruple", "double, triple or adaptive"]),
         (["run", "ios8", "--set", "app.handler=uniform(2ms)"], ["app.handler", "uniform(2ms,6ms)"]),
         (["run", "ios8", "--set", "nonsense"], ["PATH=VALUE"]),
-        (["run", "ios9-lowlatency"], ["ios9-lowlatency", "did you mean 'ios9-low-latency'", "promotion-pencil"]),
+        (["run", "ios9-lowlatency"], ["ios9-lowlatency", "did you mean 'ios9-low-latency'", "built-in scenarios, or a path to a YAML file", "`latsim list` shows them"]),
         (["run", "missing.yaml"], ["missing.yaml", "no such file"]),
         (["run", "ios8", "--duration=-1s"], ["duration", "-1s"]),
         (["run", "ios8", "--set", "input.trajectory=nowhere/trace.csv"], ["input.trajectory", "nowhere/trace.csv"]),

@@ -3,7 +3,7 @@ import LatsimFuzz
 
 /// libFuzzer's entry point: the first byte of `data` chooses the input's
 /// kind (modulo the kinds: yaml, set, csv, xml, json, part, durations,
-/// outpath, answer), the rest is the
+/// outpath, answer, framestats, perfetto, summary), the rest is the
 /// input. A finding of the oracle aborts, which libFuzzer reports with the
 /// input; a trap or a timeout it finds by itself.
 @_cdecl("LLVMFuzzerTestOneInput")

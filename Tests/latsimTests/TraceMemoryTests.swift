@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// The limit on runs that keep their frame log (a trace, `--frames`) says
+/// how much memory it protects; the memory taken must not be more.
+@Suite struct TraceMemoryTests {
+    /// The memory a command that keeps its frame log says it will take
+    /// (the refusal's arithmetic, `--max-events 1`), in MB.
+    static func claimedMB(_ args: [String]) throws -> Double {
+        let o = try Latsim.run(args + ["--max-events", "1"])
+        #expect(o.status == 2, "\(o.stderr)")
+        let words = o.stderr.components(separatedBy: " of memory")[0].split(separator: " ")
+        let number = try #require(Double(words[words.count - 2]), "\(o.stderr)")
+        return words.last == "GB" ? number * 1000 : number
+    }
+
+    /// True when the command runs within `kb` of data segment (the shell's
+    /// `ulimit -d`: setrlimit RLIMIT_DATA in the child, which bounds its
+    /// heap and private mappings).
+    static func fits(_ args: [String], dataKB kb: Int) throws -> Bool {
+        let quoted = ([Latsim.binary.path] + args).map { "'" + $0 + "'" }.joined(separator: " ")
+        return try ImportHostileTests.shell("ulimit -d \(kb) && exec \(quoted) >/dev/null", []).status == 0
+    }
+
+    /// A 1-hour android-default trace took 4.8 GB where the refusal's
+    /// arithmetic said about 2 GB: the limit on traces protected half the
+    /// memory it claimed to. The claim for a long run, added to what a 1 s
+    /// run of the same command needs, must be enough for the long run.
+    @Test func aTraceTakesNoMoreMemoryThanItsLimitSays() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func command(_ duration: String) -> [String] {
+            ["run", "android-default", "--duration", duration, "--trace", dir.appendingPathComponent("t.perfetto-trace").path]
+        }
+        // the smallest limit a 1 s run fits in, to 8 MB
+        var base = 24 * 1024
+        while try !Self.fits(command("1s") + ["--max-events", "1e7"], dataKB: base) {
+            base += 8 * 1024
+            try #require(base < 2 * 1024 * 1024, "a 1 s run does not fit in 2 GB")
+        }
+        let long = try Self.claimedMB(command("120s")), short = try Self.claimedMB(command("1s"))
+        let limit = base + Int((long - short + 8) * 1000)
+        #expect(try Self.fits(command("120s") + ["--max-events", "1e7"], dataKB: limit),
+                "a 120 s trace does not fit in \(limit) KB: \(base) KB for a 1 s run plus the \(long) MB claimed")
+    }
+}
