@@ -7,76 +7,76 @@ if (!exists("outbase")) outbase = "diagram-android-ink-front"
 # table faint
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $faint << EOD
-0.75 5 0.5 1 4.7 5.3 9268835 100 104166667 108333333 "Input" "scan" 5.13 16777215
-1.25 5 1 1.5 4.7 5.3 9268835 100 108333333 112500000 "Input" "scan" 5.13 16777215
-1.75 5 1.5 2 4.7 5.3 9268835 100 112500000 116666667 "Input" "scan" 5.13 16777215
-2.25 5 2 2.5 4.7 5.3 9268835 100 116666667 120833333 "Input" "scan" 5.13 16777215
-2.75 5 2.5 3 4.7 5.3 9268835 100 120833333 125000000 "Input" "scan" 5.13 16777215
-3.25 5 3 3.5 4.7 5.3 9268835 100 125000000 129166667 "Input" "scan" 5.13 16777215
-3.75 5 3.5 4 4.7 5.3 9268835 100 129166667 133333333 "Input" "scan" 5.13 16777215
-4.25 5 4 4.5 4.7 5.3 9268835 100 133333333 137500000 "Input" "scan" 5.13 16777215
-4.75 5 4.5 5 4.7 5.3 9268835 100 137500000 141666667 "Input" "scan" 5.13 16777215
-5.25 5 5 5.5 4.7 5.3 9268835 100 141666667 145833333 "Input" "scan" 5.13 16777215
-5.75 5 5.5 6 4.7 5.3 9268835 100 145833333 150000000 "Input" "scan" 5.13 16777215
-6.25 5 6 6.5 4.7 5.3 9268835 100 150000000 154166667 "Input" "scan" 5.13 16777215
-6.75 5 6.5 7 4.7 5.3 9268835 100 154166667 158333333 "Input" "scan" 5.13 16777215
-7.25 5 7 7.5 4.7 5.3 9268835 100 158333333 162500000 "Input" "scan" 5.13 16777215
-7.75 5 7.5 8 4.7 5.3 9268835 100 162500000 166666667 "Input" "scan" 5.13 16777215
-0.36 4 0.24 0.48 3.7 4.3 9268835 100 102000000 104000000 "UI thread" "" 4.13 16777215
-1.36 4 1.24 1.48 3.7 4.3 9268835 100 110333333 112333333 "UI thread" "" 4.13 16777215
-1.86 4 1.74 1.98 3.7 4.3 9268835 100 114500000 116500000 "UI thread" "" 4.13 16777215
-2.36 4 2.24 2.48 3.7 4.3 9268835 100 118666667 120666667 "UI thread" "" 4.13 16777215
-2.86 4 2.74 2.98 3.7 4.3 9268835 100 122833333 124833333 "UI thread" "" 4.13 16777215
-3.36 4 3.24 3.48 3.7 4.3 9268835 100 127000000 129000000 "UI thread" "" 4.13 16777215
-3.86 4 3.74 3.98 3.7 4.3 9268835 100 131166667 133166667 "UI thread" "" 4.13 16777215
-4.36 4 4.24 4.48 3.7 4.3 9268835 100 135333333 137333333 "UI thread" "" 4.13 16777215
-4.86 4 4.74 4.98 3.7 4.3 9268835 100 139500000 141500000 "UI thread" "" 4.13 16777215
-5.36 4 5.24 5.48 3.7 4.3 9268835 100 143666667 145666667 "UI thread" "" 4.13 16777215
-5.86 4 5.74 5.98 3.7 4.3 9268835 100 147833333 149833333 "UI thread" "" 4.13 16777215
-6.36 4 6.24 6.48 3.7 4.3 9268835 100 152000000 154000000 "UI thread" "" 4.13 16777215
-6.86 4 6.74 6.98 3.7 4.3 9268835 100 156166667 158166667 "UI thread" "" 4.13 16777215
-7.36 4 7.24 7.48 3.7 4.3 9268835 100 160333333 162333333 "UI thread" "" 4.13 16777215
-7.86 4 7.74 7.98 3.7 4.3 9268835 100 164500000 166500000 "UI thread" "" 4.13 16777215
-0.05 3 0 0.1 2.7 3.3 2924588 102 100000000 100833333 "Front buffer" "" 3.13 1710618
-0.22 2 0.1 0.34 1.7 2.3 2924588 102 100833333 102833333 "GPU" "" 2.13 1710618
-0.54 3 0.48 0.6 2.7 3.3 2924588 102 104000000 105000000 "Front buffer" "" 3.13 1710618
-0.72 2 0.6 0.84 1.7 2.3 14034728 103 105000000 107000000 "GPU" "" 2.13 16777215
-1.54 3 1.48 1.6 2.7 3.3 2924588 102 112333333 113333333 "Front buffer" "" 3.13 1710618
-1.72 2 1.6 1.84 1.7 2.3 14034728 103 113333333 115333333 "GPU" "" 2.13 16777215
-2.04 3 1.98 2.1 2.7 3.3 2924588 102 116500000 117500000 "Front buffer" "" 3.13 1710618
-2.22 2 2.1 2.34 1.7 2.3 2924588 102 117500000 119500000 "GPU" "" 2.13 1710618
-2.54 3 2.48 2.6 2.7 3.3 2924588 102 120666667 121666667 "Front buffer" "" 3.13 1710618
-2.72 2 2.6 2.84 1.7 2.3 14034728 103 121666667 123666667 "GPU" "" 2.13 16777215
-3.04 3 2.98 3.1 2.7 3.3 2924588 102 124833333 125833333 "Front buffer" "" 3.13 1710618
-3.22 2 3.1 3.34 1.7 2.3 2924588 102 125833333 127833333 "GPU" "" 2.13 1710618
-3.54 3 3.48 3.6 2.7 3.3 2924588 102 129000000 130000000 "Front buffer" "" 3.13 1710618
-3.72 2 3.6 3.84 1.7 2.3 14034728 103 130000000 132000000 "GPU" "" 2.13 16777215
-4.04 3 3.98 4.1 2.7 3.3 2924588 102 133166667 134166667 "Front buffer" "" 3.13 1710618
-4.22 2 4.1 4.34 1.7 2.3 2924588 102 134166667 136166667 "GPU" "" 2.13 1710618
-4.54 3 4.48 4.6 2.7 3.3 2924588 102 137333333 138333333 "Front buffer" "" 3.13 1710618
-4.72 2 4.6 4.84 1.7 2.3 14034728 103 138333333 140333333 "GPU" "" 2.13 16777215
-5.04 3 4.98 5.1 2.7 3.3 2924588 102 141500000 142500000 "Front buffer" "" 3.13 1710618
-5.22 2 5.1 5.34 1.7 2.3 2924588 102 142500000 144500000 "GPU" "" 2.13 1710618
-5.54 3 5.48 5.6 2.7 3.3 2924588 102 145666667 146666667 "Front buffer" "" 3.13 1710618
-5.72 2 5.6 5.84 1.7 2.3 14034728 103 146666667 148666667 "GPU" "" 2.13 16777215
-6.04 3 5.98 6.1 2.7 3.3 2924588 102 149833333 150833333 "Front buffer" "" 3.13 1710618
-6.22 2 6.1 6.34 1.7 2.3 2924588 102 150833333 152833333 "GPU" "" 2.13 1710618
-6.54 3 6.48 6.6 2.7 3.3 2924588 102 154000000 155000000 "Front buffer" "" 3.13 1710618
-6.72 2 6.6 6.84 1.7 2.3 14034728 103 155000000 157000000 "GPU" "" 2.13 16777215
-7.04 3 6.98 7.1 2.7 3.3 2924588 102 158166667 159166667 "Front buffer" "" 3.13 1710618
-7.22 2 7.1 7.34 1.7 2.3 2924588 102 159166667 161166667 "GPU" "" 2.13 1710618
-7.54 3 7.48 7.6 2.7 3.3 2924588 102 162333333 163333333 "Front buffer" "" 3.13 1710618
-7.72 2 7.6 7.84 1.7 2.3 14034728 103 163333333 165333333 "GPU" "" 2.13 16777215
-7.99 3 7.98 8 2.7 3.3 2924588 102 166500000 166666667 "Front buffer" "" 3.13 1710618
+0.75 5 0.5 1 4.7 5.3 10066227 100 104166667 108333333 "Input" "scan" 5.13 2236962
+1.25 5 1 1.5 4.7 5.3 10066227 100 108333333 112500000 "Input" "scan" 5.13 2236962
+1.75 5 1.5 2 4.7 5.3 10066227 100 112500000 116666667 "Input" "scan" 5.13 2236962
+2.25 5 2 2.5 4.7 5.3 10066227 100 116666667 120833333 "Input" "scan" 5.13 2236962
+2.75 5 2.5 3 4.7 5.3 10066227 100 120833333 125000000 "Input" "scan" 5.13 2236962
+3.25 5 3 3.5 4.7 5.3 10066227 100 125000000 129166667 "Input" "scan" 5.13 2236962
+3.75 5 3.5 4 4.7 5.3 10066227 100 129166667 133333333 "Input" "scan" 5.13 2236962
+4.25 5 4 4.5 4.7 5.3 10066227 100 133333333 137500000 "Input" "scan" 5.13 2236962
+4.75 5 4.5 5 4.7 5.3 10066227 100 137500000 141666667 "Input" "scan" 5.13 2236962
+5.25 5 5 5.5 4.7 5.3 10066227 100 141666667 145833333 "Input" "scan" 5.13 2236962
+5.75 5 5.5 6 4.7 5.3 10066227 100 145833333 150000000 "Input" "scan" 5.13 2236962
+6.25 5 6 6.5 4.7 5.3 10066227 100 150000000 154166667 "Input" "scan" 5.13 2236962
+6.75 5 6.5 7 4.7 5.3 10066227 100 154166667 158333333 "Input" "scan" 5.13 2236962
+7.25 5 7 7.5 4.7 5.3 10066227 100 158333333 162500000 "Input" "scan" 5.13 2236962
+7.75 5 7.5 8 4.7 5.3 10066227 100 162500000 166666667 "Input" "scan" 5.13 2236962
+0.36 4 0.24 0.48 3.7 4.3 10066227 100 102000000 104000000 "UI thread" "" 4.13 2236962
+1.36 4 1.24 1.48 3.7 4.3 10066227 100 110333333 112333333 "UI thread" "" 4.13 2236962
+1.86 4 1.74 1.98 3.7 4.3 10066227 100 114500000 116500000 "UI thread" "" 4.13 2236962
+2.36 4 2.24 2.48 3.7 4.3 10066227 100 118666667 120666667 "UI thread" "" 4.13 2236962
+2.86 4 2.74 2.98 3.7 4.3 10066227 100 122833333 124833333 "UI thread" "" 4.13 2236962
+3.36 4 3.24 3.48 3.7 4.3 10066227 100 127000000 129000000 "UI thread" "" 4.13 2236962
+3.86 4 3.74 3.98 3.7 4.3 10066227 100 131166667 133166667 "UI thread" "" 4.13 2236962
+4.36 4 4.24 4.48 3.7 4.3 10066227 100 135333333 137333333 "UI thread" "" 4.13 2236962
+4.86 4 4.74 4.98 3.7 4.3 10066227 100 139500000 141500000 "UI thread" "" 4.13 2236962
+5.36 4 5.24 5.48 3.7 4.3 10066227 100 143666667 145666667 "UI thread" "" 4.13 2236962
+5.86 4 5.74 5.98 3.7 4.3 10066227 100 147833333 149833333 "UI thread" "" 4.13 2236962
+6.36 4 6.24 6.48 3.7 4.3 10066227 100 152000000 154000000 "UI thread" "" 4.13 2236962
+6.86 4 6.74 6.98 3.7 4.3 10066227 100 156166667 158166667 "UI thread" "" 4.13 2236962
+7.36 4 7.24 7.48 3.7 4.3 10066227 100 160333333 162333333 "UI thread" "" 4.13 2236962
+7.86 4 7.74 7.98 3.7 4.3 10066227 100 164500000 166500000 "UI thread" "" 4.13 2236962
+0.05 3 0 0.1 2.7 3.3 40563 102 100000000 100833333 "Front buffer" "" 3.13 2236962
+0.22 2 0.1 0.34 1.7 2.3 40563 102 100833333 102833333 "GPU" "" 2.13 2236962
+0.54 3 0.48 0.6 2.7 3.3 40563 102 104000000 105000000 "Front buffer" "" 3.13 2236962
+0.72 2 0.6 0.84 1.7 2.3 13382417 103 105000000 107000000 "GPU" "" 2.13 16777215
+1.54 3 1.48 1.6 2.7 3.3 40563 102 112333333 113333333 "Front buffer" "" 3.13 2236962
+1.72 2 1.6 1.84 1.7 2.3 13382417 103 113333333 115333333 "GPU" "" 2.13 16777215
+2.04 3 1.98 2.1 2.7 3.3 40563 102 116500000 117500000 "Front buffer" "" 3.13 2236962
+2.22 2 2.1 2.34 1.7 2.3 40563 102 117500000 119500000 "GPU" "" 2.13 2236962
+2.54 3 2.48 2.6 2.7 3.3 40563 102 120666667 121666667 "Front buffer" "" 3.13 2236962
+2.72 2 2.6 2.84 1.7 2.3 13382417 103 121666667 123666667 "GPU" "" 2.13 16777215
+3.04 3 2.98 3.1 2.7 3.3 40563 102 124833333 125833333 "Front buffer" "" 3.13 2236962
+3.22 2 3.1 3.34 1.7 2.3 40563 102 125833333 127833333 "GPU" "" 2.13 2236962
+3.54 3 3.48 3.6 2.7 3.3 40563 102 129000000 130000000 "Front buffer" "" 3.13 2236962
+3.72 2 3.6 3.84 1.7 2.3 13382417 103 130000000 132000000 "GPU" "" 2.13 16777215
+4.04 3 3.98 4.1 2.7 3.3 40563 102 133166667 134166667 "Front buffer" "" 3.13 2236962
+4.22 2 4.1 4.34 1.7 2.3 40563 102 134166667 136166667 "GPU" "" 2.13 2236962
+4.54 3 4.48 4.6 2.7 3.3 40563 102 137333333 138333333 "Front buffer" "" 3.13 2236962
+4.72 2 4.6 4.84 1.7 2.3 13382417 103 138333333 140333333 "GPU" "" 2.13 16777215
+5.04 3 4.98 5.1 2.7 3.3 40563 102 141500000 142500000 "Front buffer" "" 3.13 2236962
+5.22 2 5.1 5.34 1.7 2.3 40563 102 142500000 144500000 "GPU" "" 2.13 2236962
+5.54 3 5.48 5.6 2.7 3.3 40563 102 145666667 146666667 "Front buffer" "" 3.13 2236962
+5.72 2 5.6 5.84 1.7 2.3 13382417 103 146666667 148666667 "GPU" "" 2.13 16777215
+6.04 3 5.98 6.1 2.7 3.3 40563 102 149833333 150833333 "Front buffer" "" 3.13 2236962
+6.22 2 6.1 6.34 1.7 2.3 40563 102 150833333 152833333 "GPU" "" 2.13 2236962
+6.54 3 6.48 6.6 2.7 3.3 40563 102 154000000 155000000 "Front buffer" "" 3.13 2236962
+6.72 2 6.6 6.84 1.7 2.3 13382417 103 155000000 157000000 "GPU" "" 2.13 16777215
+7.04 3 6.98 7.1 2.7 3.3 40563 102 158166667 159166667 "Front buffer" "" 3.13 2236962
+7.22 2 7.1 7.34 1.7 2.3 40563 102 159166667 161166667 "GPU" "" 2.13 2236962
+7.54 3 7.48 7.6 2.7 3.3 40563 102 162333333 163333333 "Front buffer" "" 3.13 2236962
+7.72 2 7.6 7.84 1.7 2.3 13382417 103 163333333 165333333 "GPU" "" 2.13 16777215
+7.99 3 7.98 8 2.7 3.3 40563 102 166500000 166666667 "Front buffer" "" 3.13 2236962
 EOD
 
 # table solid
 # x_mid y_mid x_lo x_hi y_lo y_hi rgb color_key start_ns end_ns lane label label_y label_rgb
 $solid << EOD
-0.25 5 0 0.5 4.7 5.3 9268835 100 100000000 104166667 "Input" "scan" 5.13 16777215
-0.86 4 0.74 0.98 3.7 4.3 9268835 100 106166667 108166667 "UI thread" "" 4.13 16777215
-1.04 3 0.98 1.1 2.7 3.3 2924588 102 108166667 109166667 "Front buffer" "" 3.13 1710618
-1.22 2 1.1 1.34 1.7 2.3 2924588 102 109166667 111166667 "GPU" "" 2.13 1710618
+0.25 5 0 0.5 4.7 5.3 10066227 100 100000000 104166667 "Input" "scan" 5.13 2236962
+0.86 4 0.74 0.98 3.7 4.3 10066227 100 106166667 108166667 "UI thread" "" 4.13 2236962
+1.04 3 0.98 1.1 2.7 3.3 40563 102 108166667 109166667 "Front buffer" "" 3.13 2236962
+1.22 2 1.1 1.34 1.7 2.3 40563 102 109166667 111166667 "GPU" "" 2.13 2236962
 EOD
 
 # table marker0
@@ -145,23 +145,23 @@ set arrow from first 5, graph 0 to first 5, graph 1 nohead back lc rgb "#8a8f98"
 set arrow from first 6, graph 0 to first 6, graph 1 nohead back lc rgb "#8a8f98" lw 1.2 dt (6,4)
 set arrow from first 7, graph 0 to first 7, graph 1 nohead back lc rgb "#8a8f98" lw 1.2 dt (6,4)
 set arrow from first 8, graph 0 to first 8, graph 1 nohead back lc rgb "#8a8f98" lw 1.2 dt (6,4)
-set arrow from first 0, first 0.42 to first 1, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 1, first 0.42 to first 2, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 2, first 0.42 to first 3, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 3, first 0.42 to first 4, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 4, first 0.42 to first 5, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 5, first 0.42 to first 6, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 6, first 0.42 to first 7, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from first 7, first 0.42 to first 8, first -0.42 nohead front lc rgb "#1f77b4" lw 1.5
-set arrow from graph 0, first -0.129805 to graph 1, first -0.129805 nohead front lc rgb "#2ca02c" lw 1.5 dt (2,3)
-set arrow from first 0.12, first 0.55 to first 0.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 1.12, first 0.55 to first 1.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 2.12, first 0.55 to first 2.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 3.12, first 0.55 to first 3.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 4.12, first 0.55 to first 4.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 5.12, first 0.55 to first 5.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 6.12, first 0.55 to first 6.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
-set arrow from first 7.12, first 0.55 to first 7.12, first 1.45 nohead front lc rgb "#d62728" lw 2.5
+set arrow from first 0, first 0.42 to first 1, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 1, first 0.42 to first 2, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 2, first 0.42 to first 3, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 3, first 0.42 to first 4, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 4, first 0.42 to first 5, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 5, first 0.42 to first 6, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 6, first 0.42 to first 7, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from first 7, first 0.42 to first 8, first -0.42 nohead front lc rgb "#332288" lw 1.5
+set arrow from graph 0, first -0.129805 to graph 1, first -0.129805 nohead front lc rgb "#009e73" lw 1.5 dt (2,3)
+set arrow from first 0.12, first 0.55 to first 0.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 1.12, first 0.55 to first 1.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 2.12, first 0.55 to first 2.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 3.12, first 0.55 to first 3.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 4.12, first 0.55 to first 4.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 5.12, first 0.55 to first 5.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 6.12, first 0.55 to first 6.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
+set arrow from first 7.12, first 0.55 to first 7.12, first 1.45 nohead front lc rgb "#d55e00" lw 2.5
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -174,18 +174,18 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch and UI work", \
-     keyentry with boxes fs solid 1.0 fc rgb "#2ca02c" title "wet segment", \
-     keyentry with boxes fs solid 1.0 fc rgb "#d62728" title "wet segment, torn", \
-     keyentry with lines lc rgb "#d62728" lw 2.5 title "vsync-sf", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "ink reaches the eye", \
-     keyentry with lines lc rgb "#1f77b4" lw 1.5 title "scan line", \
-     keyentry with lines lc rgb "#2ca02c" lw 1.5 dt (2,3) title "the pen's row", \
-     $path using 1:2:3:4 every ::0::7 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch and UI work", \
+     keyentry with boxes fs solid 1.0 fc rgb "#009e73" title "wet segment", \
+     keyentry with boxes fs solid 1.0 fc rgb "#cc3311" title "wet segment, torn", \
+     keyentry with lines lc rgb "#d55e00" lw 2.5 title "vsync-sf", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "ink reaches the eye", \
+     keyentry with lines lc rgb "#332288" lw 1.5 title "scan line", \
+     keyentry with lines lc rgb "#009e73" lw 1.5 dt (2,3) title "the pen's row", \
+     $path using 1:2:3:4 every ::0::7 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output
 
 # SVG
@@ -195,16 +195,16 @@ plot $faint using 1:2:3:4:5:6:7 with boxxyerror fs transparent solid 0.30 nobord
      $faint using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb variable lw 1 notitle, \
      $faint using 1:13:12 with labels noenhanced font ",11" tc rgb "#333333" notitle, \
      $solid using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder fc rgb variable notitle, \
-     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#1a1a1a" lw 2.5 notitle, \
+     $solid using 1:2:3:4:5:6:7 with boxxyerror fs empty lc rgb "#222222" lw 2.5 notitle, \
      $solid using 1:13:12:14 with labels noenhanced font ",11:Bold" tc rgb variable notitle, \
-     keyentry with boxes fs solid 1.0 fc rgb "#8d6e63" title "touch and UI work", \
-     keyentry with boxes fs solid 1.0 fc rgb "#2ca02c" title "wet segment", \
-     keyentry with boxes fs solid 1.0 fc rgb "#d62728" title "wet segment, torn", \
-     keyentry with lines lc rgb "#d62728" lw 2.5 title "vsync-sf", \
-     keyentry with boxes fs empty lc rgb "#1a1a1a" lw 2.5 title "followed touch's work", \
-     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#d62728" title "ink reaches the eye", \
-     keyentry with lines lc rgb "#1f77b4" lw 1.5 title "scan line", \
-     keyentry with lines lc rgb "#2ca02c" lw 1.5 dt (2,3) title "the pen's row", \
-     $path using 1:2:3:4 every ::0::7 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#111111" title "touch: scan → photon", \
-     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#111111" notitle
+     keyentry with boxes fs solid 1.0 fc rgb "#999933" title "touch and UI work", \
+     keyentry with boxes fs solid 1.0 fc rgb "#009e73" title "wet segment", \
+     keyentry with boxes fs solid 1.0 fc rgb "#cc3311" title "wet segment, torn", \
+     keyentry with lines lc rgb "#d55e00" lw 2.5 title "vsync-sf", \
+     keyentry with boxes fs empty lc rgb "#222222" lw 2.5 title "followed touch's work", \
+     $marker0 using 1:2 with points pt 7 ps 1.7 lc rgb "#cc3311" title "ink reaches the eye", \
+     keyentry with lines lc rgb "#332288" lw 1.5 title "scan line", \
+     keyentry with lines lc rgb "#009e73" lw 1.5 dt (2,3) title "the pen's row", \
+     $path using 1:2:3:4 every ::0::7 with vectors head filled size first 0.06,25 lw 2.5 lc rgb "#222222" title "touch: scan → photon", \
+     $path using 1:2 with points pt 7 ps 0.9 lc rgb "#222222" notitle
 set output
