@@ -23,7 +23,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
+        // A 0.x package may break its API in any minor release: accept
+        // patch releases of the minor version latsim is tested with only.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", .upToNextMinor(from: "0.2.0")),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // Perfetto's trace format (the runtime library only; the generated
         // code in Sources/PerfettoProtos is committed, see Protos/README.md)

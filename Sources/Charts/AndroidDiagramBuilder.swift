@@ -19,6 +19,9 @@ public enum AndroidDiagramBuilder {
     /// kept its frame log), after `warmUpFrames`. Nil when no touch was shown
     /// in the window.
     public static func diagram(_ result: RunResult, scenario: String, frames: Int = 8, warmUpFrames: Int = 12) -> PipelineDiagramChart? {
+        if result.configuration.frontBuffered {
+            return FrontBufferDiagramBuilder.diagram(result, scenario: scenario, frames: frames, warmUpFrames: warmUpFrames)
+        }
         guard let log = result.frameLog, let a = log.android, frames > 0 else { return nil }
         let c = result.configuration
         let clock = c.vsyncClock

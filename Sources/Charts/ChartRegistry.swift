@@ -29,6 +29,7 @@ public enum ChartRegistry {
         HorizonErrorChart.self,
         ForceChart.self,
         ValidationChart.self,
+        InkRowChart.self,
     ]
 
     /// Every chart's example, by kind.

@@ -12,7 +12,7 @@ public enum ChartStyle {
     /// any common colour-vision deficiency: Okabe and Ito's (2008), first,
     /// then Paul Tol's bright, vibrant, muted, light and high-contrast
     /// schemes (SRON/EPS/TN/09-002), and greys. Series take them in order;
-    /// the stage budget gives each of the 20 stages of both platforms its
+    /// the stage budget gives each of its 27 stages its
     /// own (``stage(_:)``); `ChartPaletteTests` checks, by simulating
     /// protanopia, deuteranopia and tritanopia, that the stages of one
     /// platform stay apart.
@@ -43,6 +43,15 @@ public enum ChartStyle {
         0xAA3377, // purple (bright)
         0xDDDDDD, // pale grey
         0x222222, // near black
+        // the stages of an ink app (Tol's medium-contrast, dark, pale and vibrant schemes)
+        0x994455, // dark red (medium contrast)
+        0x225555, // dark cyan (dark)
+        0xCCDDAA, // pale green (pale)
+        0x663333, // dark red (dark)
+        0x009988, // teal (vibrant)
+        0xFFCCCC, // pale red (pale)
+        // a display that changes its rate (Tol's discrete rainbow, its fourth)
+        0xCAACCB, // pale mauve
     ]
 
     /// The colour of series `index` (the palette repeats).
@@ -54,7 +63,15 @@ public enum ChartStyle {
     /// platforms: the input in blues (its dispatch in silver), the app in
     /// yellows and oranges, the compositor in greens, the GPU in reds, the
     /// display in purples and greys (the latch wait pale). Stages of one bar
-    /// that follow each other differ in lightness as well as hue.
+    /// that follow each other differ in lightness as well as hue. The six
+    /// stages of an ink app (Docs/Ink.md: the mid-frame read, and a
+    /// front-buffered draw's input wait, render wait, front render, compose
+    /// wait and scan race) are the only colours far enough from the twenty
+    /// others that Tol's schemes offer; they were chosen by trying every
+    /// assignment against ``ChartPaletteTests``' floors. The rate switch
+    /// wait of a display that changes its rate is a pale mauve, among the
+    /// display's purples: of Tol's colours left, the one farthest from the
+    /// others that keeps every floor.
     public static func stage(_ stage: BudgetStage) -> UInt32 {
         switch stage {
         case .resampling: return 0x332288
@@ -74,10 +91,16 @@ public enum ChartStyle {
         case .gpu: return 0xCC3311
         case .latchWait: return 0xDDDDDD
         case .presentWait: return 0x555555
-        case .rateSwitchWait: return 0x882255
+        case .rateSwitchWait: return 0xCAACCB
         case .idleWake: return 0xAA3377
         case .scanOut: return 0xCC79A7
         case .panel: return 0x222222
+        case .midFrameRead: return 0x994455
+        case .inputWait: return 0x225555
+        case .renderWait: return 0xCCDDAA
+        case .frontRender: return 0x663333
+        case .composeWait: return 0x009988
+        case .scanRace: return 0xFFCCCC
         }
     }
 
@@ -96,6 +119,13 @@ public enum ChartStyle {
     public static let pressMarks: [UInt32] = [0x222222, 0xD55E00, 0x009E73, 0x0072B2]
     /// A hitch and a dropped frame on a timeline.
     public static let hitch: UInt32 = 0xCC3311, drop: UInt32 = 0x555555
+    /// A front buffer's wet ink (a diagram's wet draws), and the pen's row
+    /// they are drawn at.
+    public static let wetInk: UInt32 = 0x009E73
+    /// A wet draw the scan-out passed while the GPU drew it (torn).
+    public static let tornInk: UInt32 = 0xCC3311
+    /// The scan line: the row the display is scanning out.
+    public static let scanLine: UInt32 = 0x332288
     /// The talk's own figure beside a simulated one.
     public static let talk: UInt32 = 0xAAAAAA
 

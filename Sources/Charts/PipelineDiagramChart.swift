@@ -49,6 +49,9 @@ public struct PipelineDiagramChart: GnuplotChart {
     public var ticks: [DiagramTick]
     /// Rows of the legend under the plot.
     public var legendRows: Int
+    /// The scan line and the pen's row across a lane (a front-buffered
+    /// app); nil for none.
+    public var scanLine: DiagramScanLine?
 
     /// A diagram of the window `[startNs, endNs)`.
     public init(framePeriodNs: SimTime, startNs: SimTime, endNs: SimTime, vsyncNs: [SimTime],
@@ -71,6 +74,24 @@ public struct PipelineDiagramChart: GnuplotChart {
         self.lanes = lanes
         self.ticks = ticks
         self.legendRows = max(1, legendRows)
+    }
+
+    /// This diagram with the scan line drawn across `scanLine.lane`.
+    public func with(scanLine: DiagramScanLine) -> PipelineDiagramChart {
+        var d = self
+        d.scanLine = scanLine
+        return d
+    }
+
+    /// The height within a lane of `row` (0 top, 1 bottom): the scan line's
+    /// and the pen row's vertical position.
+    func y(_ lane: PipelineLane, row: Double) -> Double { y(lane) + 0.42 - 0.84 * row }
+
+    /// Where a marker or a path point sits: below the lane's centre line,
+    /// or at its screen row on a lane with a scan line.
+    func markerY(_ lane: PipelineLane, _ row: Double?) -> Double {
+        if let row, scanLine?.lane == lane { return y(lane, row: row) }
+        return y(lane) - Self.pathDrop
     }
 
     /// Half the height of a box, in lane units (lanes are 1 apart).
@@ -143,7 +164,7 @@ public struct PipelineDiagramChart: GnuplotChart {
         for (i, label) in markerLabels.enumerated() {
             var table = ChartTable(name: "marker\(i)", columns: ["x", "y", "time_ns", "lane", "label"])
             for marker in markers where marker.label == label && marker.timeNs >= startNs && marker.timeNs <= endNs {
-                table.append([.number(frames(marker.timeNs)), .number(y(marker.lane) - Self.pathDrop),
+                table.append([.number(frames(marker.timeNs)), .number(markerY(marker.lane, marker.row)),
                               .number(Double(marker.timeNs)), .text(marker.lane.title), .text(label)])
             }
             tables.append(table)
@@ -152,8 +173,8 @@ public struct PipelineDiagramChart: GnuplotChart {
         var path = ChartTable(name: "path", columns: ["x", "y", "dx", "dy", "time_ns", "lane"])
         for (i, point) in touchPath.enumerated() {
             let next = i + 1 < touchPath.count ? touchPath[i + 1] : point
-            let x = frames(point.timeNs), y = y(point.lane) - Self.pathDrop
-            path.append([.number(x), .number(y), .number(frames(next.timeNs) - x), .number(self.y(next.lane) - Self.pathDrop - y),
+            let x = frames(point.timeNs), y = markerY(point.lane, point.row)
+            path.append([.number(x), .number(y), .number(frames(next.timeNs) - x), .number(markerY(next.lane, next.row) - y),
                          .number(Double(point.timeNs)), .text(point.lane.title)])
         }
         tables.append(path)
@@ -190,6 +211,19 @@ public struct PipelineDiagramChart: GnuplotChart {
         for t in vsyncNs where t >= startNs && t <= endNs {
             let x = GnuplotText.number(frames(t))
             s += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(ChartStyle.guide)) lw 1.2 dt (6,4)\n"
+        }
+        if let line = scanLine {
+            // the scan-out: from the lane's top at each vsync to its bottom at the next
+            let vsyncs = vsyncNs.sorted()
+            for (a, b) in zip(vsyncs, vsyncs.dropFirst()) where b > startNs && a < endNs {
+                s += "set arrow from first \(GnuplotText.number(frames(a))), first \(GnuplotText.number(y(line.lane, row: 0))) "
+                    + "to first \(GnuplotText.number(frames(b))), first \(GnuplotText.number(y(line.lane, row: 1))) "
+                    + "nohead front lc \(GnuplotText.rgb(ChartStyle.scanLine)) lw 1.5\n"
+            }
+            if let pen = line.penRow {
+                let y = GnuplotText.number(y(line.lane, row: pen))
+                s += "set arrow from graph 0, first \(y) to graph 1, first \(y) nohead front lc \(GnuplotText.rgb(ChartStyle.wetInk)) lw 1.5 dt (2,3)\n"
+            }
         }
         for t in ticks where t.timeNs >= startNs && t.timeNs <= endNs {
             let x = GnuplotText.number(frames(t.timeNs)), y = y(t.lane)
@@ -232,6 +266,12 @@ public struct PipelineDiagramChart: GnuplotChart {
         for (i, label) in markerLabels.enumerated() {
             let color = GnuplotText.rgb(markerColors[i % markerColors.count])
             parts.append("$marker\(i) using 1:2 with points pt 7 ps 1.7 lc \(color) title \(GnuplotText.enhanced(label))")
+        }
+        if let line = scanLine {
+            parts.append("keyentry with lines lc \(GnuplotText.rgb(ChartStyle.scanLine)) lw 1.5 title \"scan line\"")
+            if line.penRow != nil {
+                parts.append("keyentry with lines lc \(GnuplotText.rgb(ChartStyle.wetInk)) lw 1.5 dt (2,3) title \"the pen's row\"")
+            }
         }
         if touchPath.count >= 2 {
             parts.append("$path using 1:2:3:4 every ::0::\(touchPath.count - 2) with vectors head filled size first 0.06,25 "

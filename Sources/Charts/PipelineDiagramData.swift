@@ -39,12 +39,16 @@ public struct DiagramMarker: Sendable, Equatable {
     /// The kind of instant ("commit"); markers with the same label share a
     /// colour and one legend entry.
     public var label: String
+    /// A screen row (0 top, 1 bottom) to draw it at within its lane, where
+    /// a scan line is drawn (``DiagramScanLine``); nil: the lane's usual place.
+    public var row: Double?
 
     /// A marker from its parts.
-    public init(lane: PipelineLane, timeNs: SimTime, label: String = "commit") {
+    public init(lane: PipelineLane, timeNs: SimTime, label: String = "commit", row: Double? = nil) {
         self.lane = lane
         self.timeNs = timeNs
         self.label = label
+        self.row = row
     }
 }
 
@@ -54,11 +58,15 @@ public struct DiagramPathPoint: Sendable, Equatable {
     public var lane: PipelineLane
     /// The instant (simulated ns).
     public var timeNs: SimTime
+    /// A screen row (0 top, 1 bottom) within the lane (the photons of a
+    /// front-buffer draw, on the scan line); nil: the lane's usual place.
+    public var row: Double?
 
     /// A path point from its parts.
-    public init(lane: PipelineLane, timeNs: SimTime) {
+    public init(lane: PipelineLane, timeNs: SimTime, row: Double? = nil) {
         self.lane = lane
         self.timeNs = timeNs
+        self.row = row
     }
 }
 
@@ -81,5 +89,24 @@ public struct DiagramTick: Sendable, Equatable {
         self.timeNs = timeNs
         self.label = label
         self.color = color
+    }
+}
+
+/// The scan line drawn across one lane of a diagram (Docs/Ink.md): within
+/// the lane's height, the row the display is scanning out, from the top at
+/// each vsync to the bottom at the next, and the pen's row, so that a
+/// front-buffer draw's photons are where the scan line crosses the pen's
+/// row after the draw.
+public struct DiagramScanLine: Sendable, Equatable {
+    /// The lane it is drawn in (the display's).
+    public var lane: PipelineLane
+    /// The pen's row as a fraction of the screen's height (0 top), drawn
+    /// as a dotted line across the lane; nil: none.
+    public var penRow: Double?
+
+    /// A scan line from its parts.
+    public init(lane: PipelineLane, penRow: Double?) {
+        self.lane = lane
+        self.penRow = penRow
     }
 }

@@ -127,7 +127,9 @@ extension StageBudgetChart: RegisteredChart {
     public static let kind = "stage-budget"
     /// A bar of each platform with every stage it has: the iOS pipeline,
     /// and Android's on a command-mode panel (its idle wake) with the
-    /// resampling lead gained before zero; every stage's colour is drawn.
+    /// resampling lead gained before zero, and the ink apps' (a mid-frame
+    /// read on iOS, a front-buffered draw on Android); every stage's colour
+    /// is drawn.
     public static var example: StageBudgetChart {
         StageBudgetChart(bars: [
             Bar(name: "ios9-low-latency", stages: [(.scan, 8.33), (.digitizer, 1), (.deliveryWait, 2.2), (.handler, 4), (.renderServerWait, 1.1),
@@ -136,7 +138,13 @@ extension StageBudgetChart: RegisteredChart {
                                                  (.uiThread, 4), (.syncWait, 1.2), (.dequeueWait, 2.6), (.renderThread, 2), (.gpuWait, 1.4),
                                                  (.gpu, 4), (.latchWait, 3.1), (.presentWait, 16.7), (.idleWake, 2.8), (.scanOut, 8.33),
                                                  (.panel, 2)]),
-        ], subtitle: "example: every stage of both platforms")
+            Bar(name: "pencil-ink-midframe", stages: [(.scan, 2.08), (.digitizer, 0), (.deliveryWait, 0.67), (.handler, 0), (.midFrameRead, 0.5),
+                                                      (.renderServerWait, 0), (.prepare, 1.5), (.gpuWait, 0), (.gpu, 2), (.latchWait, 0),
+                                                      (.scanOut, 4.17), (.panel, 7)]),
+            Bar(name: "android-ink-front", stages: [(.scan, 2.08), (.digitizer, 1), (.dispatch, 2), (.inputWait, 0.4), (.uiThread, 2),
+                                                    (.renderWait, 0.3), (.frontRender, 1), (.gpuWait, 0.2), (.gpu, 2), (.composeWait, 0.6),
+                                                    (.scanRace, 4.1), (.panel, 7)]),
+        ], subtitle: "example: every stage of both platforms and of the ink apps")
     }
     public static var empty: StageBudgetChart { StageBudgetChart(bars: []) }
 }

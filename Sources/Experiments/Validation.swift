@@ -86,11 +86,16 @@ extension MeasurementTable.Measure {
         case .tapToPhoton: return "tap-to-photon"
         case .frameToPhoton: return "frame-to-photon (screen response)"
         case .touchToPhoton: return "touch-to-photon"
+        case .penToInk: return "pen-to-ink"
+        case .effectiveToPhoton: return "effective touch-to-photon (less the prediction)"
         }
     }
 
-    /// Its key in the summary JSON (`latency.NAME`).
-    public var jsonKey: String { rawValue + "Ms" }
+    /// Its key in the summary JSON (`latency.NAME`; pen-to-ink's is `ink.penToInkMs`).
+    public var jsonKey: String { self == .effectiveToPhoton ? "effectiveMs" : rawValue + "Ms" }
+
+    /// True for the ink app's figures, whose parts come from the stage budget.
+    var fromBudget: Bool { self == .penToInk || self == .effectiveToPhoton }
 }
 
 /// Runs tables of published measurements.
@@ -148,20 +153,22 @@ public enum Validation {
     /// Runs one row.
     public static func run(_ row: MeasurementTable.Row, _ c: PipelineConfiguration) throws(LatsimError) -> ValidationResult {
         // a command-mode panel's idle wake is a stage of its own: its part comes from the budget
-        let r = try PipelineRun.run(c, keepBudget: c.platform == .android && c.android.panelInterface == .command)
+        let r = try PipelineRun.run(c, keepBudget: row.measure.fromBudget || c.platform == .android && c.android.panelInterface == .command)
         let m = r.measurements
         let stats: StreamingStats
         switch row.measure {
         case .tapToPhoton: stats = m.tapToPhotonMs
         case .frameToPhoton: stats = m.frameToPhotonMs
         case .touchToPhoton: stats = m.touchToPhotonMs
+        case .penToInk: stats = m.ink?.penToInkMs ?? Measurements().touchToPhotonMs
+        case .effectiveToPhoton: stats = m.effectiveMs
         }
         let value = row.statistic == .mean ? stats.mean : stats.percentile(50)
         guard let value else {
             throw LatsimError(file: row.place.file, line: row.place.line, column: row.place.column, key: "measure",
                               value: row.measure.rawValue,
                               problem: "measurement \(row.id): the run of \(row.scenario) on \(row.device) measured no \(row.measure.phrase)",
-                              expected: "a measure the app produces: tapToPhoton for an app that taps, touchToPhoton for one that drags, frameToPhoton for either")
+                              expected: "a measure the app produces: tapToPhoton for an app that taps, touchToPhoton or effectiveToPhoton for one that drags, penToInk for an ink app (app.ink), frameToPhoton for either")
         }
         return ValidationResult(row: row, configuration: c, distribution: stats, simulated: value,
                                 composition: composition(row.measure, r, total: value))
@@ -172,6 +179,7 @@ public enum Validation {
     /// command-mode panel the idle wake, a labelled unknown, named with its
     /// range and value and taken out of that remainder.
     static func composition(_ measure: MeasurementTable.Measure, _ r: RunResult, total: Double) -> [ValidationResult.Part] {
+        if measure.fromBudget { return budgetParts(measure, r, total: total) }
         var parts = pipelineParts(measure, r, total: total)
         // the remainder is the part before the scan-out and the panel (a cost
         // of the wake makes frame-to-photon's "frames late or queued" part)
@@ -180,6 +188,29 @@ public enum Validation {
             if wake.ms != 0 { parts[i].ms -= wake.ms }
             parts.insert(wake, at: i + 1)
         }
+        return parts
+    }
+
+    /// An ink app's figure (Docs/Ink.md), part by part from its stage
+    /// budget: each stage's share of the figure (its mean, scaled to the
+    /// statistic the row takes), and the prediction's horizon taken off an
+    /// effective figure; a stage that is 0 throughout is left out, so the
+    /// parts add up to the figure. The
+    /// budget splits touch-to-photon at the measured row, which an ink
+    /// scenario sets to the pen's own.
+    static func budgetParts(_ measure: MeasurementTable.Measure, _ r: RunResult, total: Double) -> [ValidationResult.Part] {
+        guard let b = r.measurements.budget, b.frames > 0 else { return [] }
+        let horizon = measure == .effectiveToPhoton && r.measurements.prediction.count > 0
+            ? Double(r.configuration.horizon) / 1e6 : 0
+        let sum = b.stages.reduce(0.0) { $0 + (b.meanMs($1) ?? 0) }
+        // the stages' means add up to the mean; a p50 row scales them to its figure
+        let scale = sum != 0 ? (total + horizon) / sum : 1
+        var parts: [ValidationResult.Part] = []
+        for stage in b.stages {
+            let ms = (b.meanMs(stage) ?? 0) * scale
+            if ms != 0 { parts.append(.init(stage: stage.phrase, ms: ms)) }
+        }
+        if horizon != 0 { parts.append(.init(stage: "prediction \(formatDecimal(horizon, places: 3)) ms ahead", ms: -horizon)) }
         return parts
     }
 
@@ -223,6 +254,9 @@ public enum Validation {
             parts.append(.init(stage: android ? "batching, the frame, RenderThread, GPU and SurfaceFlinger, to the present"
                                               : "delivery at the frame start, the handler, Core Animation and the GPU, to the latch",
                                ms: total - ready - rowMs - panelMs))
+        case .penToInk, .effectiveToPhoton:
+            // made of the stage budget (budgetParts)
+            return []
         }
         parts.append(.init(stage: "scan-out to the measured row", ms: rowMs))
         parts.append(.init(stage: "the panel's response", ms: panelMs))
@@ -241,7 +275,7 @@ public enum Validation {
         case .frameToPhoton:
             let n = r.measurements.frameToPhotonMs.count
             ms = n > 0 ? Double(a.idleWakeDelay) / 1e6 / Double(n) : 0
-        case .tapToPhoton, .touchToPhoton:
+        case .tapToPhoton, .touchToPhoton, .penToInk, .effectiveToPhoton:
             ms = r.measurements.budget?.meanMs(.idleWake) ?? 0
         }
         let period = formatDecimal(c.framePeriod.doubleValue / 1e6, places: 1)

@@ -5,12 +5,14 @@ import SimKernel
 public enum AnalyticBound {
     /// Lower bound of touch-to-photon in ns: the rest of the scan window
     /// after the sample instant, the digitizer delay, the handler's work up
-    /// to its first commit, the render work (prepare + GPU, or the Metal
+    /// to its first commit (none with a mid-frame read, whose touches go
+    /// straight to the commit), the render work (prepare + GPU, or the Metal
     /// GPU job when presented directly), the scan-out row and the panel.
     ///
     /// On Android: the rest of the window and the digitizer delay, the UI
     /// thread's work, RenderThread's commands and the GPU job, the row and
-    /// the panel. A resampled point's physical time is as far before the
+    /// the panel (a front buffer: no row, its draw may end just before the
+    /// scan-out reaches it). A resampled point's physical time is as far before the
     /// frame time as the sample's own (up to a nanosecond of rounding per
     /// window), so resampling cannot beat it; a touch-down frame waits for
     /// its handler too.
@@ -18,11 +20,13 @@ public enum AnalyticBound {
         let scan = PeriodicClock(hz: c.scanHz).periodNanos
         let restOfWindow = SimTime(((1 - c.sampleInstant.doubleValue) * scan).rounded(.down)) - 1
         if c.platform == .android {
-            let row = FrameGeometry(c).rowOffset ?? 0
+            // a front buffer's draw may end just before the scan-out reaches the row (Docs/Ink.md)
+            let row = c.frontBuffered ? 0 : FrameGeometry(c).rowOffset ?? 0
             let work = c.handler.lowerBound + c.android.renderThread.lowerBound + c.gpuRender.lowerBound
             return Swift.max(0, Swift.max(0, restOfWindow) + c.digitizerDelay + work + row + c.panelResponse - 2)
         }
-        let handler = c.handler.lowerBound / Int64(c.commits)
+        // a touch a mid-frame read takes goes straight to the commit (Docs/Ink.md)
+        let handler = c.midFrameRead ? 0 : c.handler.lowerBound / Int64(c.commits)
         let render: SimTime
         if c.metalDirect {
             render = c.appGPU.lowerBound

@@ -27,6 +27,9 @@ public final class FrameLog: @unchecked Sendable {
         public var horizon: SimTime = 0
     }
     public struct Drop: Sendable { public var time: SimTime; public var frame: Int64 }
+    /// A mid-frame read (`app.midFrameLead`): at `time`, before the commit
+    /// at `commit`, the app took `count` touches, scans `first` to `last`.
+    public struct LateRead: Sendable { public var time, commit: SimTime; public var first, last: Int64; public var count: Int }
     public struct BufferSample: Sendable { public var time: SimTime; public var held, allocated: Int }
     /// A rate switch: when the policy asked for it, the vsync it took
     /// effect at, and the new rate.
@@ -40,6 +43,7 @@ public final class FrameLog: @unchecked Sendable {
     public var gpuJobs: [GPUWork] = []
     public var latches: [Latch] = []
     public var drops: [Drop] = []
+    public var lateReads: [LateRead] = []
     public var bufferSamples: [BufferSample] = []
     /// The display's rate switches (a display that changes its rate).
     public var rateSwitches: [RateSwitch] = []

@@ -23,11 +23,16 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
     case renderThread
     /// Android: SurfaceFlinger's latch and composition.
     case surfaceFlinger
+    /// Android, a front-buffered app: the front-buffer renderer's thread
+    /// (the wet draws and the dry commits; Docs/Ink.md).
+    case frontRenderer
 
     /// The iOS lanes, top to bottom.
     public static let ios: [PipelineLane] = [.multiTouch, .app, .coreAnimation, .gpu, .display]
     /// The Android lanes, top to bottom.
     public static let android: [PipelineLane] = [.input, .uiThread, .renderThread, .gpu, .surfaceFlinger, .display]
+    /// A front-buffered Android app's lanes, top to bottom.
+    public static let androidFrontBuffered: [PipelineLane] = [.input, .uiThread, .frontRenderer, .gpu, .surfaceFlinger, .display]
 
     /// The lane's name as printed on the diagram.
     public var title: String {
@@ -41,6 +46,7 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
         case .uiThread: return "UI thread"
         case .renderThread: return "RenderThread"
         case .surfaceFlinger: return "SurfaceFlinger"
+        case .frontRenderer: return "Front buffer"
         }
     }
 
@@ -56,6 +62,7 @@ public enum PipelineLane: Int, CaseIterable, Sendable, Comparable {
         case .uiThread: return "UI thread"
         case .renderThread: return "RenderThread"
         case .surfaceFlinger: return "SurfaceFlinger"
+        case .frontRenderer: return "Front-buffer renderer thread"
         }
     }
 

@@ -19,6 +19,8 @@ public struct PipelineRun: ~Copyable {
     enum Prepared {
         case ios(IOSPipeline)
         case android(AndroidPipeline)
+        /// A front-buffered Android ink app (Docs/Ink.md).
+        case frontBuffered(FrontBufferedPipeline)
     }
 
     /// Prepares a run whose finger follows `input.trajectory`.
@@ -37,6 +39,8 @@ public struct PipelineRun: ~Copyable {
         trajectoryName = trajectory.name
         switch c.platform {
         case .ios: model = .ios(IOSPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
+        case .android where c.frontBuffered:
+            model = .frontBuffered(FrontBufferedPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
         case .android: model = .android(AndroidPipeline(configuration: c, trajectory: trajectory, keepLog: keepLog))
         }
         if keepLog { keepBudget() }
@@ -60,6 +64,9 @@ public struct PipelineRun: ~Copyable {
         case .android(var m):
             m.usePredictor(p)
             model = .android(m)
+        case .frontBuffered(var m):
+            m.usePredictor(p)
+            model = .frontBuffered(m)
         }
     }
 
@@ -75,6 +82,9 @@ public struct PipelineRun: ~Copyable {
         case .android(var m):
             m.keepScorecards(cards)
             model = .android(m)
+        case .frontBuffered(var m):
+            m.keepScorecards(cards)
+            model = .frontBuffered(m)
         }
     }
 
@@ -90,6 +100,9 @@ public struct PipelineRun: ~Copyable {
         case .android(var m):
             m.keepBudget()
             model = .android(m)
+        case .frontBuffered(var m):
+            m.keepBudget()
+            model = .frontBuffered(m)
         }
     }
 
@@ -102,6 +115,7 @@ public struct PipelineRun: ~Copyable {
         switch model {
         case .ios(let m): return try Self.execute(m, configuration, trajectoryName, predictorName)
         case .android(let m): return try Self.execute(m, configuration, trajectoryName, predictorName)
+        case .frontBuffered(let m): return try Self.execute(m, configuration, trajectoryName, predictorName)
         }
     }
 

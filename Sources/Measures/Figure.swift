@@ -89,6 +89,8 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
         case .transitions: return c.measuresFirstTouch
         case .displayRate: return c.rate.switches
         case .force: return c.force.interaction != .none
+        case .ink: return c.inkApp
+        case .frontBuffer: return c.frontBuffered
         case .prediction: return !c.predictor.isNone
         }
     }
@@ -281,6 +283,10 @@ public enum FigureChannel: String, Sendable, CaseIterable {
     case displayRate
     /// An app that uses force (`app.force.interaction`).
     case force
+    /// An ink app (`app.ink`, or front-buffered) with a drawing pen.
+    case ink
+    /// A front-buffered app (`android.renderMode: frontBuffered`).
+    case frontBuffer
     /// An app that predicts (`app.predictor`).
     case prediction
     /// Android's FrameTimeline.
@@ -299,6 +305,8 @@ public enum FigureChannel: String, Sendable, CaseIterable {
         case .transitions: return "taps, drags, lift-offs or display.minHz"
         case .displayRate: return "display.minHz"
         case .force: return "app.force.interaction"
+        case .ink: return "app.ink"
+        case .frontBuffer: return "android.renderMode frontBuffered"
         case .prediction: return "app.predictor"
         case .frameTimeline: return "FrameTimeline"
         case .bufferQueue: return "BufferQueue"

@@ -18,7 +18,8 @@ import TouchModel
 /// ``MeasureCatalogue`` row (Docs/Architecture.md, "Adding a figure").
 public enum FigureCatalogue {
     /// The declarations, in the catalogue's order.
-    public static let declarations: [FigureDeclaration] = touch + tap + transitions + scroll + display + displayRate + android + force + prediction
+    public static let declarations: [FigureDeclaration] = touch + tap + transitions + scroll + ink + display + displayRate + android
+        + force + prediction
 
     /// Where each name is in ``declarations``.
     static let index: [String: Int] = Dictionary(uniqueKeysWithValues: declarations.enumerated().map { ($1.name, $0) })
@@ -110,6 +111,22 @@ public enum FigureCatalogue {
           platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.scroll?.scrollToPhotonMs })),
         D(name: "scrollTrailMean", column: "scroll trail pt", sweepKey: "scrollTrailMeanPt", unit: .points, better: .lower,
           platform: .both, channel: .scroll, places: 3, value: .pooled(.mean, of: { $0.scroll?.trailPoints })),
+    ]
+
+    /// An ink app's pen (Docs/Ink.md): the wet stroke at the pen's row, the
+    /// predicted ink's on-screen error, a front buffer's torn draws and its
+    /// dry commits.
+    static let ink: [D] = [
+        D(name: "penToInkP50", column: "ink p50 ms", sweepKey: "inkP50Ms", unit: .milliseconds, better: .lower,
+          platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.ink?.penToInkMs })),
+        D(name: "penToInkP99", column: "ink p99 ms", sweepKey: "inkP99Ms", unit: .milliseconds, better: .lower,
+          platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.ink?.penToInkMs })),
+        D(name: "inkErrorRms", column: "ink error rms pt", sweepKey: "inkErrorRmsPt", unit: .points, better: .lower,
+          platform: .both, channel: .ink, places: 3, value: .runMean { $0.measurements.ink?.errorMoments.rms }),
+        D(name: "tornPerSecond", column: "torn frames/s", sweepKey: "tornPerS", unit: .perSecond, better: .lower,
+          platform: .android, channel: .frontBuffer, places: 1, value: .runMean { $0.measurements.ink?.tornPerSecond }),
+        D(name: "dryCommitP50", column: "dry commit p50 ms", sweepKey: "dryCommitP50Ms", unit: .milliseconds, better: .lower,
+          platform: .android, channel: .frontBuffer, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.ink?.dryCommitMs })),
     ]
 
     /// What the display showed (Docs/Model.md, "Repeated frames and hitches").

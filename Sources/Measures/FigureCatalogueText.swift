@@ -53,11 +53,11 @@ public enum FigureCatalogueText {
         - **produced by**: the runs that have the figure: every run, a drawing
           finger (any `input.trajectory` but `taps`), a tapping finger, taps whose
           lifts the app draws, a scrolling app (`app.scrolls`) with a moving
-          finger, a finger that comes and goes or a display that changes its
-          rate (the first touch after idle), a display that changes its rate
-          (`display.minHz`), an app that uses force or predicts, Android's
-          BufferQueue and FrameTimeline (Android 12 and later: an older release
-          has no FrameTimeline).
+          finger, an ink app (`app.ink`) and a front-buffered one, a finger that
+          comes and goes or a display that changes its rate (the first touch
+          after idle), a display that changes its rate (`display.minHz`), an app
+          that uses force or predicts, Android's BufferQueue and FrameTimeline
+          (Android 12 and later: an older release has no FrameTimeline).
         - **over a sweep point's seeds**: a latency statistic is taken of the
           seeds' frames pooled (their histograms merged); a per-run value is the
           mean of the seeds' values. `run --seeds` and `compare` give every figure
@@ -69,8 +69,9 @@ public enum FigureCatalogueText {
         force figures in Force.md, "What is measured"; the prediction figures in
         Prediction.md (points; `PredictionMetric`); the scroll figures (time to
         first scroll movement, scroll-to-photon, the content's trail) in Model.md,
-        "Scrolling"; the display's rate and its switches in Model.md, "Display
-        rate".
+        "Scrolling"; the ink figures (pen-to-ink, the ink's error, torn frames,
+        the dry commit) in Ink.md, "What is measured"; the display's rate and
+        its switches in Model.md, "Display rate".
 
         ## First touch after idle
 
@@ -100,10 +101,11 @@ public enum FigureCatalogueText {
 
         Each scenario names the figure it exists for, shown first in every table:
         `headline:` in its YAML (walt-screen: `frameToPhotonP50`, ui-taps:
-        `firstTouchP50`), else its app model's: `tapToPhotonP50` for a tapping
-        finger (agawi-glkit, agawi-glsurfaceview), `scrollStartP50` for a
-        scrolling app (android-scroll, ios-scroll), `frameToPhotonP50` with no
-        finger, `touchToPhotonP50` otherwise (pencil-drawing and the drawing
+        `firstTouchP50`, the ink scenarios: `penToInkP50`), else its app
+        model's: `tapToPhotonP50` for a tapping finger (agawi-glkit,
+        agawi-glsurfaceview), `scrollStartP50` for a scrolling app (android-scroll,
+        ios-scroll), `frameToPhotonP50` with no finger, `touchToPhotonP50`
+        otherwise (pencil-drawing and the drawing
         scenarios).
 
         ## The catalogue

@@ -38,6 +38,7 @@ public enum FigureTable {
         ("taps", [.tap, .lift]),
         ("scrolling", [.scroll]),
         ("first touch after idle and the display's rate", [.transitions, .displayRate]),
+        ("ink", [.ink, .frontBuffer]),
         ("Android BufferQueue and FrameTimeline", [.bufferQueue, .frameTimeline]),
         ("force (3D Touch)", [.force]),
         ("prediction", [.prediction]),

@@ -41,6 +41,7 @@ public enum RunSummary {
             ("device", device(r.configuration)),
             ("android", m.android.map { android($0, r.configuration) } ?? .null),
             ("force", ForceJSON.json(r)),
+        ] + InkJSON.field(r) + [
             // every figure the run produces (Docs/Figures.md), by its catalogue name; null: not measured
             ("figures", .object(Figure.shown(forRuns: [r]).map { ($0.rawValue, .ms($0.value(r))) })),
             ("engine", .object(engine)),

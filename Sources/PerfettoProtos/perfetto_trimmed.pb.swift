@@ -11,7 +11,7 @@
 /// The part of Perfetto's trace format that latsim writes and reads.
 ///
 /// Derived from google/perfetto at commit ec5d16b14b743ba6063d720956d6d6af6610fd72,
-/// protos/perfetto/trace/perfetto_trace.proto (vendored in ../shared/vendor/perfetto),
+/// protos/perfetto/trace/perfetto_trace.proto (Apache License 2.0),
 /// by keeping only the messages below and, in each, only the fields listed; every
 /// field keeps its upstream number, type and label, so a file written with these
 /// messages is a Perfetto trace and a Perfetto trace parses with them (fields left

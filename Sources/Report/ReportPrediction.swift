@@ -46,7 +46,7 @@ extension ReportWriter {
         page.add(Self.horizonCaption(chart))
         page.add()
         page = try motionChart(page)
-        page.add("The same comparison on the recorded $1 gesture strokes (real stylus motion; not part of this report because the data set is not shipped): `latsim predict --dataset ../shared/datasets/dollar-unistroke --include medium,fast`.")
+        page.add("The same comparison on the recorded $1 gesture strokes (real stylus motion; Wobbrock, Wilson and Li, UIST 2007) is in Docs/Prediction.md, \"Results on recorded strokes\": the repository holds one subject of the data set (Tests/Fixtures/dollar-unistroke), so this report leaves it out; with all subjects in a folder, `latsim predict --dataset DIR --include medium,fast`.")
         page.add()
         return page
     }

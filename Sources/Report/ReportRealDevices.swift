@@ -21,7 +21,7 @@ extension ReportWriter {
         if !failed.isEmpty { tally += "; not as the table expects: " + failed.joined(separator: ", ") }
         page.add("## Real devices")
         page.add()
-        page.add("`latsim validate` runs each published end-to-end measurement of references/measurements.md (section 2) on a preset of the device it was taken on, with the app the measurement used, for \(Validation.duration) simulated, and compares the published figure with the simulated one. A preset holds only facts of its device (a manufacturer's table, its device tree, a Google WALT stage measurement, the WWDC 2015 talk) or a class default documented once; no value in it was chosen to make a row come out, and a row the model misses stays a miss (Docs/Devices.md). A row passes within 10% or 5 ms of the published figure, whichever is larger: \(tally).")
+        page.add("`latsim validate` runs each published end-to-end measurement (Docs/Devices.md, \"The shipped rows\", gives each one's source) on a preset of the device it was taken on, with the app the measurement used, for \(Validation.duration) simulated, and compares the published figure with the simulated one. A preset holds only facts of its device (a manufacturer's table, its device tree, a Google WALT stage measurement, the WWDC 2015 talk) or a class default documented once; no value in it was chosen to make a row come out, and a row the model misses stays a miss (Docs/Devices.md). A row passes within 10% or 5 ms of the published figure, whichever is larger: \(tally).")
         page.add()
         page.add("| measurement | device | app | figure | published (ms) | simulated (ms) | error | verdict |")
         page.add("|---|---|---|---|---:|---:|---:|---|")

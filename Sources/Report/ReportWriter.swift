@@ -318,6 +318,8 @@ public enum ReportSection: String, CaseIterable, Sendable {
     case prediction
     /// 3D Touch.
     case force
+    /// Ink: front-buffered rendering, mid-frame input (Docs/Ink.md).
+    case ink
     /// The published measurements on their devices (`latsim validate`).
     case realDevices
 
@@ -332,6 +334,7 @@ public enum ReportSection: String, CaseIterable, Sendable {
         case .platforms: return try writer.platformsSection(page)
         case .prediction: return try writer.predictionSection(page)
         case .force: return try writer.forceSection(page)
+        case .ink: return try writer.inkSection(page)
         case .realDevices: return try writer.realDevicesSection(page)
         }
     }

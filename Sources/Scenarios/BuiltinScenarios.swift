@@ -27,12 +27,19 @@ public enum BuiltinScenarios {
         "ui-taps",
     ]
 
+    /// The ink apps (Docs/Ink.md): Pencil ink on the 2017 iPad Pro without
+    /// and with mid-frame input and prediction, and an Android stylus
+    /// tablet's ink app multi-buffered and front-buffered.
+    public static let inkNames = [
+        "pencil-ink", "pencil-ink-midframe", "pencil-ink-predicted", "android-ink-buffered", "android-ink-front",
+    ]
+
     /// The scenarios of each platform's pipeline: iOS first (the talk's,
     /// then 3D Touch), then Android.
     public static let platformNames = iosNames + forceNames + androidNames
 
-    /// Every built-in scenario: iOS, Android, then the app models.
-    public static let names = platformNames + appNames
+    /// Every built-in scenario: iOS, Android, the app models, then the ink apps.
+    public static let names = platformNames + appNames + inkNames
 
     /// The YAML text of a built-in scenario, or nil if there is none of that name.
     public static func yaml(named name: String) -> String? {

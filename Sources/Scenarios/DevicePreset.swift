@@ -70,7 +70,7 @@ extension DevicePreset {
         "iphone-5", "iphone-x", "ipad-mini", "ipad-air-2", "ipad-pro-2015", "ipad-pro-2017",
         "iphone-13-pro", "ipad-pro-m4",
         "nexus-5", "nexus-5x", "nexus-7-2013", "nexus-9", "pixel", "pixel-xl", "pixel-4", "pixel-5", "pixel-6",
-        "pixel-7", "pixel-8",
+        "pixel-7", "pixel-8", "xiaomi-pad-5",
     ]
 
     /// The YAML text of a built-in resource of the device folder.

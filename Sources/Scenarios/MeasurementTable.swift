@@ -14,6 +14,12 @@ public struct MeasurementTable: Sendable {
         case frameToPhoton
         /// From a drag's newest sample to its photon (`latency.touchToPhotonMs`).
         case touchToPhoton
+        /// An ink app's pen-to-ink: from the newest pen sample to its
+        /// photons at the pen's own row (`ink.penToInkMs`; Docs/Ink.md).
+        case penToInk
+        /// Touch-to-photon less the prediction horizon the frame applied
+        /// (`latency.effectiveMs`): the latency a predicting app shows.
+        case effectiveToPhoton
     }
 
     /// Which statistic of the simulated figure is compared.
@@ -67,7 +73,7 @@ public struct MeasurementTable: Sendable {
     /// The folder relative device and scenario files are read from (nil: the working folder).
     public var folder: String?
 
-    /// The shipped table: references/measurements.md, section 2.
+    /// The shipped table (Devices/measurements.yaml; Docs/Devices.md, "The shipped rows").
     public static func builtin() throws(LatsimError) -> MeasurementTable {
         guard let text = DevicePreset.resource("measurements") else {
             throw LatsimError(.internal, file: "builtin:measurements", problem: "the shipped table of measurements is missing")

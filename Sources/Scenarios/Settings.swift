@@ -133,6 +133,7 @@ public struct Settings: Sendable {
         try checkInput(&c)
         c.devicePreset = devicePreset
         try checkForce(c)
+        try checkInk(c)
         if c.smoothing == .oneEuro, !c.predictor.isNone, c.predictor.withOneEuro == nil {
             let source = entries["app.prediction.smoothing"]?.source
             throw LatsimError(file: source?.file ?? "default", line: source?.line, column: source?.column,

@@ -38,6 +38,9 @@ public enum AndroidTraceExport {
     /// JSON has no other way to show them; a native trace carries them as
     /// FrameTimeline packets, ``frameTimeline(_:scenario:)``).
     public static func trace(_ result: RunResult, scenario: String, timelineTracks: Bool = true) -> ChromeTrace? {
+        if result.configuration.frontBuffered {
+            return FrontBufferTraceExport.trace(result, scenario: scenario, timelineTracks: timelineTracks)
+        }
         guard let log = result.frameLog, let a = log.android else { return nil }
         let c = result.configuration
         let end = c.duration
@@ -67,6 +70,7 @@ public enum AndroidTraceExport {
             case .frame: name = "Choreographer#doFrame \(w.frame)"
             case .touchDown: name = "deliverInputEvent DOWN \(w.newestScan)"
             case .input: name = "Choreographer#doFrame (input, stored for the GL thread)"
+            case .inkEvent: name = "onTouchEvent: renderFrontBufferedLayer"
             }
             let ref = t.slice(ui, name: name, startNs: w.start, durationNs: w.end - w.start,
                               args: ["frame time ms": ms(w.frameTime), "newest sample": .integer(w.newestScan)])

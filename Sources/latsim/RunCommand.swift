@@ -225,7 +225,7 @@ enum RunTable {
                 : c.taps ? (.tapToPhotonP50, .tapToPhotonP99) : (.touchToPhotonP50, .touchToPhotonP99)
             t.rows.append([label, f(total, 3), whole.map { FigureTable.cell($0.p50.value(r), $0.p50) } ?? "-",
                            whole.map { FigureTable.cell($0.p99.value(r), $0.p99) } ?? "-", "100.0%"])
-            blocks.append(t.render() + (androidNote(c).map { "\n" + $0 } ?? ""))
+            blocks.append(t.render() + (budgetNote(c).map { "\n" + $0 } ?? ""))
         }
         return blocks.joined(separator: "\n\n") + "\n\nEach frame's stages add up to its touch-to-photon; the means add up to the mean. Percentiles of the stages do not add up (each stage's p99 comes from different frames)."
     }

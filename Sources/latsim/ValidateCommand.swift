@@ -19,8 +19,8 @@ struct ValidateCommand: ParsableCommand {
         the device it was taken on (a preset, `latsim devices`), for 60 s simulated, \
         and prints the published figure beside the simulated one with the error and \
         a verdict: pass within 10% or 5 ms, whichever is larger. Without \
-        --measurements the shipped table runs (references/measurements.md, section \
-        2); a table of your own, in the same YAML format, runs your devices \
+        --measurements the shipped table runs (Docs/Devices.md, "The shipped \
+        rows"); a table of your own, in the same YAML format, runs your devices \
         (Docs/Devices.md, "Validation"). A row the model is known to miss says \
         so (expected: miss, with its reason): exit status 0 when every other row \
         passes and every expected miss still misses, 1 when a row misses that should \

@@ -15,7 +15,11 @@ import Testing
 /// chosen: 11.7 between any two stages, 7.7 between two stages of one
 /// platform and 9.5 between neighbouring stages under any simulated
 /// deficiency), rounded down, so a change that brings two colours closer
-/// fails here.
+/// fails here. The six stages of the ink apps (Docs/Ink.md) were added
+/// within the same floors (least: 11.3 between the idle wake and the
+/// mid-frame read; 8.1 between a front-buffered draw's render wait and scan
+/// race under deuteranopia; neighbours 13.0), and the rate switch wait
+/// (least: 14.8 from any stage; under a deficiency 1.3 above the floors).
 @Suite struct ChartPaletteTests {
     enum Vision: CaseIterable { case normal, protanopia, deuteranopia, tritanopia }
 
@@ -92,13 +96,22 @@ import Testing
     }
 
     static let stages = BudgetStage.allCases
-    static let platforms: [[BudgetStage]] = [BudgetStage.stages(of: .ios), BudgetStage.stages(of: .android, panel: .command)]
+    /// The bars: each platform's stages, iOS with a mid-frame read, and a
+    /// front-buffered app's draws.
+    static let platforms: [[BudgetStage]] = [
+        BudgetStage.stages(of: .ios), BudgetStage.stages(of: .android, panel: .command),
+        BudgetStage.midFrameStages, BudgetStage.frontBufferedStages,
+        // a display that changes its rate: its wait inside each bar
+        BudgetStage.stages(of: .ios, switching: true), BudgetStage.stages(of: .android, panel: .command, switching: true),
+        BudgetStage.midFrameStages.withRateSwitchWait,
+    ]
 
     /// Every stage its own colour from the palette, and every two of them
     /// apart (the budget chart once gave the handler and the UI thread one
     /// orange, prepare and RenderThread one green).
     @Test func everyStageHasAColourOfItsOwn() {
-        #expect(Self.stages.count == 20)
+        // 20 of both platforms' pipelines, 1 of a display that changes its rate, 6 of the ink apps
+        #expect(Self.stages.count == 27)
         for s in Self.stages { #expect(ChartStyle.palette.contains(ChartStyle.stage(s)), "\(s)") }
         for (i, a) in Self.stages.enumerated() {
             for b in Self.stages[(i + 1)...] {

@@ -19,6 +19,7 @@ import Testing
             ("ios9-low-latency", try Self.run("ios9-low-latency")), ("android-default", try Self.run("android-default")),
             ("agawi-glkit", try Self.run("agawi-glkit", "iphone-5")), ("ios9-peek-pop", try Self.run("ios9-peek-pop")),
             ("ios9-prediction", try Self.run("ios9-prediction")), ("android-scroll", try Self.run("android-scroll", "nexus-5")),
+            ("android-ink-front", try Self.run("android-ink-front")),
         ]
         let tables = FigureTable.grouped(results)
         #expect(tables.count == FigureTable.groups.count)

@@ -95,10 +95,10 @@ import Testing
         let o = try Latsim.run(["validate", "--json", dir.appendingPathComponent("v.json").path, "--chart", dir.path])
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(o.status == 0, "\(o.status) \(o.stderr)")
-        #expect(o.stdout.contains("walt-screen-nexus7") && o.stdout.contains("expected miss") && o.stdout.contains("of 8 measurements"))
+        #expect(o.stdout.contains("walt-screen-nexus7") && o.stdout.contains("expected miss") && o.stdout.contains("of 9 measurements"))
         #expect(!o.stdout.contains("MISS") && o.stdout.contains("4 expected misses") && o.stdout.contains("expected to miss: The model"))
         let rows = try Latsim.rows(try Data(contentsOf: dir.appendingPathComponent("v.json")), kind: "validate")
-        #expect(rows.count == 8)
+        #expect(rows.count == 9)
         for r in rows {
             for key in ["id", "device", "scenario", "measure", "published", "simulated", "errorPct", "pass"] {
                 #expect(r[key] != nil, "\(key) missing")
@@ -107,7 +107,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("validation.gp").path))
         let stdout = try Latsim.run(["validate", "--json", "-"])
         let parsed = try? Latsim.rows(Data(stdout.stdout.utf8), kind: "validate")
-        #expect(stdout.status == 0 && parsed?.count == 8)
+        #expect(stdout.status == 0 && parsed?.count == 9)
         #expect(parsed?.filter { $0["verdict"] as? String == "expectedMiss" }.count == 4)
         #expect(parsed?.allSatisfy { $0["asExpected"] as? Bool == true } == true)
     }

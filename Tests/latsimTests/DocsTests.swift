@@ -1,10 +1,13 @@
 import Foundation
 import Testing
 
-/// The documentation runs: every command of the README's examples and of
-/// each `--help`'s "Examples:" is extracted and run, on shipped files only,
-/// in a scratch folder that holds the repository's `Examples/` and a copy
-/// of `Reports/prediction-baseline.json`.
+/// The documentation runs: every command of the README's, the guide's, the
+/// command reference's and the engine page's examples and of each
+/// `--help`'s "Examples:" is extracted and run, on shipped files only, in a
+/// scratch folder that holds the repository's `Examples/` and a copy of
+/// `Reports/prediction-baseline.json`. And the documentation stands on its
+/// own: it cites sources, never a file outside the repository, and every
+/// relative link resolves inside it.
 @Suite(.serialized) struct DocsTests {
     /// The subcommands whose help may carry examples.
     static let subcommands = ["run", "compare", "sweep", "predict", "regress", "diagram", "devices", "validate", "table",
@@ -61,9 +64,28 @@ import Testing
         return quote == nil
     }
 
-    /// The README's commands (code blocks only), with their documented exit status.
-    static func readmeCommands() throws -> [(command: String, status: Int32)] {
-        let text = try String(contentsOf: Latsim.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    /// The pages whose code blocks' commands are run: the README and every
+    /// page of Docs/.
+    static let runPages: [String] = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(
+        atPath: Latsim.packageRoot.appendingPathComponent("Docs").path)) ?? [])
+        .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
+
+    /// Lines of Docs/ that look like commands and are not run, each with the
+    /// reason; every one must still be on its page (so the list cannot rot).
+    static let notRun: [(page: String, command: String, why: String)] = [
+        ("Docs/Architecture.md", "latsim (the command line)", "a box of the modules' drawing"),
+        ("Docs/TraceFormats.md", "latsim import FILE [--out PATH] [--name NAME]", "the command's synopsis"),
+        ("Docs/MeasuredDurations.md", "latsim run ios9-low-latency --set 'app.handler=empirical(@frames.csv:handler_ms)'",
+         "frames.csv is the reader's own export, made by the steps the page gives"),
+        ("Docs/MeasuredDurations.md", "latsim run android-default --set 'app.handler=empirical(@frames.csv:frame_ms)'",
+         "frames.csv is the reader's own export, made by the steps the page gives"),
+        ("Docs/Prediction.md", "latsim regress --baseline mine.json --update --predictor-command ./linear",
+         "./linear is Examples/predictors/linear.c compiled by the reader (CIExampleTests compiles and runs it)"),
+    ]
+
+    /// A page's commands (code blocks only), with their documented exit status.
+    static func pageCommands(_ page: String) throws -> [(command: String, status: Int32)] {
+        let text = try String(contentsOf: Latsim.packageRoot.appendingPathComponent(page), encoding: .utf8)
         var inBlock = false
         var lines: [String] = []
         for line in text.components(separatedBy: "\n") {
@@ -111,18 +133,37 @@ import Testing
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// The README's examples all name shipped files and exit as the README
-    /// says (0, or the status its `$ echo $?` shows).
-    @Test func everyReadmeCommandRuns() throws {
-        let commands = try Self.readmeCommands()
-        #expect(commands.count >= 25, "\(commands.count) commands found")
-        #expect(commands.contains { $0.status == 1 }, "the compare gate's failing example is found with its status")
+    /// The examples of the README, the guide, the command reference and the
+    /// engine page all name shipped files and exit as the page says (0, or
+    /// the status its `$ echo $?` shows).
+    @Test(arguments: runPages) func everyDocumentedCommandRuns(page: String) throws {
+        let commands = try Self.pageCommands(page).filter { c in !Self.notRun.contains { $0.page == page && $0.command == c.command } }
+        guard !commands.isEmpty else { return }
         let dir = try Self.scratch()
         for (c, status) in commands {
-            #expect(Self.balanced(c), "unbalanced quotes: \(c)")
-            #expect(!c.contains("../shared"), "a file that is not shipped: \(c)")
+            #expect(Self.balanced(c), "\(page): unbalanced quotes: \(c)")
+            #expect(!c.contains("../"), "\(page): a file outside the repository: \(c)")
             let r = try Self.run(c, in: dir)
-            #expect(r.status == status, "\(c)\nexit \(r.status), documented \(status)\n\(r.output.suffix(1500))")
+            #expect(r.status == status, "\(page): \(c)\nexit \(r.status), documented \(status)\n\(r.output.suffix(1500))")
+        }
+    }
+
+    /// The pages hold the examples they held as one README: at least 25
+    /// commands, the compare gate's failing one among them with its status;
+    /// the README shows the first run, a benchmark, a chart and the gate.
+    @Test func thePagesHoldEveryExample() throws {
+        let all = try Self.runPages.flatMap { try Self.pageCommands($0) }
+        #expect(all.count >= 25, "\(all.count) commands found")
+        #expect(all.contains { $0.status == 1 }, "the compare gate's failing example is found with its status")
+        #expect(try !Self.pageCommands("README.md").isEmpty && !Self.pageCommands("Docs/Guide.md").isEmpty
+                && !Self.pageCommands("Docs/Commands.md").isEmpty)
+        for skipped in Self.notRun {
+            #expect(try Self.pageCommands(skipped.page).contains { $0.command == skipped.command },
+                    "\(skipped.page) no longer holds a command the tests leave out: \(skipped.command)")
+        }
+        let readme = try Self.pageCommands("README.md").map(\.command)
+        for job in ["latsim run ", "latsim compare ", "latsim diagram ", "latsim regress "] {
+            #expect(readme.contains { $0.hasPrefix(job) }, "the README shows no `\(job)...`")
         }
     }
 

@@ -19,6 +19,10 @@ public final class AndroidFrameLog: @unchecked Sendable {
         case touchDown
         /// A Choreographer frame.
         case frame
+        /// A front-buffered app's input event (unbuffered): the touch
+        /// handler hands the wet segment (or, on a lift, the dry commit) to
+        /// the front-buffer renderer.
+        case inkEvent
         /// A continuous app's input callback (it stores the position).
         case input
     }
@@ -118,8 +122,42 @@ public final class AndroidFrameLog: @unchecked Sendable {
         public var resampled: String
     }
 
+    /// A front-buffered app's draw into the front buffer (Docs/Ink.md).
+    public struct FrontDraw: Sendable {
+        /// The draw's number.
+        public var draw: Int64
+        /// The UI thread's hand-off, the renderer's start, the GPU
+        /// submission, and the GPU job's start and end.
+        public var posted, renderStart, submitted, gpuStart, gpuEnd: SimTime
+        /// The newest sample drawn.
+        public var newestScan: Int64
+        /// The pen's row: its position (points) and its scan-out offset after a vsync.
+        public var penY: Double
+        public var rowOffset: SimTime
+        /// The vsync from which the front layer was on screen for this draw.
+        public var shownFrom: SimTime
+        /// The scan-out's pass over the pen's row that showed it (the photons, before the panel).
+        public var pass: SimTime
+        /// Shown through SurfaceFlinger (a composed plane, or a layer not yet on screen).
+        public var composed: Bool
+        /// The scan-out passed the pen's row while the GPU drew it.
+        public var torn: Bool
+    }
+    /// A front-buffered app's dry commit: the pen's lift, its being seen
+    /// and handed to the renderer, and the frame that carried the dry stroke.
+    public struct DryCommit: Sendable {
+        public var lift, seen, posted: SimTime
+        public var frame: Int64
+    }
+
     /// Samples reaching the channel, in order.
     public var arrivals: [Arrival] = []
+    /// Front-buffer draws, in order (front-buffered apps).
+    public var frontDraws: [FrontDraw] = []
+    /// Dry commits, in order (front-buffered apps).
+    public var dryCommits: [DryCommit] = []
+    /// Lifts reaching the app (front-buffered apps): the instant it saw them.
+    public var lifts: [SimTime] = []
     /// UI-thread work, in order of start.
     public var uiWork: [UIWork] = []
     /// Syncs that blocked.

@@ -78,7 +78,8 @@ struct AndroidPipeline: PlatformPipeline {
         rng = SeededRandom(seed: c.seed)
         digitizer = Digitizer(configuration: c, trajectory: trajectory)
         dispatch = InputDispatch(latency: c.android.dispatchLatency)
-        consumer = InputConsumer(resampling: c.android.resampling, resampleLatency: c.android.resampleLatency)
+        consumer = InputConsumer(resampling: c.android.resampling, resampleLatency: c.android.resampleLatency,
+                                 unbuffered: c.ink.unbufferedDispatch)
         choreographer = Choreographer(vsyncClock: c.vsyncClock, lead: timing.appDuration + timing.sfDuration,
                                       sfDuration: timing.sfDuration)
         ui = UIThread(configuration: c)

@@ -59,9 +59,15 @@ struct InputConsumer {
     private(set) var extrapolated = 0
     private(set) var notResampled = 0
 
-    init(resampling: Bool, resampleLatency: SimTime) {
-        self.resampling = resampling
+    /// `android.unbufferedDispatch`: every sample that has reached the
+    /// channel is consumed, at no sample time and without resampling
+    /// (ViewRootImpl's `consumeBatchedInputEvents(-1)`; Docs/Ink.md).
+    let unbuffered: Bool
+
+    init(resampling: Bool, resampleLatency: SimTime, unbuffered: Bool = false) {
+        self.resampling = resampling && !unbuffered
         self.resampleLatency = resampleLatency
+        self.unbuffered = unbuffered
     }
 
     /// A MOVE sample reaches the channel: it waits in the batch.
@@ -76,7 +82,9 @@ struct InputConsumer {
 
     /// The resampling target of a frame with frame time `frameTime`.
     @inline(__always)
-    func sampleTime(frameTime: SimTime) -> SimTime { resampling ? frameTime - resampleLatency : frameTime }
+    func sampleTime(frameTime: SimTime) -> SimTime {
+        unbuffered ? .max : resampling ? frameTime - resampleLatency : frameTime
+    }
 
     /// How many batched samples a frame with sample time `t` consumes.
     @inline(__always)

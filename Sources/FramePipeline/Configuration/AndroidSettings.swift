@@ -44,12 +44,18 @@ public enum AndroidRenderMode: String, Sendable, CaseIterable, Keyword {
     /// GLSurfaceView's `RENDERMODE_CONTINUOUSLY`: a GL thread draws in a
     /// loop, unpaced by the Choreographer.
     case continuous
+    /// androidx.graphics.lowlatency's front-buffered renderer
+    /// (`GLFrontBufferedRenderer`, `CanvasFrontBufferedRenderer`, API 29):
+    /// the wet stroke is drawn into the single buffer being scanned out,
+    /// and on pen-up the dry stroke is committed through the BufferQueue
+    /// and SurfaceFlinger (Docs/Ink.md).
+    case frontBuffered
 }
 
 /// The Android release whose SurfaceFlinger timing rules a run follows
 /// (`os.androidVersion`; Docs/Android.md, "Timing by Android version"). The
 /// release decides three things, each from AOSP's history
-/// (references/android-versions-and-panels.md):
+/// (`frameworks/native`, with the commits named below):
 /// - the timing rule: up to Android 11 the legacy DispSync offsets
 ///   (SurfaceFlinger latches at its first wake-up after a buffer is queued;
 ///   a frame has no target vsync); from 12 work durations with a target
@@ -126,8 +132,8 @@ public enum AndroidVersion: String, Sendable, CaseIterable, Keyword, Comparable 
 
     /// True from Android 12: SurfaceFlinger has FrameTimeline, the jank
     /// classes and Perfetto's expected and actual frame timelines (Perfetto,
-    /// `docs/data-sources/frametimeline.md`: "requires Android 12+";
-    /// references/android.md, section 2). Before it a run reports no
+    /// `docs/data-sources/frametimeline.md`: "requires Android 12+").
+    /// Before it a run reports no
     /// FrameTimeline classes, packets or tracks (Docs/Android.md,
     /// "FrameTimeline before Android 12").
     public var hasFrameTimeline: Bool { self >= .v12 }

@@ -269,6 +269,9 @@ public enum AppUpdates: String, Sendable, CaseIterable, Keyword {
     public var force = ForceSettings()
     /// A display that changes its rate (Docs/Model.md, "Display rate").
     public var rate = DisplayRateSettings()
+    /// The ink app: wet ink at the pen's row, unbuffered input, the front
+    /// buffer's plane, the mid-frame read (Docs/Ink.md).
+    public var ink = InkSettings()
 
     /// A configuration whose every field the key table then sets; not a
     /// configuration to run as it is.

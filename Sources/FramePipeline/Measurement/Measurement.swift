@@ -58,6 +58,13 @@ struct Measurement {
     let scrolling: Bool
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
+    /// An ink app's figures (Docs/Ink.md); nil otherwise.
+    var ink: InkTracker?
+    /// Whether a shown frame's ink is measured at its latch (an ink app
+    /// drawing through the buffered pipeline): tested per frame without
+    /// reading the optional above. A front-buffered app measures its draws
+    /// itself (``inkShown(newest:photon:drawn:)``).
+    let inkAtLatch: Bool
     /// The content number (iOS: the scan) of the newest touch shown so far.
     private var newestShown: Int64 = -1
     /// Touches the app drew and no frame has shown yet: what per-sample
@@ -90,6 +97,8 @@ struct Measurement {
         quietGap = c.quietGap
         scrolling = c.scrolls && !taps
         if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
+        inkAtLatch = c.inkApp && !c.frontBuffered
+        if c.inkApp || c.midFrameRead { ink = InkTracker(c) }
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every
@@ -184,6 +193,7 @@ struct Measurement {
                 effectiveFrames.record(effectiveFor.count)
                 prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
             }
+            if inkAtLatch { inkShown(newest: s, photon: ink!.photon(vsync: latch, y: s.position.y), drawn: drawn) }
         }
         if measured && taps { newestShown = content }
         while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
@@ -213,6 +223,13 @@ struct Measurement {
         }
     }
 
+    /// An ink app shows the pen position `newest` at `photon` (at its own
+    /// row), the stroke's end drawn at `drawn`.
+    mutating func inkShown(newest: Touch, photon: SimTime, drawn: TouchPoint) {
+        let pen = truth.state(at: photon).position
+        ink!.shown(newest: newest, photon: photon, drawn: drawn, truth: pen)
+    }
+
     /// The figures of a finished run, every platform's: the streams
     /// settled, what the display showed (with `droppedFrames`, which each
     /// platform counts its own way), what the digitizer made, and the app's
@@ -236,7 +253,7 @@ struct Measurement {
 
     /// The streams, settled; without prediction the effective figures are
     /// the measured ones (they were not recorded twice).
-    private mutating func finish(into m: inout Measurements) {
+    mutating func finish(into m: inout Measurements) {
         if !predicts {
             effectiveMs = touchToPhotonMs
             effectiveFrames = pipelineFrames
@@ -254,8 +271,47 @@ struct Measurement {
         m.steadyTouchMs = steadyTouchMs
         m.prediction = prediction
         m.scroll = scroll?.figures
+        if var i = ink?.figures {
+            i.settle()
+            m.ink = i
+        }
         m.chromiumScorecard = platform?.chromium?.result
         m.androidScorecard = platform?.android?.result
         m.settle()
+    }
+}
+
+extension Measurement {
+    /// A front-buffered draw ending at `drawEnd` (Docs/Ink.md): its content
+    /// reaches the eye at each row when the scan-out next passes it, from
+    /// the vsync `from` on (the front layer on screen, or a composed
+    /// present). `vsync` is the pass over the measured row; the rest as
+    /// ``frameShown(latch:content:newest:drawnTouches:drawn:horizon:)``,
+    /// with every drawn sample's photons at its own row's pass. Returns true
+    /// when the content is new (and was measured).
+    mutating func frontDrawShown(race: ScanRace, drawEnd: SimTime, from: SimTime, vsync: SimTime, content: Int64,
+                                 newest s: Touch, drawnTouches: Int64, drawn: TouchPoint, horizon: SimTime) -> Bool {
+        let measured = content > newestShown
+        if measured {
+            newestShown = content
+            measuredPhoton = geometry.photonTime(latch: vsync, y: s.position.y)
+            let photon = measuredPhoton
+            let ttp = touchToPhotonMemo.of(photon - s.time)
+            let frames = geometry.pipelineFrames(latch: vsync, windowStart: s.windowStart)
+            touchToPhotonMs.record(ttp)
+            pipelineFrames.record(frames)
+            if predicts {
+                effectiveMs.record(ttp - horizonMemo.of(horizon))
+                effectiveFrames.record(geometry.frames(frames, minus: horizon))
+                prediction.recordPhoton(drawn: drawn, truth: truth.state(at: photon).position)
+            }
+        }
+        while drawnShown < drawnTouches, let d = drawnWaiting.popFirst() {
+            drawnShown += 1
+            let row = geometry.rowOffset ?? roundHalfUp(d.y / geometry.heightPoints * geometry.framePeriodNanos)
+            let photon = race.pass(atOrAfter: drawEnd, row: row, from: from) + geometry.panelResponse
+            perSampleMs.record(perSampleMemo.of(photon - d.time))
+        }
+        return measured
     }
 }

@@ -82,6 +82,8 @@ public struct Measurements: Sendable {
     /// A scrolling app's figures (`app.scrolls`, Docs/Model.md,
     /// "Scrolling"); nil otherwise.
     public var scroll: ScrollMeasurements?
+    /// An ink app's figures (Docs/Ink.md); nil otherwise.
+    public var ink: InkMeasurements?
 
     /// No figure yet.
     public init() {}

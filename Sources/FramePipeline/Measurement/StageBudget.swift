@@ -27,6 +27,10 @@ public enum BudgetStage: String, CaseIterable, Sendable {
     case batchWait
     /// iOS: the touch handler, from its start to the commit the frame shows.
     case handler
+    /// iOS with mid-frame event processing (`app.midFrameLead`): from the
+    /// handler's end to the late read of the touches, the commit right
+    /// after it (Docs/Ink.md, "Mid-frame input").
+    case midFrameRead
     /// Android: the UI thread's frame work (input, animation, traversal).
     case uiThread
     /// Android: the UI thread blocked in the sync while RenderThread is busy.
@@ -58,6 +62,25 @@ public enum BudgetStage: String, CaseIterable, Sendable {
     /// unpublished unknown): from the vsync it was ready for to the TE after
     /// the wake, whole periods, 0 when the wake ended before that vsync.
     case idleWake
+    /// A front-buffered app (Android, Docs/Ink.md): from the input channel
+    /// to the start of the UI-thread work that draws it (unbuffered input:
+    /// the thread busy with earlier events; batched: the Choreographer's
+    /// frame).
+    case inputWait
+    /// A front-buffered app: from the UI thread's hand-off to the
+    /// front-buffer renderer's thread starting the draw (busy with an
+    /// earlier draw or a dry commit).
+    case renderWait
+    /// A front-buffered app: the front-buffer renderer's commands for the
+    /// draw, up to its GPU submission.
+    case frontRender
+    /// A front-buffered app: from the draw's end to the present that shows
+    /// the front layer through SurfaceFlinger (a composed front buffer; on
+    /// an overlay, a layer not yet shown); 0 on a shown overlay.
+    case composeWait
+    /// A front-buffered app: from the draw's end (or that present) to the
+    /// scan-out passing the measured row: the scan line's race.
+    case scanRace
     /// The scan-out from the top of the screen down to the measured row.
     case scanOut
     /// The panel's response (`device.panelResponse`).
@@ -82,8 +105,22 @@ public enum BudgetStage: String, CaseIterable, Sendable {
 
     /// The stages of a configuration's frames, in order.
     public static func stages(of c: PipelineConfiguration) -> [BudgetStage] {
-        stages(of: c.platform, panel: c.platform == .android ? c.android.panelInterface : .video, switching: c.rate.switches)
+        if c.frontBuffered { return frontBufferedStages }
+        if c.midFrameRead { return c.rate.switches ? midFrameStages.withRateSwitchWait : midFrameStages }
+        return stages(of: c.platform, panel: c.platform == .android ? c.android.panelInterface : .video, switching: c.rate.switches)
     }
+
+    /// The stages of an iOS app reading its touches mid-frame (Docs/Ink.md).
+    public static let midFrameStages: [BudgetStage] = [
+        .scan, .digitizer, .deliveryWait, .handler, .midFrameRead, .renderServerWait, .prepare, .gpuWait, .gpu, .latchWait,
+        .scanOut, .panel,
+    ]
+
+    /// The stages of a front-buffered app's wet draws (Docs/Ink.md).
+    public static let frontBufferedStages: [BudgetStage] = [
+        .scan, .digitizer, .dispatch, .inputWait, .uiThread, .renderWait, .frontRender, .gpuWait, .gpu, .composeWait,
+        .scanRace, .panel,
+    ]
 
     /// A short name for tables and charts.
     public var phrase: String {
@@ -96,6 +133,12 @@ public enum BudgetStage: String, CaseIterable, Sendable {
         case .deliveryWait: return "delivery wait"
         case .batchWait: return "batch wait"
         case .handler: return "handler"
+        case .midFrameRead: return "mid-frame wait"
+        case .inputWait: return "input wait"
+        case .renderWait: return "render wait"
+        case .frontRender: return "front render"
+        case .composeWait: return "compose wait"
+        case .scanRace: return "scan race"
         case .uiThread: return "UI thread"
         case .syncWait: return "sync wait"
         case .dequeueWait: return "dequeue wait"
@@ -110,6 +153,17 @@ public enum BudgetStage: String, CaseIterable, Sendable {
         case .scanOut: return "scan-out"
         case .panel: return "panel"
         }
+    }
+}
+
+extension [BudgetStage] {
+    /// An iOS list with ``BudgetStage/rateSwitchWait`` before its delivery
+    /// wait: the frame start a lower rate put later.
+    public var withRateSwitchWait: [BudgetStage] {
+        guard let i = firstIndex(of: .deliveryWait) else { return self }
+        var stages = self
+        stages.insert(.rateSwitchWait, at: i)
+        return stages
     }
 }
 

@@ -75,7 +75,7 @@ struct App {
     let metalTime: DurationSampler
     /// No observer: a `didSet` here made every mutating call through the
     /// optional copy the whole predictor out and back.
-    private(set) var predictor: PredictorSlot?
+    var predictor: PredictorSlot?
     /// Whether the app predicts touches (kept apart from ``predictor`` so the
     /// hot path never looks into it).
     private(set) var predicts: Bool
@@ -92,13 +92,15 @@ struct App {
     private(set) var busy = false
     private(set) var handlerRuns = 0
     private(set) var run: Int64 = -1
-    private var start: SimTime = 0
+    /// The run's start, and what its commits carry (a mid-frame read,
+    /// MidFrameRead.swift, updates the touch, the drawn point and the horizon).
+    private(set) var start: SimTime = 0
     private var duration: SimTime = 0
     private var nextCommitIndex = 1
-    private var mainTouch = Touch.none
-    private var drawnTouches: Int64 = 0
-    private var drawn = TouchPoint.zero
-    private var horizonApplied: SimTime = 0
+    var mainTouch = Touch.none
+    var drawnTouches: Int64 = 0
+    var drawn = TouchPoint.zero
+    var horizonApplied: SimTime = 0
     /// Commits made so far.
     private(set) var commitsMade: Int64 = 0
 

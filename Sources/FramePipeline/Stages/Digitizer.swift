@@ -56,6 +56,13 @@ public struct Digitizer: Sendable {
     public private(set) var touchUpMs = Measurements.milliseconds()
     /// The last scanned window, [start, end).
     public private(set) var lastWindow: Range<SimTime> = 0..<0
+    /// Whether a scan that finds the finger up after it was down reports
+    /// the lift (``lift``): a front-buffered ink app commits its dry stroke
+    /// on pen-up (Docs/Ink.md).
+    let reportsLifts: Bool
+    /// The lift the last scan found, until taken: its true instant (found
+    /// on the trajectory, to the nanosecond) and the scan's sample instant.
+    var lift: (instant: SimTime, seen: SimTime)?
 
     /// A digitizer following `trajectory`.
     public init(configuration c: PipelineConfiguration, trajectory: Trajectory) {
@@ -72,6 +79,7 @@ public struct Digitizer: Sendable {
         windowEnd = c.scanClock.ticks(from: 1)
         var downRNG = SeededRandom(seed: c.seed, stream: 2)
         tapping = trajectory.taps
+        reportsLifts = c.frontBuffered && !trajectory.taps
         if tapping {
             taps = TapEvents(configuration: c, trajectory: trajectory, downRNG: downRNG,
                              upRNG: SeededRandom(seed: c.seed, stream: 3))
@@ -137,7 +145,10 @@ public struct Digitizer: Sendable {
         let instant = w0 + offset
         let state = finger.state(at: instant)
         defer { fingerWasDown = state.isDown }
-        guard state.isDown else { return nil }
+        guard state.isDown else {
+            if fingerWasDown && reportsLifts { lift = (liftInstant(before: instant, window: width), instant) }
+            return nil
+        }
         var position = state.position
         if !noiseless { position = noise.apply(position, rng: &noiseRNG) }
         touchesMade += 1
@@ -145,6 +156,21 @@ public struct Digitizer: Sendable {
         if !exactForce { force = forceSensor.apply(force, rng: &forceRNG) }
         return Touch(scan: index, time: instant, windowStart: w0, ready: now, position: position, began: !fingerWasDown,
                      force: force, scanned: true)
+    }
+
+    /// The instant the finger lifted, seen up at the sample instant `up` of
+    /// a window `width` long after being down at the window before's: the
+    /// first instant at which the trajectory is up, by bisection (the
+    /// trajectory is a pure function of time). A finger that was not down a
+    /// window before (a stroke shorter than a window) lifted at `up`.
+    mutating func liftInstant(before up: SimTime, window width: SimTime) -> SimTime {
+        var lo = up - width, hi = up
+        guard lo >= 0, finger.state(at: lo).isDown else { return up }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2
+            if finger.state(at: mid).isDown { lo = mid } else { hi = mid }
+        }
+        return hi
     }
 
     /// The touch-down ready now: a tap's, or a drag's first. After a drag's,

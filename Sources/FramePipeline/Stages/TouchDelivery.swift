@@ -21,6 +21,11 @@ struct TouchDelivery {
     private(set) var deliveries = 0
     /// Deliveries whose touches were not in scan order (an invariant).
     private(set) var outOfOrder = 0
+    /// Touches taken by mid-frame reads (MidFrameRead.swift), and those
+    /// not in scan order (an invariant).
+    var lateDelivered = 0
+    var outOfOrderLate = 0
+    var lateReads = 0
 
     init(configuration c: PipelineConfiguration) {
         policy = c.delivery

@@ -140,6 +140,11 @@ struct IOSPipeline: PlatformPipeline {
     let switching: Bool
     var rate: DisplayRate
     var geometryHz: Rational
+    /// Mid-frame event processing's lead (`app.midFrameLead`; nil: off).
+    let midFrameLead: SimTime?
+    /// With a mid-frame read: each handler run's end, by run, until its
+    /// commit's frame is split into stages.
+    var midFrameHandlerEnds = Ring<(run: Int64, end: SimTime)>()
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         configuration = c
@@ -162,6 +167,7 @@ struct IOSPipeline: PlatformPipeline {
         switching = c.rate.switches
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
+        midFrameLead = c.ink.midFrameLead
     }
 
     /// The kinds only some runs have are reported by those.
@@ -222,6 +228,7 @@ struct IOSPipeline: PlatformPipeline {
             if !app.busy && delivery.hasWaiting { deliver(now, &s) }
 
         case .commit:
+            if midFrameLead != nil { midFrameRead(now, &s) }
             // made in its place in the table: built elsewhere and copied, its
             // last fields were read back before their stores were done
             let (made, c) = commits.make { app.commit(at: now, rng: &rng, into: $0) }
@@ -370,7 +377,13 @@ struct IOSPipeline: PlatformPipeline {
             log.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: last))
         }
         delivery.handedOver()
-        s.schedule(.commit, at: run.firstCommit)
+        if let lead = midFrameLead {
+            // the commit waits for the late read (Docs/Ink.md, "Mid-frame input")
+            midFrameHandlerEnds.append((app.run, run.end))
+            s.schedule(.commit, at: midFrameCommit(lead: lead, delivered: now, handlerEnd: run.end))
+        } else {
+            s.schedule(.commit, at: run.firstCommit)
+        }
     }
 
     /// A commit reaches the render server.
@@ -514,6 +527,7 @@ struct IOSPipeline: PlatformPipeline {
         // the photons of the main touch, as the frame was measured
         let photon = measurement.measuredPhoton
         let panel = measurement.geometry.panelResponse
+        let handlerEnd = midFrameLead != nil ? midFrameHandlerEnd(run: commit.value.handlerRun) : 0
         recorder.with { b in
             let c = commit.value
             var chain = b.chain(from: c.mainTouch.time)
@@ -526,7 +540,14 @@ struct IOSPipeline: PlatformPipeline {
                     : rate.rateWait(from: c.mainTouch.ready, actual: c.delivered - d, offset: -d, peakOffset: -d)
                 chain.until(c.mainTouch.ready + wait)
             }
-            chain.until(c.delivered)
+            if midFrameLead != nil {
+                // the late read is at the commit; it took the main touch when that was ready after the delivery
+                let late = c.mainTouch.ready > c.delivered
+                chain.until(late ? c.committed : c.delivered)
+                chain.until(late ? c.committed : handlerEnd)
+            } else {
+                chain.until(c.delivered)
+            }
             chain.until(c.committed)
             let stamp = stamps.value
             chain.until(stamp.prepareStart)
@@ -548,10 +569,12 @@ struct IOSPipeline: PlatformPipeline {
                                    work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
         if switching { m.displayRate = rate.figures(until: configuration.duration) }
         m.force = force?.finish()
+        m.ink?.lateReads = delivery.lateReads
+        m.ink?.lateReadTouches = delivery.lateDelivered
         var checks = invariants
         checks.budgetMismatches = (m.budget?.mismatches ?? 0) + stamps.missing
-        checks.samplesOutOfOrder = delivery.outOfOrder
-        checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.waiting.count
+        checks.samplesOutOfOrder = delivery.outOfOrder + delivery.outOfOrderLate
+        checks.samplesLost = digitizer.touchesMade - delivery.delivered - delivery.lateDelivered - delivery.waiting.count
         checks.bufferConflicts = buffers.conflicts
         checks.maxBuffersHeld = buffers.maxHeld
         checks.maxBuffersAllocated = buffers.maxAllocated
