@@ -33,7 +33,7 @@ public final class FrameLog: @unchecked Sendable {
     public struct BufferSample: Sendable { public var time: SimTime; public var held, allocated: Int }
     /// A rate switch: when the policy asked for it, the vsync it took
     /// effect at, and the new rate.
-    public struct RateSwitch: Sendable { public var requested, boundary: SimTime; public var hz: Double }
+    public struct RateSwitch: Sendable { public var requested, boundary: SimTime; public var hz: Rational }
 
     public var scans: [Scan] = []
     public var deliveries: [Delivery] = []

@@ -51,11 +51,7 @@ public enum AndroidTraceExport {
         let ms = { (ns: SimTime) -> TraceValue in .number(Double(ns) / 1e6) }
         var refs = FlowSlices()
 
-        var k: Int64 = 0
-        while c.vsyncClock.tick(k) < end {
-            t.instant(vsync, name: "vsync", atNs: c.vsyncClock.tick(k))
-            k += 1
-        }
+        t.displayVsyncs(result, on: vsync)
         for s in log.scans {
             refs.scan[s.index] = t.slice(input, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
                                          args: ["sample instant ms": ms(s.instant), "evdev time ms": ms(s.ready)])

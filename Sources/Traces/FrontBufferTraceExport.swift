@@ -28,11 +28,7 @@ enum FrontBufferTraceExport {
         var scanRefs: [Int64: ChromeTrace.SliceRef] = [:]
         var uiRefs: [Int64: ChromeTrace.SliceRef] = [:]
 
-        var k: Int64 = 0
-        while c.vsyncClock.tick(k) < end {
-            t.instant(vsync, name: "vsync", atNs: c.vsyncClock.tick(k))
-            k += 1
-        }
+        t.displayVsyncs(result, on: vsync)
         for s in log.scans {
             scanRefs[s.index] = t.slice(input, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
                                         args: ["sample instant ms": ms(s.instant), "evdev time ms": ms(s.ready)])

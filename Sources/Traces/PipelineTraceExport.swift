@@ -39,12 +39,7 @@ public enum PipelineTraceExport {
         var prepareSlice: [Int64: ChromeTrace.SliceRef] = [:], gpuSlice: [Int64: ChromeTrace.SliceRef] = [:]
         var shownSlice: [Int64: ChromeTrace.SliceRef] = [:]
 
-        var k: Int64 = 0
-        let clock = result.configuration.vsyncClock
-        while clock.tick(k) < end {
-            t.instant(vsync, name: "vsync", atNs: clock.tick(k))
-            k += 1
-        }
+        t.displayVsyncs(result, on: vsync)
         for s in log.scans {
             scanSlice[s.index] = t.slice(touch, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
                                          args: ["sample instant ms": .number(Double(s.instant) / 1e6), "ready ms": .number(Double(s.ready) / 1e6)])

@@ -58,7 +58,7 @@ import Testing
         let d = try #require(r.measurements.displayRate)
         #expect(d.switches == 2 && near(d.peakPercent, 200.0 / 3, 1e-5) && near(d.meanHz, 100, 1e-5))
         let switches = try #require(r.frameLog?.rateSwitches)
-        #expect(switches.map(\.boundary) == [1_116_666_667, 2_116_666_667] && switches.map(\.hz) == [60, 120])
+        #expect(switches.map(\.boundary) == [1_116_666_667, 2_116_666_667] && switches.map(\.hz) == [Rational(60), Rational(120)])
         // both taps come after a quiet screen: first touches, no steady one
         #expect(r.measurements.firstTouchMs.count == 2 && r.measurements.steadyTouchMs.count == 0)
         #expect(r.invariants.holds)
@@ -119,7 +119,7 @@ import Testing
         let l = try Self.tapLatencies(r)
         #expect(l.count == 2 && near(l[0], 33.333333) && near(l[1], 41.666667))
         let switches = try #require(r.frameLog?.rateSwitches)
-        #expect(switches.map(\.boundary) == [1_141_666_667, 2_158_333_334] && switches.map(\.hz) == [60, 120])
+        #expect(switches.map(\.boundary) == [1_141_666_667, 2_158_333_334] && switches.map(\.hz) == [Rational(60), Rational(120)])
         #expect(near(r.measurements.budget?[.rateSwitchWait]?.max, 8.333333) && r.invariants.holds)
 
         let quick = try Self.run("android-default", ["display.touchTimer=200ms"], keepLog: true)

@@ -26,11 +26,13 @@ struct AndroidPipeline: PlatformPipeline {
     var consumer: InputConsumer
     var choreographer: Choreographer
     var ui: UIThread
+    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none).
+    let ramp: FrequencyRamp?
     var renderThread: RenderThread
     var glThread: GLThread
     var bufferQueue: BufferQueue
     var gpu = GPU<AndroidGPUJob>()
-    let gpuTime: DurationSampler
+    var gpuTime: DurationSampler
     var surfaceFlinger: SurfaceFlinger
     var display: Display<ShownFrame>
     var timeline: FrameTimeline
@@ -98,6 +100,11 @@ struct AndroidPipeline: PlatformPipeline {
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
         peakOfSeveral = c.rate.switches
+        ramp = FrequencyRamp(configuration: c)
+        ui.handlerTime.ramp = ramp
+        renderThread.commandTime.ramp = ramp
+        glThread.commandTime.ramp = ramp
+        gpuTime.ramp = ramp
         if keepLog {
             let l = FrameLog()
             l.android = AndroidFrameLog()
@@ -182,6 +189,7 @@ struct AndroidPipeline: PlatformPipeline {
     @inline(__always)
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
+        ramp?.now = now
         switch event {
         case .scanArrival:
             s.handledWithin(.sampleReady)

@@ -407,7 +407,7 @@ extension AndroidPipeline {
             s.reschedule(.vsyncApp, at: choreographer.nextTick)
         }
         rate.committed(at: boundary, to: hz, &s, kind: .displayTimer)
-        log?.rateSwitches.append(.init(requested: now, boundary: boundary, hz: hz.doubleValue))
+        log?.rateSwitches.append(.init(requested: now, boundary: boundary, hz: hz))
     }
 
     /// What the display's lower rate added to the schedule of a frame

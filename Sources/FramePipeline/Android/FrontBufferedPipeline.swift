@@ -95,10 +95,12 @@ struct FrontBufferedPipeline: PlatformPipeline {
     var digitizer: Digitizer
     var dispatch: InputDispatch
     var ui: InkUIThread
+    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none).
+    let ramp: FrequencyRamp?
     var renderer: FrontBufferRenderer
     var bufferQueue: BufferQueue
     var gpu = GPU<FrontGPUJob>()
-    let gpuTime: DurationSampler
+    var gpuTime: DurationSampler
     var surfaceFlinger: SurfaceFlinger
     var display: Display<ShownFrame>
     var timeline: FrameTimeline
@@ -138,6 +140,10 @@ struct FrontBufferedPipeline: PlatformPipeline {
         display = Display(present: c.present, clock: c.vsyncClock)
         timeline = FrameTimeline(displayHz: c.displayHz)
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: ui.predicts)
+        ramp = FrequencyRamp(configuration: c)
+        ui.handlerTime.ramp = ramp
+        renderer.commandTime.ramp = ramp
+        gpuTime.ramp = ramp
         if keepLog {
             let l = FrameLog()
             l.android = AndroidFrameLog()
@@ -185,6 +191,7 @@ struct FrontBufferedPipeline: PlatformPipeline {
 
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
+        ramp?.now = now
         switch event {
         case .scanArrival:
             s.handledWithin(.sampleReady)

@@ -66,7 +66,7 @@ enum InkInput {
 /// segment (the newest sample, or its prediction) to the renderer; a lift
 /// ends the group, and its handler hands over the dry commit.
 struct InkUIThread {
-    let handlerTime: DurationSampler
+    var handlerTime: DurationSampler
     let horizon: SimTime
     let frameInterval: SimTime
     var predictor: PredictorSlot?
@@ -180,7 +180,7 @@ struct InkUIThread {
 /// layer; wet draws asked for after a commit wait for that present (the
 /// library holds them while it commits).
 struct FrontBufferRenderer {
-    let commandTime: DurationSampler
+    var commandTime: DurationSampler
     /// Requests not yet started, oldest first.
     private(set) var requests = Ring<FrontRequest>()
     /// The request being rendered (its commands running, or a dry commit

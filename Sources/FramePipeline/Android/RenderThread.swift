@@ -5,7 +5,7 @@ import SimKernel
 /// is free), issues the frame's commands for `android.renderThread`, and
 /// queues the buffer. It is busy from the sync until the queue.
 struct RenderThread {
-    let commandTime: DurationSampler
+    var commandTime: DurationSampler
     /// From the sync to the queue.
     private(set) var busy = false
     /// The frame it works on (waiting for a buffer, or issuing commands).
@@ -40,7 +40,7 @@ struct RenderThread {
 /// for `android.renderThread`, queues, and starts again at once. Its frame
 /// time is the instant it reads the position.
 struct GLThread {
-    let commandTime: DurationSampler
+    var commandTime: DurationSampler
     /// The buffer it dequeued, with the release fence it had.
     private(set) var buffer: (id: Int32, fence: ReleaseFence) = (-1, .signalled)
     /// The frame it issues commands for.

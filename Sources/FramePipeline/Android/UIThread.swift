@@ -34,7 +34,7 @@ struct FrameStart {
 /// It owns the app's drawing: the newest position, the prediction, and (in
 /// continuous mode) the position stored for the GL thread.
 struct UIThread {
-    let handlerTime: DurationSampler
+    var handlerTime: DurationSampler
     let horizon: SimTime
     /// No observer: a `didSet` here made every mutating call through the
     /// optional copy the whole predictor out and back.

@@ -155,6 +155,12 @@ public struct PipelineConfiguration: Sendable {
     public var digitizerDelay: SimTime
     /// Added to every photon time (`device.panelResponse`).
     public var panelResponse: SimTime
+    /// The factor on the app's and the GPU's work durations while the
+    /// clocks ramp up after idle (`device.idleRamp`, an unknown; 1: none).
+    public var idleRamp: Double = 1
+    /// How long the ramp lasts from the first work after a quiet stretch,
+    /// and the quiet that makes one (`device.idleRampWindow`).
+    public var idleRampWindow: SimTime = 10 * Nanos.perMillisecond
     /// Screen points per millimetre (`device.pointsPerMM`).
     public var pointsPerMM: Double
     /// Screen width, points (`device.widthPoints`).

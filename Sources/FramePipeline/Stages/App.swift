@@ -71,8 +71,8 @@ struct App {
     /// The display period, ns: the frame interval given with each request.
     let frameInterval: SimTime
     let rendersMetal: Bool
-    let handlerTime: DurationSampler
-    let metalTime: DurationSampler
+    var handlerTime: DurationSampler
+    var metalTime: DurationSampler
     /// No observer: a `didSet` here made every mutating call through the
     /// optional copy the whole predictor out and back.
     var predictor: PredictorSlot?

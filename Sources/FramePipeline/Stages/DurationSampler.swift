@@ -6,6 +6,8 @@ struct DurationSampler {
     let distribution: DurationDistribution
     let fixed: SimTime
     let isFixed: Bool
+    /// The frequency ramp after idle, for a work duration (nil: none).
+    var ramp: FrequencyRamp?
 
     init(_ d: DurationDistribution) {
         distribution = d
@@ -14,6 +16,8 @@ struct DurationSampler {
 
     @inline(__always)
     func draw(_ rng: inout SeededRandom) -> SimTime {
-        isFixed ? fixed : distribution.draw(&rng)
+        let d = isFixed ? fixed : distribution.draw(&rng)
+        guard let ramp else { return d }
+        return ramp.stretch(d)
     }
 }

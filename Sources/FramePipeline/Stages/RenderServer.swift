@@ -42,7 +42,7 @@ struct RenderServer {
     private(set) var animatingUntil: SimTime = .min
     let prepareTime: DurationSampler
     /// GPU time of a render-server frame (`gpu.render`).
-    let gpuTime: DurationSampler
+    var gpuTime: DurationSampler
     /// The newest commit not yet rendered: what the server needs of it (the
     /// commit itself stays in the pipeline's table).
     private(set) var pending: Waiting?

@@ -97,6 +97,8 @@ struct IOSPipeline: PlatformPipeline {
     var digitizer: Digitizer
     var delivery: TouchDelivery
     var app: App
+    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none).
+    let ramp: FrequencyRamp?
     var renderServer: RenderServer
     var gpu = GPU<Frame>()
     var metalLayer = MetalLayer()
@@ -168,6 +170,10 @@ struct IOSPipeline: PlatformPipeline {
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
         midFrameLead = c.ink.midFrameLead
+        ramp = FrequencyRamp(configuration: c)
+        app.handlerTime.ramp = ramp
+        app.metalTime.ramp = ramp
+        renderServer.gpuTime.ramp = ramp
     }
 
     /// The kinds only some runs have are reported by those.
@@ -213,6 +219,7 @@ struct IOSPipeline: PlatformPipeline {
     @inline(__always)
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
+        ramp?.now = now
         switch event {
         case .sampleReady:
             scan(readyAt: now, &s)
@@ -606,7 +613,7 @@ extension IOSPipeline {
             s.reschedule(.frameStart, at: delivery.vsyncs.time + delivery.dispatchDelay)
         }
         rate.committed(at: boundary, to: hz, &s, kind: .displayTimer)
-        log?.rateSwitches.append(.init(requested: now, boundary: boundary, hz: hz.doubleValue))
+        log?.rateSwitches.append(.init(requested: now, boundary: boundary, hz: hz))
     }
 }
 
