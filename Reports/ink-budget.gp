@@ -23,13 +23,13 @@ EOD
 # table batchWait
 # y x0 x1 label
 $batchWait << EOD
-0 4.083333 7.269453 "3.2"
+0 4.083333 4.087245 ""
 EOD
 
 # table uiThread
 # y x0 x1 label
 $uiThread << EOD
-0 7.269453 9.269453 ""
+0 4.087245 6.087245 ""
 -1 4.083333 6.083333 ""
 -2 4.083333 6.083333 ""
 EOD
@@ -37,13 +37,13 @@ EOD
 # table renderThread
 # y x0 x1 label
 $renderThread << EOD
-0 9.269453 10.269453 ""
+0 6.087245 7.087245 ""
 EOD
 
 # table gpu
 # y x0 x1 label
 $gpu << EOD
-0 10.269453 12.269453 ""
+0 7.087245 9.087245 ""
 -1 7.083333 9.083333 ""
 -2 7.083333 9.083333 ""
 EOD
@@ -51,25 +51,25 @@ EOD
 # table latchWait
 # y x0 x1 label
 $latchWait << EOD
-0 12.269453 15.602786 "3.3"
+0 9.087245 19.753912 "10.7"
 EOD
 
 # table presentWait
 # y x0 x1 label
 $presentWait << EOD
-0 15.602786 22.936119 "7.3"
+0 19.753912 27.087245 "7.3"
 EOD
 
 # table scanOut
 # y x0 x1 label
 $scanOut << EOD
-0 22.936119 26.548974 "3.6"
+0 27.087245 30.700863 "3.6"
 EOD
 
 # table panel
 # y x0 x1 label
 $panel << EOD
-0 26.548974 33.548974 "7"
+0 30.700863 37.700863 "7"
 -1 13.295484 20.295484 "7"
 -2 24.446928 31.446928 "7"
 EOD
@@ -98,7 +98,7 @@ EOD
 # table totals
 # y x label
 $totals << EOD
-0 33.548974 "33.5 ms"
+0 37.700863 "37.7 ms"
 -1 20.295484 "20.3 ms"
 -2 31.446928 "31.4 ms"
 EOD
@@ -112,7 +112,7 @@ set grid back lc rgb "#cccccc" lw 1 dt 1
 set key opaque box lc rgb "#dddddd" samplen 2.5 spacing 1.2 width 1
 set style fill solid 1.0 noborder
 set xlabel "milliseconds after the instant of the position drawn"
-set xrange [0:39.574851]
+set xrange [0:44.224967]
 set yrange [-2.6:0.6]
 set ytics ("android-ink-buffered" 0, "android-ink-front" -1, "android-ink-front, composed" -2) scale 0
 set grid xtics noytics

@@ -30,6 +30,7 @@ public enum ChartRegistry {
         ForceChart.self,
         ValidationChart.self,
         InkRowChart.self,
+        FirstTouchChart.self,
     ]
 
     /// Every chart's example, by kind.

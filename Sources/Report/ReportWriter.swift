@@ -320,6 +320,8 @@ public enum ReportSection: String, CaseIterable, Sendable {
     case force
     /// Ink: front-buffered rendering, mid-frame input (Docs/Ink.md).
     case ink
+    /// The first touch after a quiet screen, on displays that change their rate.
+    case transitions
     /// The published measurements on their devices (`latsim validate`).
     case realDevices
 
@@ -335,6 +337,7 @@ public enum ReportSection: String, CaseIterable, Sendable {
         case .prediction: return try writer.predictionSection(page)
         case .force: return try writer.forceSection(page)
         case .ink: return try writer.inkSection(page)
+        case .transitions: return try writer.transitionsSection(page)
         case .realDevices: return try writer.realDevicesSection(page)
         }
     }

@@ -251,9 +251,11 @@ enum RunTable {
         let a = c.android
         var notes: [String] = []
         if !a.version.targetsVsync {
-            let unset = a.version.unsetPhaseOffset
-            let app = DurationSyntax.format(a.appPhaseOffset ?? unset), sf = DurationSyntax.format(a.sfPhaseOffset ?? unset)
-            notes.append("latch wait and present wait follow Android \(a.version.rawValue)'s legacy DispSync offsets (app \(app), SurfaceFlinger \(sf) after each vsync; latched at SurfaceFlinger's first wake-up after the queue)")
+            // the offsets the timing takes (Android 10 and 11 at a high rate: the high-fps ones)
+            let unset = a.version.unsetPhaseOffsets(highFps: a.version.usesHighFpsOffsets(displayHz: c.displayHz, peakOfSeveral: c.rate.switches))
+            let app = DurationSyntax.format(a.appPhaseOffset ?? unset.app), sf = DurationSyntax.format(a.sfPhaseOffset ?? unset.sf)
+            let at = c.rate.switches ? " at its peak rate" : ""
+            notes.append("latch wait and present wait follow Android \(a.version.rawValue)'s legacy DispSync offsets\(at) (app \(app), SurfaceFlinger \(sf) after each vsync; latched at SurfaceFlinger's first wake-up after the queue)")
         }
         if a.panelInterface == .command {
             notes.append("the panel is command-mode: idle wake is display.idleWake, an unpublished unknown from 0 to 1 frame, here \(formatDecimal(Double(a.idleWake) / 1e6, places: 3)) ms")
