@@ -143,6 +143,7 @@ public struct SwitchingTicker: Sendable {
     }
 
     /// The pending tick is the boundary: the next segment begins there.
+    @inline(never)
     private mutating func enterNext() -> SimTime {
         clock = PeriodicClock(hz: nextHz, phase: boundary)
         ticks = clock.ticks(from: 0)

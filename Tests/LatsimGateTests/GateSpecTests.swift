@@ -44,7 +44,7 @@ import TouchModel
         #expect(corpus.items.map(\.name) == ["strokes-seed3"])
         #expect(spec.rules == [MetricRule(.jitter, tolerance: .points(0.05), fails: .both), MetricRule(.photonRms, tolerance: .percent(5))])
         let c = try corpus.configuration(for: .init(item: 0, predictor: .latsim(.linearFirst), horizon: spec.horizons[1]))
-        #expect(c.horizon == 8_333_333 && c.pencilScanHz == Rational(240) && c.tool == .pencil)
+        #expect(c.horizon == 8_333_333 && c.pencilScanHz == Rational(240) && c.tool == .pencil, "\(c.horizon) \(c.pencilScanHz) \(c.tool)")
         // the percentage floor and an absolute tolerance
         #expect(spec.rules[1].threshold(old: 0.1) == 0.01 && spec.rules[1].threshold(old: 10) == 0.5)
         #expect(spec.rules[0].threshold(old: 10) == 0.05)

@@ -26,8 +26,10 @@ struct AndroidPipeline: PlatformPipeline {
     var consumer: InputConsumer
     var choreographer: Choreographer
     var ui: UIThread
-    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none).
-    let ramp: FrequencyRamp?
+    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none),
+    /// owned here, and as the work stages and the event loop reach it.
+    let rampOwner: FrequencyRamp?
+    let ramp: Unowned<FrequencyRamp>?
     var renderThread: RenderThread
     var glThread: GLThread
     var bufferQueue: BufferQueue
@@ -100,7 +102,8 @@ struct AndroidPipeline: PlatformPipeline {
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
         peakOfSeveral = c.rate.switches
-        ramp = FrequencyRamp(configuration: c)
+        rampOwner = FrequencyRamp(configuration: c)
+        ramp = rampOwner.map { Unowned($0) }
         ui.handlerTime.ramp = ramp
         renderThread.commandTime.ramp = ramp
         glThread.commandTime.ramp = ramp
@@ -189,7 +192,7 @@ struct AndroidPipeline: PlatformPipeline {
     @inline(__always)
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
-        ramp?.now = now
+        ramp?.with { $0.now = now }
         switch event {
         case .scanArrival:
             s.handledWithin(.sampleReady)

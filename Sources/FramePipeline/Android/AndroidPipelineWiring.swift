@@ -40,8 +40,14 @@ extension AndroidPipeline {
         }
         if !continuous {
             nextFrame += 1
-            frames.begin(AndroidFrame(seq: seq, content: touches ? start.content : nil, frameTime: frameTime, expected: target,
-                                      deadline: target - choreographer.lastSf))
+            // built in place in each branch: a conditional content would be copied on every frame
+            if touches {
+                frames.begin(AndroidFrame(seq: seq, content: start.content, frameTime: frameTime, expected: target,
+                                          deadline: target - choreographer.lastSf))
+            } else {
+                frames.begin(AndroidFrame(seq: seq, content: nil, frameTime: frameTime, expected: target,
+                                          deadline: target - choreographer.lastSf))
+            }
             timeline.begin(seq: seq, expected: target)
         }
         choreographer.ran(late: late)
@@ -387,6 +393,7 @@ extension AndroidPipeline {
     /// peak rate's grid); with the kernel idle timer the driver does it at
     /// the next vsync. Every stage that follows vsync moves to the new grid
     /// there, with the work durations of the new rate.
+    @inline(never)
     mutating func evaluateRate(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         guard let hz = rate.evaluate(at: now) else { return }
         let r = configuration.rate

@@ -95,8 +95,10 @@ struct FrontBufferedPipeline: PlatformPipeline {
     var digitizer: Digitizer
     var dispatch: InputDispatch
     var ui: InkUIThread
-    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none).
-    let ramp: FrequencyRamp?
+    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none),
+    /// owned here, and as the work stages and the event loop reach it.
+    let rampOwner: FrequencyRamp?
+    let ramp: Unowned<FrequencyRamp>?
     var renderer: FrontBufferRenderer
     var bufferQueue: BufferQueue
     var gpu = GPU<FrontGPUJob>()
@@ -140,7 +142,8 @@ struct FrontBufferedPipeline: PlatformPipeline {
         display = Display(present: c.present, clock: c.vsyncClock)
         timeline = FrameTimeline(displayHz: c.displayHz)
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: ui.predicts)
-        ramp = FrequencyRamp(configuration: c)
+        rampOwner = FrequencyRamp(configuration: c)
+        ramp = rampOwner.map { Unowned($0) }
         ui.handlerTime.ramp = ramp
         renderer.commandTime.ramp = ramp
         gpuTime.ramp = ramp
@@ -191,7 +194,7 @@ struct FrontBufferedPipeline: PlatformPipeline {
 
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
-        ramp?.now = now
+        ramp?.with { $0.now = now }
         switch event {
         case .scanArrival:
             s.handledWithin(.sampleReady)

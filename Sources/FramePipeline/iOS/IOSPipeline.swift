@@ -97,8 +97,10 @@ struct IOSPipeline: PlatformPipeline {
     var digitizer: Digitizer
     var delivery: TouchDelivery
     var app: App
-    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none).
-    let ramp: FrequencyRamp?
+    /// The CPU's and GPU's ramp after idle (`device.idleRamp`; nil: none),
+    /// owned here, and as the work stages and the event loop reach it.
+    let rampOwner: FrequencyRamp?
+    let ramp: Unowned<FrequencyRamp>?
     var renderServer: RenderServer
     var gpu = GPU<Frame>()
     var metalLayer = MetalLayer()
@@ -170,7 +172,8 @@ struct IOSPipeline: PlatformPipeline {
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
         midFrameLead = c.ink.midFrameLead
-        ramp = FrequencyRamp(configuration: c)
+        rampOwner = FrequencyRamp(configuration: c)
+        ramp = rampOwner.map { Unowned($0) }
         app.handlerTime.ramp = ramp
         app.metalTime.ramp = ramp
         renderServer.gpuTime.ramp = ramp
@@ -219,7 +222,7 @@ struct IOSPipeline: PlatformPipeline {
     @inline(__always)
     mutating func handle(_ event: Event, payload: UInt8, _ s: inout EventScheduler<Event>) {
         let now = s.now
-        ramp?.now = now
+        ramp?.with { $0.now = now }
         switch event {
         case .sampleReady:
             scan(readyAt: now, &s)
@@ -316,6 +319,7 @@ struct IOSPipeline: PlatformPipeline {
 
     /// The app draws its latest change (a display-link callback): a handler
     /// run whose one "touch" is the change, at its instant.
+    @inline(never)
     mutating func deliverBlink(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         blinkPending = false
         let made = blinker.madeAt
@@ -592,6 +596,7 @@ struct IOSPipeline: PlatformPipeline {
 // The display's rate (Docs/Model.md, "Display rate").
 extension IOSPipeline {
     /// A touch is ready (handled now): the display's touch boost.
+    @inline(never)
     mutating func touched(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         if rate.touch(at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
     }
@@ -601,6 +606,7 @@ extension IOSPipeline {
     /// `display.switchGrid: peak`, the first tick of the peak rate's
     /// grid), where the latch, the render server's wake and the frame
     /// starts move to the new grid.
+    @inline(never)
     mutating func evaluateRate(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         guard let hz = rate.evaluate(at: now) else { return }
         let r = configuration.rate
