@@ -164,7 +164,8 @@ final class ChildProcess: @unchecked Sendable {
     /// program with a `/` is that file (from the current directory when
     /// relative); one without is looked for on `PATH`, as the shell looks.
     static func unstartable(_ command: String, path: String?) -> String? {
-        guard let program = program(of: command) else { return nil }
+        // a word the shell expands (`~/bin/p`, `p*`) is its shell's to find
+        guard let program = program(of: command), !program.contains(where: { "~*?[".contains($0) }) else { return nil }
         func executable(_ file: String) -> Bool {
             var st = stat()
             return stat(file, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR && access(file, X_OK) == 0

@@ -173,7 +173,7 @@ func exists(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
             let e = try #require(throws: LatsimError.self) { try PredictorCommand(command).checkStartable() }
             #expect(e.kind == .badInput && e.description.contains(words), "\(e)")
         }
-        for command in ["sh -c 'exit 0'", "/bin/sh", "no-such-program | cat", "X=1 no-such-program"] {
+        for command in ["sh -c 'exit 0'", "/bin/sh", "no-such-program | cat", "X=1 no-such-program", "~/no-such-program", "/bin/s?"] {
             #expect(throws: Never.self) { try PredictorCommand(command).checkStartable() }
         }
     }
