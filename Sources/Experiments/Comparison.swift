@@ -38,17 +38,22 @@ public struct Comparison: Sendable {
         public var b: SeedStatistic
         /// `b − a`, paired by seed.
         public var difference: SeedDifference
+        /// False for a figure counted in display frames when the two sides'
+        /// displays run at different rates: a frame is a different length
+        /// on each side, so the counts are not compared (``Verdict/notComparable``).
+        public var comparable: Bool
 
         /// A row from its parts.
-        public init(figure: Figure, a: SeedStatistic, b: SeedStatistic, difference: SeedDifference) {
+        public init(figure: Figure, a: SeedStatistic, b: SeedStatistic, difference: SeedDifference, comparable: Bool = true) {
             self.figure = figure
             self.a = a
             self.b = b
             self.difference = difference
+            self.comparable = comparable
         }
 
         /// What the difference means, given which way the figure is better.
-        public var verdict: Verdict { Verdict(figure, a: a, b: b, difference) }
+        public var verdict: Verdict { comparable ? Verdict(figure, a: a, b: b, difference) : .notComparable }
     }
 
     /// What a compared figure's difference means.
@@ -68,6 +73,10 @@ public struct Comparison: Sendable {
         case oneSeed = "one seed"
         /// Not measured on both sides.
         case none = "-"
+        /// Counted in display frames of two different display rates: each
+        /// side's count is of its own frames, so no difference is taken (the
+        /// same latency in time, the figure in ms, is compared).
+        case notComparable = "not comparable"
 
         /// The verdict of `difference` for `figure`.
         public init(_ figure: Figure, a: SeedStatistic, b: SeedStatistic, _ difference: SeedDifference) {
@@ -104,6 +113,23 @@ public struct Comparison: Sendable {
     /// catalogue's order (``Figure/shown(for:first:)``).
     public var rows: [Row]
 
+    /// True when both sides' displays run at one rate: only then is a
+    /// figure counted in display frames compared, and a difference in time
+    /// also said in frames.
+    public var sameDisplayRate: Bool { Self.sameDisplayRate(a.configuration, b.configuration) }
+
+    /// True when `a` and `b` run their displays at one rate.
+    public static func sameDisplayRate(_ a: PipelineConfiguration, _ b: PipelineConfiguration) -> Bool {
+        a.displayHz == b.displayHz
+    }
+
+    /// True when `figure` can be compared between `a` and `b`: any figure
+    /// of two sides at one display rate; a figure counted in display frames
+    /// (``FigureUnit/frames``) of two rates is not comparable.
+    public static func comparable(_ figure: Figure, _ a: PipelineConfiguration, _ b: PipelineConfiguration) -> Bool {
+        figure.unit != .frames || sameDisplayRate(a, b)
+    }
+
     /// Runs both sides `seeds` times each, seed k of A beside seed k of B,
     /// on up to `jobs` threads (the result is the same at any number).
     public static func run(a: Side, b: Side, seeds: Int, jobs: Int,
@@ -113,7 +139,8 @@ public struct Comparison: Sendable {
         let figures = Figure.shown(for: [a.configuration, b.configuration], first: [a.headline, b.headline])
         let rows = figures.map { f -> Row in
             let sa = SeedStatistic(aRuns.map(f.value)), sb = SeedStatistic(bRuns.map(f.value))
-            return Row(figure: f, a: sa, b: sb, difference: SeedDifference(a: sa, b: sb))
+            return Row(figure: f, a: sa, b: sb, difference: SeedDifference(a: sa, b: sb),
+                       comparable: comparable(f, a.configuration, b.configuration))
         }
         return Comparison(a: a, b: b, seeds: seeds, settingDifferences: SettingDifference.between(a.settings, b.settings),
                           rows: rows)

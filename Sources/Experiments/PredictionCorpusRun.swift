@@ -135,19 +135,29 @@ extension PredictionCorpus {
         let names = items.map(\.name)
         let stopped = Locked(false)
         let done = Locked(0)
-        let results = Parallel.map(resolved.count, jobs: parallel ? Parallel.availableCPUs : 1) { i -> Result<CellResult, LatsimError>? in
+        let one = { @Sendable (i: Int) -> Result<CellResult, LatsimError>? in
             if stopped.current { return nil }
             let (cell, c, t) = resolved[i]
             let r = Result { () throws(LatsimError) -> CellResult in
                 try PredictionCorpus.runOne(cell: cell, item: names[cell.item], configuration: c, trajectory: t,
                                             factory: predictor, own: own, scorecards: scorecards)
             }
-            if case .failure = r { stopped.withLock { $0 = true } }
-            if let progress {
+            // a failed run is not progress, and after a failure nothing more is said
+            if case .failure = r {
+                stopped.withLock { $0 = true }
+            } else if let progress, !stopped.current {
                 let n = done.withLock { (d: inout Int) -> Int in d += 1; return d }
                 progress(n, resolved.count)
             }
             return r
+        }
+        // your own predictor's first run goes alone: a command that cannot
+        // start, or breaks the protocol at once, fails once, and no other
+        // process of it is started
+        let first = own == nil ? nil : resolved.firstIndex { $0.0.predictor == .own }
+        let alone = first.map(one)
+        let results = Parallel.map(resolved.count, jobs: parallel ? Parallel.availableCPUs : 1) { i -> Result<CellResult, LatsimError>? in
+            i == first ? alone ?? nil : one(i)
         }
         var out: [CellResult] = []
         out.reserveCapacity(results.count)

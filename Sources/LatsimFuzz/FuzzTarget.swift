@@ -167,8 +167,9 @@ public enum FuzzTarget {
         }
     }
 
-    /// The keys an imported scenario may set: what a recording measures.
-    static let importedKeys: Set<String> = ["os.platform", "device.displayHz", "android.appDuration", "android.sfDuration",
+    /// The keys an imported scenario may set: what a recording measures,
+    /// and the scan rate, set to the display's (Docs/TraceFormats.md).
+    static let importedKeys: Set<String> = ["os.platform", "device.displayHz", "device.scanHz", "android.appDuration", "android.sfDuration",
                                             "app.handler", "android.renderThread", "gpu.render", "android.sfCompose"]
 
     /// A recording through `latsim import`: refused, or a scenario that
@@ -187,6 +188,9 @@ public enum FuzzTarget {
         let keys = Set(scenario.settings.entries.keys)
         guard keys.isSubset(of: importedKeys) else {
             throw FuzzViolation(description: "the recording set \(keys.subtracting(importedKeys).sorted())")
+        }
+        guard keys.contains("device.scanHz") == keys.contains("device.displayHz"), c.scanHz == c.displayHz || !keys.contains("device.scanHz") else {
+            throw FuzzViolation(description: "the scan rate is not the recorded display rate: scan \(c.scanHz), display \(c.displayHz)")
         }
         c.duration = Swift.min(c.duration, 200 * Nanos.perMillisecond)
         try simulate(c)

@@ -248,7 +248,7 @@ public struct GateOutcome: Sendable {
 
     /// The metric changes as a table.
     func table(_ changes: [MetricChange]) -> String {
-        var t = TextTable(header: ["item", "predictor", "horizon ms", "metric", "old", "new", "change %", "tolerance", ""],
+        var t = TextTable(header: ["item", "predictor", "horizon ms", "metric", "old", "new", "change %", "tolerance", "verdict"],
                           rightAligned: [2, 4, 5, 6, 7])
         func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: 6) } ?? "-" }
         for c in changes {
@@ -268,7 +268,7 @@ public struct GateOutcome: Sendable {
         let old = stored.entries.first { GateOutcome.key($0) == key }?.metrics
         let new = current.entries.first { GateOutcome.key($0) == key }?.metrics
         let flagged = Set(regressedMetrics.filter { EntryID($0.item, $0.predictor, $0.horizonMs) == id }.map(\.metric))
-        var t = TextTable(header: ["metric", "baseline", "now", "change %", "tolerance", ""], rightAligned: [1, 2, 3, 4])
+        var t = TextTable(header: ["metric", "baseline", "now", "change %", "tolerance", "verdict"], rightAligned: [1, 2, 3, 4])
         for m in PredictionMetric.allCases {
             let a = old?[m], b = new?[m]
             var pct = "-"

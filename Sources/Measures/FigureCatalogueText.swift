@@ -62,7 +62,19 @@ public enum FigureCatalogueText {
           seeds' frames pooled (their histograms merged); a per-run value is the
           mean of the seeds' values. `run --seeds` and `compare` give every figure
           as the mean of the seeds' values with its 95% interval.
-        - **in frames**: `compare` also gives the difference in display frames.
+        - **in frames**: `compare` also gives the difference in display frames
+          when both sides run their displays at one rate. Across two rates a
+          frame is a different length on each side: no difference in time is
+          said in frames, and a figure whose unit is display frames (`frames
+          p50`, `effective frames p50`: each side's count of its own frames)
+          is marked `not comparable`, with no difference, interval or gate
+          (`--fail-if-worse` on it is bad input). It is not converted to
+          time, since the same latency in time is a figure of its own
+          (`t2p p50 ms` beside `frames p50`), compared as any other: a
+          120 Hz device once read "t2p p50 17 ms better" and "frames p50 2
+          worse" in one table. Counts per run (presented, repeated, dropped)
+          are counts of each side's refreshes; `fps` and `hitch ms/s` are
+          the display's figures that hold across rates.
 
         Repeated frames, hitches and fps are defined in Model.md, "Repeated frames
         and hitches"; the FrameTimeline classes in Android.md, "Measurements"; the

@@ -62,7 +62,7 @@ public enum FigureTable {
 
     /// A figure's value as a table shows it: its precision, '-' for none.
     public static func cell(_ x: Double?, _ f: Figure) -> String {
-        x.map { formatDecimal($0, places: f.places) } ?? "-"
+        x.map(f.text) ?? "-"
     }
 }
 

@@ -139,6 +139,49 @@ final class ChildProcess: @unchecked Sendable {
         return "exec " + command
     }
 
+    /// The program a simple command (one ``shellCommand(_:)`` runs with
+    /// `exec`) names first, its quotes removed; nil for any other command,
+    /// whose program only its shell knows.
+    static func program(of command: String) -> String? {
+        guard shellCommand(command) != command else { return nil }
+        var word = "", quote: Character? = nil
+        for c in command.drop(while: { $0 == " " || $0 == "\t" }) {
+            if let q = quote {
+                if c == q { quote = nil } else { word.append(c) }
+            } else if c == "'" || c == "\"" {
+                quote = c
+            } else if c == " " || c == "\t" {
+                break
+            } else {
+                word.append(c)
+            }
+        }
+        return word.isEmpty ? nil : word
+    }
+
+    /// Why the shell could not start `command`'s program, or nil when it
+    /// can (or when the command is not simple: its shell decides). A
+    /// program with a `/` is that file (from the current directory when
+    /// relative); one without is looked for on `PATH`, as the shell looks.
+    static func unstartable(_ command: String, path: String?) -> String? {
+        // a word the shell expands (`~/bin/p`, `p*`) is its shell's to find
+        guard let program = program(of: command), !program.contains(where: { "~*?[".contains($0) }) else { return nil }
+        func executable(_ file: String) -> Bool {
+            var st = stat()
+            return stat(file, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR && access(file, X_OK) == 0
+        }
+        if program.contains("/") {
+            var st = stat()
+            if stat(program, &st) != 0 { return "'\(LatsimError.shortened(program))' does not exist" }
+            if !executable(program) { return "'\(LatsimError.shortened(program))' is not an executable file" }
+            return nil
+        }
+        // an empty entry of PATH is the current directory, as for the shell
+        let dirs = (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false).map { $0.isEmpty ? "." : String($0) }
+        if dirs.contains(where: { executable($0 + "/" + program) }) { return nil }
+        return "no program '\(LatsimError.shortened(program))' on PATH"
+    }
+
     /// The environment variable that marks the predictor's processes.
     static let tagVariable = "LATSIM_PREDICTOR_TAG"
     /// This predictor's value of ``tagVariable``: unique in this machine
@@ -257,4 +300,9 @@ enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
+}
+
+/// The `PATH` latsim runs with (the predictor's shell inherits it).
+enum ProcessInfoPath {
+    static var current: String? { getenv("PATH").map { String(cString: $0) } }
 }

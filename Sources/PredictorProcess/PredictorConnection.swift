@@ -190,7 +190,7 @@ final class PredictorConnection: @unchecked Sendable {
         let how = exited ? child.exitDescription() : nil
         let request = lastRequestText
         if let how, linesRead == 0, let status = how.status, status == 126 || status == 127 {
-            return LatsimError(.environment, file: place, problem: "could not be started (the shell \(how.text): "
+            return LatsimError(.badInput, file: place, problem: "could not be started (the shell \(how.text): "
                                + (status == 127 ? "command not found" : "not executable") + ")",
                                expected: "a command that runs from this directory, e.g. 'python3 predictor.py'")
         }

@@ -30,6 +30,19 @@ public struct PredictorCommand: Sendable {
         self.watcher = watcher
     }
 
+    /// Bad input (exit 2) when the command cannot start: a simple command
+    /// (a program and its arguments, which runs with `exec`) whose program
+    /// does not exist or is not executable, checked before any process is
+    /// started, so that a mistyped command is said once and nothing runs.
+    /// A command the shell interprets (a pipe, `;`, `&&`, a variable) is
+    /// checked when it starts (``start(frameInterval:)``).
+    public func checkStartable() throws(LatsimError) {
+        if let why = ChildProcess.unstartable(command, path: ProcessInfoPath.current) {
+            throw LatsimError(file: "predictor '" + LatsimError.shortened(command) + "'", problem: "cannot start: \(why)",
+                              expected: "a command that runs from this directory, e.g. 'python3 predictor.py' or './predictor'")
+        }
+    }
+
     /// The same command with a bound on each process's whole run; bad input
     /// unless it is a number of seconds from a millisecond to a day.
     public func bounded(total seconds: Double) throws(LatsimError) -> PredictorCommand {

@@ -158,6 +158,11 @@ public struct DeviceImport: Sendable {
         lines.append("# frames' own, one drawn per frame (Docs/TraceFormats.md).")
         for m in measured { lines.append(Self.comment("Measured: \(m)")) }
         for n in notes { lines.append(Self.comment("Note: \(n)")) }
+        for w in warnings { lines.append(Self.comment("Warning: \(w)")) }
+        let unread = unreadKeys(written: writtenKeys)
+        lines.append("# Not in the recording: each of these \(unread.count) keys keeps the value shown (set one here or")
+        lines.append("# with --set when you know your device's; Docs/TraceFormats.md, \"What a recording does not give\"):")
+        for u in unread { lines.append(Self.comment("  \(u.key): \(u.value)" + (u.why.map { " (\($0))" } ?? ""))) }
         lines.append("name: \(Self.quoted(name))")
         lines.append("description: \(Self.quoted("measured on a device: \(source) (\(kind))"))")
         lines.append("os:")
@@ -166,23 +171,14 @@ public struct DeviceImport: Sendable {
             lines.append("device:")
             lines.append("  " + Self.comment(hz.origin))
             lines.append("  displayHz: \(formatDecimal(hz.value, places: 3))")
+            lines.append("  " + Self.comment("not in the recording: \(Self.scanAssumption)"))
+            lines.append("  scanHz: \(formatDecimal(hz.value, places: 3))")
         }
-        let period = displayHz.map { SimTime((1e9 / $0.value).rounded()) }
         var android: [String] = [], app: [String] = [], gpu: [String] = []
         if let a = appDuration { android += ["  " + Self.comment(a.origin), "  appDuration: \(Self.milliseconds(a.value))"] }
         if let s = sfDuration { android += ["  " + Self.comment(s.origin), "  sfDuration: \(Self.milliseconds(s.value))"] }
         for (key, figure) in stages {
-            var values = figure.value.filter { Self.stageDurations.contains($0) }
-            var origin = figure.origin
-            if key == "android.sfCompose", let period {
-                let kept = values.filter { $0 < period }
-                if kept.count < values.count { origin += "; \(values.count - kept.count) at or above the display period left out" }
-                values = kept
-            }
-            if values.count > Self.maximumValues {
-                origin += "; the first \(Self.maximumValues) of \(values.count) kept"
-                values = Array(values.prefix(Self.maximumValues))
-            }
+            let (values, origin) = keptValues(key, figure)
             guard !values.isEmpty else { continue }
             let field = key.split(separator: ".").last.map(String.init) ?? key
             let entry = ["  " + Self.comment("\(origin) (\(values.count) values)"),
@@ -193,6 +189,80 @@ public struct DeviceImport: Sendable {
         if !app.isEmpty { lines += ["app:"] + app }
         if !gpu.isEmpty { lines += ["gpu:"] + gpu }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Why an imported scenario's touch scan runs at its display's rate: no
+    /// recording holds the digitizer's rate, and the key's own default (60
+    /// Hz) on a faster display leaves most frames without a new touch.
+    static let scanAssumption = "the display rate, assumed: a touch scan at least as fast as the display; set the digitizer's rate when you know it"
+
+    /// The keys this scenario sets from the recording (``scenarioYAML(name:source:)``
+    /// writes them), `os.platform` and `device.scanHz` among them.
+    var writtenKeys: Set<String> {
+        var keys: Set<String> = ["os.platform"]
+        if displayHz != nil { keys.formUnion(["device.displayHz", "device.scanHz"]) }
+        if appDuration != nil { keys.insert("android.appDuration") }
+        if sfDuration != nil { keys.insert("android.sfDuration") }
+        for (key, figure) in stages where !keptValues(key, figure).values.isEmpty { keys.insert(key) }
+        return keys
+    }
+
+    /// True for a key that says what the device, its Android release or the
+    /// app is (every key an Android run uses but the experiment's own:
+    /// `duration`, `seed`, `input.*`, `measure.*`, which say what is run and
+    /// measured, never what a recording could show).
+    static func isDeviceKey(_ key: ConfigurationKey) -> Bool {
+        key.applies(to: .android) && key.path != "duration" && key.path != "seed"
+            && !key.path.hasPrefix("input.") && !key.path.hasPrefix("measure.")
+    }
+
+    /// Every device key the recording does not give, with the value the
+    /// scenario runs with (the key's Android default) and, for the scan
+    /// rate, why it is what it is; in `latsim keys` order. `device.scanHz`
+    /// is listed too: it is written (as the display rate) but never read.
+    public func unreadKeys() -> [(key: String, value: String, why: String?)] { unreadKeys(written: writtenKeys) }
+
+    func unreadKeys(written: Set<String>) -> [(key: String, value: String, why: String?)] {
+        ConfigurationKey.all.filter(Self.isDeviceKey).compactMap { key in
+            if key.path == "device.scanHz", let hz = displayHz {
+                return (key.path, formatDecimal(hz.value, places: 3), Self.scanAssumption)
+            }
+            guard !written.contains(key.path) else { return nil }
+            return (key.path, key.defaultValue(for: .android), nil)
+        }
+    }
+
+    /// What the scenario's defaults contradict in the recording, one
+    /// sentence each (written as the scenario's warnings, and said by
+    /// `latsim import` on stderr): a touch scan slower than the recorded
+    /// display, under which many frames have no new touch and are repeated.
+    public var warnings: [String] {
+        guard let hz = displayHz?.value else { return [] }
+        return Self.contradictions(scanHz: hz, displayHz: hz)
+    }
+
+    /// The contradictions of a scan rate with the recorded display rate.
+    static func contradictions(scanHz: Double, displayHz: Double) -> [String] {
+        guard scanHz < displayHz else { return [] }
+        return ["device.scanHz \(formatDecimal(scanHz, places: 3)) Hz is slower than the recorded display (\(formatDecimal(displayHz, places: 3)) Hz): "
+                + "many frames would have no new touch to draw, and the run's fps, repeated frames and hitches would be the scan's, not the device's"]
+    }
+
+    /// A stage's durations as the scenario keeps them, with their origin.
+    func keptValues(_ key: String, _ figure: Figure<[SimTime]>) -> (values: [SimTime], origin: String) {
+        let period = displayHz.map { SimTime((1e9 / $0.value).rounded()) }
+        var values = figure.value.filter { Self.stageDurations.contains($0) }
+        var origin = figure.origin
+        if key == "android.sfCompose", let period {
+            let kept = values.filter { $0 < period }
+            if kept.count < values.count { origin += "; \(values.count - kept.count) at or above the display period left out" }
+            values = kept
+        }
+        if values.count > Self.maximumValues {
+            origin += "; the first \(Self.maximumValues) of \(values.count) kept"
+            values = Array(values.prefix(Self.maximumValues))
+        }
+        return (values, origin)
     }
 
     /// A YAML double-quoted string: `\` and `"` escaped, and every
@@ -382,7 +452,6 @@ enum FramestatsImport {
             result.measured.append("\(late) of \(deadlines.count) frames completed after their FrameDeadline")
         }
         result.notes.append("framestats has no SurfaceFlinger timing: android.sfDuration and android.sfCompose keep their defaults")
-        result.notes.append("the buffer count is not in framestats: android.buffers stays auto")
         return result
     }
 }
@@ -717,7 +786,6 @@ enum PerfettoImport {
             if other > 0 { counts.append("other jank types \(other)") }
             result.measured.append("\(mine.count) frames of \(appName) in FrameTimeline: " + (counts.isEmpty ? "none classed" : counts.joined(separator: ", ")))
         }
-        result.notes.append("the buffer count is not read from traces: android.buffers stays auto")
         return result
     }
 }

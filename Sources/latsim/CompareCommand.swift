@@ -19,7 +19,9 @@ struct CompareCommand: ParsableCommand {
         Each side runs --seeds times (seeds S, S+1, ...; seed k of A beside seed k of \
         B). Every figure either side produces is compared (Docs/Figures.md), each \
         side's headline first: each side's mean over the seeds, the difference B − A \
-        (for milliseconds also in display frames of A), its 95% interval over the \
+        (for milliseconds also in display frames, when both sides have one display \
+        rate; a figure counted in display frames of two rates is "not comparable"), \
+        its 95% interval over the \
         seed pairs, and a verdict: "better" or "worse" (B against A, in the figure's \
         better direction) when the interval excludes 0, "differs" for a figure with \
         no better direction, "noise" when the interval includes 0, "same" when no \
@@ -94,6 +96,11 @@ struct CompareCommand: ParsableCommand {
             throw LatsimError(file: "--fail-if-worse", value: g.figure.rawValue, problem: "is produced by neither side",
                               expected: "a figure the compared runs produce (the comparison's rows; Docs/Figures.md)")
         }
+        for g in gates where !Comparison.comparable(g.figure, a.configuration, b.configuration) {
+            throw LatsimError(file: "--fail-if-worse", value: g.figure.rawValue,
+                              problem: "counts display frames, and A and B run their displays at different rates (\(CompareOutput.rates(a.configuration, b.configuration))): a frame is a different length on each side, so the counts are not compared",
+                              expected: "a figure in time for sides of different display rates, such as touchToPhotonP50 (Docs/Figures.md, \"in frames\")")
+        }
         let c = try Comparison.run(a: a, b: b, seeds: seeds, jobs: Parallel.availableCPUs,
                                    maxEvents: options.maxEvents)
         let outcome = CompareOutput.gate(c, gates)
@@ -156,17 +163,43 @@ enum CompareOutput {
         }
     }
 
-    /// The cells of a figure's row: A, B, B − A, B − A in frames, the interval, the verdict.
+    /// The cells of a figure's row: A, B, B − A, B − A in frames, the
+    /// interval, the verdict. A difference in time is also said in display
+    /// frames only when both sides have one display rate (a frame of
+    /// which?); a figure counted in frames of two rates has no difference.
     static func cells(_ c: Comparison, _ r: Comparison.Row) -> [String] {
         let frameMs = c.a.configuration.vsyncClock.periodNanos / 1e6
         let p = r.figure.places
         func f(_ x: Double?) -> String { x.map { formatDecimal($0, places: p, fixed: true) } ?? "-" }
         let d = r.difference.perSeed
         let v = r.verdict
-        let frames = r.figure.inFrames && v != .same ? d.mean.map { formatDecimal($0 / frameMs, places: 2, fixed: true) } ?? "-" : ""
+        guard v != .notComparable else { return [r.figure.column, f(r.a.mean), f(r.b.mean), "-", "", "-", v.rawValue] }
+        let frames = r.figure.inFrames && v != .same && c.sameDisplayRate
+            ? d.mean.map { formatDecimal($0 / frameMs, places: 2, fixed: true) } ?? "-" : ""
         let interval = d.halfWidth95.map { "±" + formatDecimal($0, places: p, fixed: true) } ?? "-"
         let diff = d.mean.map { v == .same ? f(0) : ($0 > 0 ? "+" : "") + f($0) } ?? "-"
         return [r.figure.column, f(r.a.mean), f(r.b.mean), diff, frames, interval, v.rawValue]
+    }
+
+    /// The two sides' display rates, `60 Hz and 120.313 Hz`.
+    static func rates(_ a: PipelineConfiguration, _ b: PipelineConfiguration) -> String {
+        func hz(_ c: PipelineConfiguration) -> String { formatDecimal(c.displayHz.doubleValue, places: 3) + " Hz" }
+        return "\(hz(a)) and \(hz(b))"
+    }
+
+    /// A setting as the table shows it: as written, but measured durations
+    /// (an empirical distribution of many values, such as an imported
+    /// device's) as their count, median and range: `empirical: 34 values,
+    /// median 4.8ms, 4.262ms to 5.084ms`. The JSON keeps the text whole.
+    static func summarised(_ text: String) -> String {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        // values in frames would need the side's period: such a list is shown as written
+        guard t.hasPrefix("empirical("), !t.contains("@"), !t.contains("frame"),
+              case .empirical(let values)? = try? DurationDistribution.parse(t, framePeriod: Rational(1)), values.count > 3 else { return text }
+        let s = values.sorted(), n = s.count
+        let median = n % 2 == 1 ? Double(s[n / 2]) : (Double(s[n / 2 - 1]) + Double(s[n / 2])) / 2
+        func ms(_ ns: Double) -> String { formatDecimal(ns / 1e6, places: 3) + "ms" }
+        return "empirical: \(n) values, median \(ms(median)), \(ms(Double(s[0]))) to \(ms(Double(s[n - 1])))"
     }
 
     static func header(_ c: Comparison) -> [String] {
@@ -177,12 +210,20 @@ enum CompareOutput {
         let differing = c.settingDifferences.filter { $0.key != "seed" }
         if differing.isEmpty { return ["\(c.a.name) and \(c.b.name): the same settings"] }
         var t = TextTable(header: ["key", c.a.name, c.b.name])
-        for d in differing { t.rows.append([d.key, d.a, d.b]) }
+        for d in differing { t.rows.append([d.key, summarised(d.a), summarised(d.b)]) }
         return ["settings that differ:", markdown ? "" : nil, markdown ? t.markdown() : t.render()].compactMap { $0 }
     }
 
     static func note(_ c: Comparison) -> String {
-        "Means over \(c.seeds) seed\(c.seeds == 1 ? "" : "s") per side, differences paired by seed\(c.seeds == 1 ? "; with one seed nothing tells the seed's own variation from a difference (use --seeds)" : "; a 95% interval that excludes 0 is a real difference, better or worse in the figure's direction (Docs/Figures.md)")."
+        ratesNote(c) + "Means over \(c.seeds) seed\(c.seeds == 1 ? "" : "s") per side, differences paired by seed\(c.seeds == 1 ? "; with one seed nothing tells the seed's own variation from a difference (use --seeds)" : "; a 95% interval that excludes 0 is a real difference, better or worse in the figure's direction (Docs/Figures.md)")."
+    }
+
+    /// What a comparison of two display rates leaves out, and why.
+    static func ratesNote(_ c: Comparison) -> String {
+        guard !c.sameDisplayRate else { return "" }
+        return "A and B run their displays at different rates (\(rates(c.a.configuration, c.b.configuration))): "
+            + "a figure counted in display frames is each side's count of its own frames, so it is not compared (compare its time, in ms), "
+            + "and no difference is said in frames. "
     }
 
     static func gateLines(_ gates: [GateResult]) -> [String] {
@@ -219,12 +260,14 @@ enum CompareOutput {
         return out.joined(separator: "\n")
     }
 
-    /// One line per figure, numbers as POSIX decimals, empty when not measured.
+    /// One line per figure, numbers as POSIX decimals at the figure's
+    /// precision (``Figure/text(_:)``, as the table shows them), empty when
+    /// not measured or, for a figure not comparable, the difference.
     static func csv(_ c: Comparison) -> String {
-        func n(_ x: Double?) -> String { x.map { formatDecimal($0, places: 6) } ?? "" }
         var lines = ["figure,column,unit,better,a,b,difference,halfWidth95,verdict"]
         for r in c.rows {
-            let d = r.difference.perSeed
+            func n(_ x: Double?) -> String { x.map(r.figure.text) ?? "" }
+            let d = r.comparable ? r.difference.perSeed : SeedStatistic([])
             lines.append([r.figure.rawValue, SweepOutput.csvField(r.figure.column), r.figure.unit.rawValue, r.figure.better.rawValue,
                           n(r.a.mean), n(r.b.mean), n(d.mean), n(d.halfWidth95), r.verdict.rawValue].joined(separator: ","))
         }
@@ -242,8 +285,8 @@ enum CompareOutput {
             ("figures", .array(c.rows.map { r in
                 .object([("figure", .string(r.figure.rawValue)), ("column", .string(r.figure.column)),
                          ("unit", .string(r.figure.unit.rawValue)), ("better", .string(r.figure.better.rawValue)),
-                         ("a", stat(r.a)), ("b", stat(r.b)), ("difference", stat(r.difference.perSeed)),
-                         ("real", r.difference.isReal.map { .bool($0) } ?? .null), ("verdict", .string(r.verdict.rawValue))])
+                         ("a", stat(r.a)), ("b", stat(r.b)), ("difference", r.comparable ? stat(r.difference.perSeed) : .null),
+                         ("real", r.comparable ? r.difference.isReal.map { .bool($0) } ?? .null : .null), ("verdict", .string(r.verdict.rawValue))])
             })),
             ("gates", .array(gates.map { g in
                 .object([("figure", .string(g.gate.figure.rawValue)), ("failed", .bool(g.failed))])

@@ -16,7 +16,10 @@ struct ImportCommand: ParsableCommand {
         YAML with os.platform android, the display rate, FrameTimeline's work durations \
         where the recording has them, and each stage's measured durations as an \
         empirical distribution, every value with a comment saying where it came from \
-        (Docs/TraceFormats.md). `latsim run` and `latsim compare` take the file.
+        (Docs/TraceFormats.md). No recording holds the touch scan rate: it is set to \
+        the display rate; every other key the recording cannot give is listed in the \
+        file's comments with the value it keeps. `latsim run` and `latsim compare` take \
+        the file.
 
         Examples:
           adb shell dumpsys gfxinfo com.example.app framestats > framestats.txt
@@ -54,9 +57,18 @@ struct ImportCommand: ParsableCommand {
             throw LatsimError(.internal, file: file, problem: "the scenario made from it does not load: \(error)")
         }
         try CLI.write(yaml, to: out)
+        let written = out == "-" ? "the scenario" : out
         if out != "-" {
             let stages = imported.stages.map { "\($0.key) (\($0.durations.value.count))" }.joined(separator: ", ")
             CLI.warn("import: \(out) from \(imported.kind)\(stages.isEmpty ? "" : ": " + stages)")
         }
+        // what the recording could not give, said where it is seen: the scan
+        // rate (it shapes every figure) by name, the rest counted
+        let unread = imported.unreadKeys()
+        if let scan = unread.first(where: { $0.key == "device.scanHz" }) {
+            CLI.warn("import: device.scanHz is not in the recording: \(scan.value) Hz, \(scan.why ?? "the key's default")")
+        }
+        CLI.warn("import: \(unread.count) keys are not in the recording and keep the values listed in \(written)'s comments (Docs/TraceFormats.md)")
+        for w in imported.warnings { CLI.warn("import: warning: \(w)") }
     }
 }

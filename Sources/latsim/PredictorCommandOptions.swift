@@ -41,11 +41,16 @@ struct PredictorCommandOptions: ParsableArguments {
             }
             total = v
         }
+        let command: PredictorCommand
         do {
-            return try PredictorCommand(predictorCommand, timeout: timeout, watcher: CleanupWatcher.shared).bounded(total: total)
+            command = try PredictorCommand(predictorCommand, timeout: timeout, watcher: CleanupWatcher.shared).bounded(total: total)
         } catch {
             throw error.located(file: "--predictor-command")
         }
+        // a program that does not exist is said once, before any run starts
+        try command.checkStartable()
+        return command
+
     }
 }
 

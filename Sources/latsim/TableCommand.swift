@@ -33,7 +33,7 @@ struct TableCommand: ParsableCommand {
             try CLI.write(doc.text() + "\n", to: json)
             if json == "-" { if !rows.allSatisfy(\.agrees) { throw ExitCode(1) }; return }
         }
-        var t = TextTable(header: ["scenario", "talk says", "talk", "simulated", "every frame", "effective", "t2p p50 ms", ""],
+        var t = TextTable(header: ["scenario", "talk says", "talk", "simulated", "every frame", "effective", "t2p p50 ms", "verdict"],
                           rightAligned: [2, 3, 4, 5, 6])
         for r in rows {
             t.rows.append([r.row.scenario, r.row.label, formatDecimal(r.row.talkFrames, places: 2),

@@ -150,10 +150,32 @@ func exists(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
         #expect(e.description.contains(words) && e.description.contains("line 6 of its input"), "\(e)")
     }
 
-    @Test func aCommandThatCannotStartIsTheEnvironment() throws {
+    /// A command its shell cannot start is the command's fault (bad input,
+    /// exit 2): the shell's 127 said as "command not found".
+    @Test func aCommandThatCannotStartIsBadInput() throws {
         let (e, _, _) = try failure("no-such-predictor-command-here")
-        #expect(e.kind == .environment)
+        #expect(e.kind == .badInput)
         #expect(e.description.contains("could not be started") && e.description.contains("127"), "\(e)")
+    }
+
+    /// A simple command whose program is missing or not executable is
+    /// refused before anything starts; one the shell interprets, or one
+    /// that names a program on PATH or an executable file, passes.
+    @Test func aMissingProgramIsRefusedBeforeItStarts() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latsim-startable-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.txt")
+        try "x".write(to: plain, atomically: true, encoding: .utf8)
+        for (command, words) in [("no-such-predictor-command-here --flag", "no program 'no-such-predictor-command-here' on PATH"),
+                                 ("'\(dir.path)/missing' --flag", "'\(dir.path)/missing' does not exist"),
+                                 ("\"\(plain.path)\"", "is not an executable file")] {
+            let e = try #require(throws: LatsimError.self) { try PredictorCommand(command).checkStartable() }
+            #expect(e.kind == .badInput && e.description.contains(words), "\(e)")
+        }
+        for command in ["sh -c 'exit 0'", "/bin/sh", "no-such-program | cat", "X=1 no-such-program", "~/no-such-program", "/bin/s?"] {
+            #expect(throws: Never.self) { try PredictorCommand(command).checkStartable() }
+        }
     }
 
     @Test(.enabled(if: Examples.hasPython), arguments: [

@@ -185,3 +185,29 @@ struct AtraceImportTests {
         #expect(yaml.contains("displayHz: 120") && yaml.contains("appDuration: 16.666666ms") && yaml.contains("sfCompose: {empirical: [1ms,"))
     }
 }
+
+/// The defaults an imported scenario keeps, against the recording.
+@Suite struct DeviceImportDefaultsTests {
+    /// A scan slower than the recorded display is the contradiction warned
+    /// of (0.10.0 wrote none, so a 120 Hz device ran with a 60 Hz scan); at
+    /// or above the display's rate there is nothing to say.
+    @Test func aScanSlowerThanTheDisplayIsAContradiction() {
+        let w = DeviceImport.contradictions(scanHz: 60, displayHz: 120.313)
+        #expect(w.count == 1 && w[0].hasPrefix("device.scanHz 60 Hz is slower than the recorded display (120.313 Hz)"), "\(w)")
+        #expect(DeviceImport.contradictions(scanHz: 120.313, displayHz: 120.313).isEmpty)
+        #expect(DeviceImport.contradictions(scanHz: 240, displayHz: 120).isEmpty)
+    }
+
+    /// An import that found no display rate sets no scan rate: both keep
+    /// their defaults (60 Hz, one rate) and both are named.
+    @Test func withoutADisplayRateBothRatesAreNamedDefaults() {
+        var d = DeviceImport(kind: "test")
+        d.stages = [(key: "app.handler", durations: .init(value: [4_000_000], origin: "test"))]
+        let unread = d.unreadKeys()
+        #expect(unread.contains { $0.key == "device.displayHz" && $0.value == "60" && $0.why == nil })
+        #expect(unread.contains { $0.key == "device.scanHz" && $0.value == "60" && $0.why == nil })
+        #expect(!unread.contains { $0.key == "app.handler" || $0.key == "os.platform" })
+        let yaml = d.scenarioYAML(name: "t", source: "t")
+        #expect(!yaml.contains("\n  scanHz:") && yaml.contains("\n#   device.scanHz: 60\n") && d.warnings.isEmpty, "\(yaml)")
+    }
+}

@@ -95,8 +95,8 @@ struct PerfettoImportHostileTests {
         }
     }
 
-    /// The keys an import may set.
-    static let importedKeys: Set<String> = ["os.platform", "device.displayHz", "android.appDuration", "android.sfDuration",
+    /// The keys an import may set (the scan rate as the display's).
+    static let importedKeys: Set<String> = ["os.platform", "device.displayHz", "device.scanHz", "android.appDuration", "android.sfDuration",
                                             "app.handler", "android.renderThread", "gpu.render", "android.sfCompose"]
 
     /// Imports `data`: the import, or the bad input it was refused as. An

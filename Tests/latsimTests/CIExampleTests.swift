@@ -89,7 +89,7 @@ import Yams
         let pass = try runSteps()
         #expect(pass.count == 3 && pass.allSatisfy { $0.status == 0 }, "\(pass)")
         let gate = pass.last!
-        #expect(gate.stdout.contains("gated: jitter 10%, photonRms 5%") && gate.stdout.contains("passed: 6 entries compared"), "\(gate.stdout)")
+        #expect(gate.stdout.contains("gated: errorRms 5%, alongTrackMean 0.25pt, jitter 10%, photonRms 5%") && gate.stdout.contains("passed: 6 entries compared"), "\(gate.stdout)")
         #expect(gate.stdout.contains("::notice file=ci/prediction-baseline.json,title=prediction gate::passed"), "\(gate.stdout)")
         #expect(gate.stderr.contains("latsim regress: 6 of 6 runs done"), "progress on stderr: \(gate.stderr)")
         let junit = try String(contentsOf: repo.appendingPathComponent("prediction-gate.xml"), encoding: .utf8)
