@@ -18,7 +18,7 @@ struct ChartRenderingTests {
         let types = ChartRegistry.charts.map { ObjectIdentifier($0) }
         #expect(Set(types).count == types.count)
         #expect(Set(Self.names).count == Self.names.count)
-        #expect(Self.names.count == 12)
+        #expect(Self.names.count == 13)
     }
 
     @Test(.enabled(if: gnuplotInstalled, "gnuplot is not installed (apt-get install gnuplot-nox): no images to check"),
