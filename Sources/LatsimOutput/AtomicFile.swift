@@ -46,6 +46,18 @@ public enum AtomicFile {
     /// user gave, for messages.
     static func replace(_ target: String, with data: Data, file: String,
                         registry: CleanupRegistry = .shared) throws {
+        try replace(target, file: file, registry: registry) { descriptor in
+            let code = FileSystem.writeAll(descriptor, data)
+            if code != 0 { throw FileSystem.error(code, file: file) }
+        }
+    }
+
+    /// ``replace(_:with:file:registry:)`` with the bytes written by
+    /// `produce` to the temporary file's descriptor as they are made (a
+    /// streamed output); when `produce` throws, the temporary file is
+    /// removed and the target left as it was.
+    static func replace(_ target: String, file: String, registry: CleanupRegistry = .shared,
+                        produce: (Int32) throws -> Void) throws {
         let directory = FileSystem.directory(of: target)
         try refuseInput(target, file: file)
         let created = try FileSystem.makeDirectories(directory, file: file)
@@ -84,8 +96,9 @@ public enum AtomicFile {
                 _ = fchmod(descriptor, existing.mode & 0o7777)
                 if geteuid() == 0 { _ = fchown(descriptor, existing.owner, existing.group) }
             }
-            var code = FileSystem.writeAll(descriptor, data)
-            if code == 0 && fsync(descriptor) != 0 && errno != EINVAL { code = errno }
+            try produce(descriptor)
+            var code: Int32 = 0
+            if fsync(descriptor) != 0 && errno != EINVAL { code = errno }
             let closed = close(descriptor)
             descriptor = -1
             if code == 0 && closed != 0 { code = errno }

@@ -170,23 +170,35 @@ public struct ChromeTrace: Sendable {
         return true
     }
 
-    /// The trace as UTF-8 JSON text.
+    /// The trace as UTF-8 JSON text (what ``writeJSON(to:)`` writes).
     public func json() -> Data {
-        var lines: [String] = []
-        lines.append(Self.metadata("process_name", pid: pid, tid: nil, key: "name", value: .string(processName)))
-        lines.append(Self.metadata("process_sort_index", pid: pid, tid: nil, key: "sort_index", value: .integer(0)))
-        for (i, name) in trackNames.enumerated() {
-            lines.append(Self.metadata("thread_name", pid: pid, tid: pid + 1 + i, key: "name", value: .string(name)))
-            lines.append(Self.metadata("thread_sort_index", pid: pid, tid: pid + 1 + i, key: "sort_index", value: .integer(Int64(i))))
-        }
-        lines += events.map { $0.json(pid: pid) }
-        let text = "{\"traceEvents\":[\n" + lines.joined(separator: ",\n") + "\n],\n\"displayTimeUnit\":\"ms\"}\n"
-        return Data(text.utf8)
+        let sink = ByteSink.memory()
+        try! writeJSON(to: sink)  // a memory sink does not fail
+        return sink.bytes
     }
 
-    /// Writes ``json()`` to `url` atomically.
+    /// Writes the JSON text element by element: memory bounded by the
+    /// sink's buffer, whatever the number of events.
+    public func writeJSON(to sink: ByteSink) throws {
+        try sink.write("{\"traceEvents\":[\n")
+        var first = true
+        func line(_ text: String) throws {
+            try sink.write(first ? text : ",\n" + text)
+            first = false
+        }
+        try line(Self.metadata("process_name", pid: pid, tid: nil, key: "name", value: .string(processName)))
+        try line(Self.metadata("process_sort_index", pid: pid, tid: nil, key: "sort_index", value: .integer(0)))
+        for (i, name) in trackNames.enumerated() {
+            try line(Self.metadata("thread_name", pid: pid, tid: pid + 1 + i, key: "name", value: .string(name)))
+            try line(Self.metadata("thread_sort_index", pid: pid, tid: pid + 1 + i, key: "sort_index", value: .integer(Int64(i))))
+        }
+        for e in events { try line(e.json(pid: pid)) }
+        try sink.write("\n],\n\"displayTimeUnit\":\"ms\"}\n")
+    }
+
+    /// Writes the JSON to `url` atomically, streamed.
     public func write(to url: URL) throws {
-        try AtomicFile.write(json(), to: url)
+        try OutputDestination.stream(to: url.path) { try writeJSON(to: $0) }
     }
 
     /// An `M` metadata event.

@@ -1,4 +1,5 @@
 import FramePipeline
+import LatsimOutput
 import SimKernel
 
 /// `latsim run --frames FILE.csv`: one row per vsync from the first frame
@@ -23,12 +24,23 @@ public enum FrameCSV {
         return out + "_ms"
     }
 
-    /// The CSV of a run kept with its frame log; nil without one.
+    /// The CSV of a run kept with its frame log; nil without one (what
+    /// ``write(_:to:)`` writes).
     public static func csv(_ r: RunResult) -> String? {
-        guard let log = r.frameLog else { return nil }
+        let sink = ByteSink.memory()
+        guard (try! write(r, to: sink)) else { return nil }  // a memory sink does not fail
+        return String(decoding: sink.bytes, as: UTF8.self)
+    }
+
+    /// Writes the CSV row by row; false (nothing written) when the run kept
+    /// no frame log.
+    @discardableResult
+    public static func write(_ r: RunResult, to sink: ByteSink) throws -> Bool {
+        guard let log = r.frameLog else { return false }
         let stages = BudgetStage.stages(of: r.configuration).count
-        var out = header(r.configuration).joined(separator: ",") + "\n"
-        out.reserveCapacity(log.frames.count * (120 + 12 * stages))
+        try sink.write(header(r.configuration).joined(separator: ",") + "\n")
+        var out = ""
+        out.reserveCapacity(1 << 16)
         for f in log.frames {
             var cells = [ms(f.vsync), String(f.frame), f.kind.rawValue, f.hitch ? "1" : "0", String(f.dropped),
                          String(f.buffersHeld), String(f.touchScan)]
@@ -47,8 +59,13 @@ public enum FrameCSV {
             }
             out += cells.joined(separator: ",")
             out += "\n"
+            if out.utf8.count >= 1 << 16 {
+                try sink.write(out)
+                out.removeAll(keepingCapacity: true)
+            }
         }
-        return out
+        try sink.write(out)
+        return true
     }
 
     /// Nanoseconds as milliseconds with six decimals (exact).

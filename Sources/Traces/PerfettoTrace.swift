@@ -1,5 +1,6 @@
 import Foundation
 import FramePipeline
+import LatsimOutput
 import PerfettoProtos
 import SimKernel
 
@@ -85,7 +86,28 @@ extension ChromeTrace {
     /// their track (ends before begins at one instant, inner ends first,
     /// outer begins first). Times before 0 are clamped to 0.
     public func perfetto(frameTimeline: FrameTimelineTracks? = nil) throws -> Data {
-        var packets: [Perfetto_Protos_TracePacket] = []
+        let sink = ByteSink.memory()
+        try writePerfetto(to: sink, frameTimeline: frameTimeline)
+        return sink.bytes
+    }
+
+    /// Writes ``perfetto(frameTimeline:)``'s bytes packet by packet: each
+    /// packet is built when its turn comes, serialised and written as the
+    /// `Trace` message's field 1 (its tag, length and bytes, as the whole
+    /// message's serialisation writes it), so the packets are never all in
+    /// memory; what is kept is one small sort key per packet.
+    /// `extraPackets`, when given, is called once after the descriptors
+    /// with a function that writes a packet, for packets of other kinds.
+    public func writePerfetto(to sink: ByteSink, frameTimeline: FrameTimelineTracks? = nil,
+                              extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
+        func emit(_ p: Perfetto_Protos_TracePacket) throws {
+            let bytes: [UInt8] = try p.serializedBytes()
+            try sink.write(byte: 0x0A)  // field 1 (packet), length-delimited
+            var n = UInt64(bytes.count)
+            while n >= 0x80 { try sink.write(byte: UInt8(n & 0x7F) | 0x80); n >>= 7 }
+            try sink.write(byte: UInt8(n))
+            try bytes.withUnsafeBytes { try sink.write($0) }
+        }
         let sequence: UInt32 = 1
         func packet(_ ts: SimTime) -> Perfetto_Protos_TracePacket {
             var p = Perfetto_Protos_TracePacket()
@@ -101,7 +123,7 @@ extension ChromeTrace {
         pd.process.pid = Int32(pid)
         pd.process.processName = processName
         process.trackDescriptor = pd
-        packets.append(process)
+        try emit(process)
         func threadUUID(_ tid: Int) -> UInt64 { 1_000 + UInt64(tid) }
         for (i, name) in trackNames.enumerated() {
             var d = Perfetto_Protos_TrackDescriptor()
@@ -112,7 +134,7 @@ extension ChromeTrace {
             d.thread.threadName = name
             var p = packet(0)
             p.trackDescriptor = d
-            packets.append(p)
+            try emit(p)
         }
         // one counter track per counter series, in order of first sample
         var counterUUID: [String: UInt64] = [:]
@@ -128,66 +150,58 @@ extension ChromeTrace {
                 d.counter.unit = .count
                 var p = packet(0)
                 p.trackDescriptor = d
-                packets.append(p)
+                try emit(p)
             }
         }
 
-        // the events, ordered so slices nest
-        struct Item { var ts: SimTime; var rank: Int; var key: SimTime; var index: Int; var packet: Perfetto_Protos_TracePacket }
+        // the events' sort keys, ordered so slices nest; each packet is
+        // built from its key when written
+        enum Part: UInt8 { case begin, end, instant, counter, timelineStart, timelineEnd }
+        struct Item {
+            var ts: SimTime, key: SimTime, index: Int
+            var source: Int32  // the event, or the FrameTimeline frame (in token order)
+            var rank: UInt8, part: Part
+            var which: UInt8   // the counter's series, or the frame's timeline (0...3)
+        }
         var items: [Item] = []
+        items.reserveCapacity(events.count * 2)
         for (i, e) in events.enumerated() {
-            var te = Perfetto_Protos_TrackEvent()
-            te.categories = [e.category]
             switch e.phase {
             case "X":
                 let dur = e.dur ?? 0
-                te.type = .sliceBegin
-                te.trackUuid = threadUUID(e.tid ?? pid)
-                te.name = e.name
-                te.debugAnnotations = Self.annotations(e.allArgs)
-                if let id = e.bindID {
-                    if e.flowOut { te.flowIds = [id] } else { te.terminatingFlowIds = [id] }
-                }
-                var begin = packet(e.ts)
-                begin.trackEvent = te
-                var endEvent = Perfetto_Protos_TrackEvent()
-                endEvent.type = .sliceEnd
-                endEvent.trackUuid = te.trackUuid
-                var end = packet(e.ts + dur)
-                end.trackEvent = endEvent
                 if dur == 0 {
-                    items.append(Item(ts: e.ts, rank: 1, key: 0, index: 2 * i, packet: begin))
-                    items.append(Item(ts: e.ts, rank: 1, key: 0, index: 2 * i + 1, packet: end))
+                    items.append(Item(ts: e.ts, key: 0, index: 2 * i, source: Int32(i), rank: 1, part: .begin, which: 0))
+                    items.append(Item(ts: e.ts, key: 0, index: 2 * i + 1, source: Int32(i), rank: 1, part: .end, which: 0))
                 } else {
-                    items.append(Item(ts: e.ts, rank: 2, key: -(e.ts + dur), index: 2 * i, packet: begin))
-                    items.append(Item(ts: e.ts + dur, rank: 0, key: -e.ts, index: -(2 * i + 1), packet: end))
+                    items.append(Item(ts: e.ts, key: -(e.ts + dur), index: 2 * i, source: Int32(i), rank: 2, part: .begin, which: 0))
+                    items.append(Item(ts: e.ts + dur, key: -e.ts, index: -(2 * i + 1), source: Int32(i), rank: 0, part: .end, which: 0))
                 }
             case "i":
-                te.type = .instant
-                te.trackUuid = threadUUID(e.tid ?? pid)
-                te.name = e.name
-                te.debugAnnotations = Self.annotations(e.args)
-                var p = packet(e.ts)
-                p.trackEvent = te
-                items.append(Item(ts: e.ts, rank: 3, key: 0, index: 2 * i, packet: p))
+                items.append(Item(ts: e.ts, key: 0, index: 2 * i, source: Int32(i), rank: 3, part: .instant, which: 0))
             case "C":
-                for key in e.args.keys.sorted() {
-                    guard case .number(let x) = e.args[key]!, let uuid = counterUUID["\(e.name) \(key)"] else { continue }
-                    var c = Perfetto_Protos_TrackEvent()
-                    c.type = .counter
-                    c.trackUuid = uuid
-                    c.doubleCounterValue = x
-                    var p = packet(e.ts)
-                    p.trackEvent = c
-                    items.append(Item(ts: e.ts, rank: 4, key: 0, index: 2 * i, packet: p))
+                for (k, key) in e.args.keys.sorted().enumerated() {
+                    guard case .number = e.args[key]!, counterUUID["\(e.name) \(key)"] != nil else { continue }
+                    items.append(Item(ts: e.ts, key: 0, index: 2 * i, source: Int32(i), rank: 4, part: .counter, which: UInt8(k)))
                 }
             default:
                 continue
             }
         }
-        if let frameTimeline { items += Self.frameTimelineItems(frameTimeline, appPid: Int32(pid), packet: packet).map {
-            Item(ts: $0.ts, rank: $0.rank, key: 0, index: $0.index, packet: $0.packet)
-        } }
+        let timelineFrames = frameTimeline?.frames.sorted(by: { $0.token < $1.token }) ?? []
+        if frameTimeline != nil {
+            // each timeline a start (index 2 x cookie) and an end (2 x cookie + 1), cookies counting up
+            var cookie = 0
+            for (f, frame) in timelineFrames.enumerated() {
+                for (which, range) in Self.timelines(frame).enumerated() {
+                    guard let range else { continue }
+                    cookie += 1
+                    items.append(Item(ts: range.lowerBound, key: 0, index: cookie * 2, source: Int32(f), rank: 5,
+                                      part: .timelineStart, which: UInt8(which)))
+                    items.append(Item(ts: range.upperBound, key: 0, index: cookie * 2 + 1, source: Int32(f), rank: 5,
+                                      part: .timelineEnd, which: UInt8(which)))
+                }
+            }
+        }
         items.sort { ($0.ts, $0.rank, $0.key, $0.index) < ($1.ts, $1.rank, $1.key, $1.index) }
         if let frameTimeline {
             var sf = packet(0)
@@ -196,12 +210,58 @@ extension ChromeTrace {
             d.process.pid = frameTimeline.surfaceFlingerPid
             d.process.processName = "/system/bin/surfaceflinger"
             sf.trackDescriptor = d
-            packets.append(sf)
+            try emit(sf)
         }
-        packets += items.map(\.packet)
-        var trace = Perfetto_Protos_Trace()
-        trace.packet = packets
-        return try trace.serializedBytes()
+        if let extraPackets { try extraPackets(emit) }
+        for item in items {
+            var p = packet(item.ts)
+            switch item.part {
+            case .begin:
+                let e = events[Int(item.source)]
+                var te = Perfetto_Protos_TrackEvent()
+                te.categories = [e.category]
+                te.type = .sliceBegin
+                te.trackUuid = threadUUID(e.tid ?? pid)
+                te.name = e.name
+                te.debugAnnotations = Self.annotations(e.allArgs)
+                if let id = e.bindID {
+                    if e.flowOut { te.flowIds = [id] } else { te.terminatingFlowIds = [id] }
+                }
+                p.trackEvent = te
+            case .end:
+                let e = events[Int(item.source)]
+                var te = Perfetto_Protos_TrackEvent()
+                te.type = .sliceEnd
+                te.trackUuid = threadUUID(e.tid ?? pid)
+                p.trackEvent = te
+            case .instant:
+                let e = events[Int(item.source)]
+                var te = Perfetto_Protos_TrackEvent()
+                te.categories = [e.category]
+                te.type = .instant
+                te.trackUuid = threadUUID(e.tid ?? pid)
+                te.name = e.name
+                te.debugAnnotations = Self.annotations(e.args)
+                p.trackEvent = te
+            case .counter:
+                let e = events[Int(item.source)]
+                let key = e.args.keys.sorted()[Int(item.which)]
+                guard case .number(let x) = e.args[key]!, let uuid = counterUUID["\(e.name) \(key)"] else { continue }
+                var c = Perfetto_Protos_TrackEvent()
+                c.type = .counter
+                c.trackUuid = uuid
+                c.doubleCounterValue = x
+                p.trackEvent = c
+            case .timelineStart:
+                p.frameTimelineEvent = Self.timelineStart(timelineFrames[Int(item.source)], which: Int(item.which),
+                                                          cookie: Int64(item.index / 2), ft: frameTimeline!, appPid: Int32(pid))
+            case .timelineEnd:
+                var e = Perfetto_Protos_FrameTimelineEvent()
+                e.frameEnd.cookie = Int64(item.index / 2)
+                p.frameTimelineEvent = e
+            }
+            try emit(p)
+        }
     }
 
     /// A slice's args as debug annotations, by name.
@@ -218,13 +278,17 @@ extension ChromeTrace {
         }
     }
 
-    /// FrameTimeline's packets: each timeline a start event (with a cookie)
-    /// at its start and a `FrameEnd` with that cookie at its end.
-    static func frameTimelineItems(_ ft: FrameTimelineTracks, appPid: Int32,
-                                   packet: (SimTime) -> Perfetto_Protos_TracePacket)
-        -> [(ts: SimTime, rank: Int, index: Int, packet: Perfetto_Protos_TracePacket)] {
-        var out: [(ts: SimTime, rank: Int, index: Int, packet: Perfetto_Protos_TracePacket)] = []
-        var cookie: Int64 = 0
+    /// A frame's four FrameTimeline timelines in the order written (the
+    /// app's expected and actual, SurfaceFlinger's expected and actual),
+    /// nil for those it lacks.
+    static func timelines(_ f: TimelineFrame) -> [ClosedRange<SimTime>?] {
+        [f.expected, f.actual, f.displayExpected, f.displayActual]
+    }
+
+    /// FrameTimeline's start event of timeline `which` of ``timelines(_:)``
+    /// with its `cookie` (its `FrameEnd` carries the same cookie).
+    static func timelineStart(_ f: TimelineFrame, which: Int, cookie: Int64, ft: FrameTimelineTracks, appPid: Int32)
+        -> Perfetto_Protos_FrameTimelineEvent {
         func present(_ p: TimelineFrame.Present) -> Perfetto_Protos_FrameTimelineEvent.PresentType {
             switch p {
             case .onTime: return .presentOnTime
@@ -234,30 +298,18 @@ extension ChromeTrace {
             case .unknown: return .presentUnknown
             }
         }
-        func add(_ range: ClosedRange<SimTime>, _ event: Perfetto_Protos_FrameTimelineEvent) {
-            cookie += 1
-            var start = packet(range.lowerBound)
-            start.frameTimelineEvent = event
-            var end = packet(range.upperBound)
-            var e = Perfetto_Protos_FrameTimelineEvent()
-            e.frameEnd.cookie = cookie
-            end.frameTimelineEvent = e
-            out.append((range.lowerBound, 5, Int(cookie) * 2, start))
-            out.append((range.upperBound, 5, Int(cookie) * 2 + 1, end))
-        }
-        for f in ft.frames.sorted(by: { $0.token < $1.token }) {
-            let displayToken = f.token + 1_000_000_000
-            if let r = f.expected {
-                var e = Perfetto_Protos_FrameTimelineEvent()
-                e.expectedSurfaceFrameStart.cookie = cookie + 1
-                e.expectedSurfaceFrameStart.token = f.token
-                e.expectedSurfaceFrameStart.displayFrameToken = displayToken
-                e.expectedSurfaceFrameStart.pid = appPid
-                e.expectedSurfaceFrameStart.layerName = ft.layerName
-                add(r, e)
-            }
+        let displayToken = f.token + 1_000_000_000
+        var e = Perfetto_Protos_FrameTimelineEvent()
+        switch which {
+        case 0:
+            e.expectedSurfaceFrameStart.cookie = cookie
+            e.expectedSurfaceFrameStart.token = f.token
+            e.expectedSurfaceFrameStart.displayFrameToken = displayToken
+            e.expectedSurfaceFrameStart.pid = appPid
+            e.expectedSurfaceFrameStart.layerName = ft.layerName
+        case 1:
             var a = Perfetto_Protos_FrameTimelineEvent.ActualSurfaceFrameStart()
-            a.cookie = cookie + 1
+            a.cookie = cookie
             a.token = f.token
             a.displayFrameToken = displayToken
             a.pid = appPid
@@ -268,32 +320,24 @@ extension ChromeTrace {
             a.jankType = f.jank.perfettoJankBit
             a.predictionType = f.expected == nil ? .predictionUnknown : .predictionValid
             a.isBuffer = true
-            var e = Perfetto_Protos_FrameTimelineEvent()
             e.actualSurfaceFrameStart = a
-            add(f.actual, e)
-            if let r = f.displayExpected {
-                var d = Perfetto_Protos_FrameTimelineEvent()
-                d.expectedDisplayFrameStart.cookie = cookie + 1
-                d.expectedDisplayFrameStart.token = displayToken
-                d.expectedDisplayFrameStart.pid = ft.surfaceFlingerPid
-                add(r, d)
-            }
-            if let r = f.displayActual {
-                var d = Perfetto_Protos_FrameTimelineEvent.ActualDisplayFrameStart()
-                d.cookie = cookie + 1
-                d.token = displayToken
-                d.pid = ft.surfaceFlingerPid
-                d.presentType = present(f.displayPresent)
-                d.onTimeFinish = f.displayPresent != .late
-                d.gpuComposition = false
-                d.jankType = f.jank == .surfaceFlingerDeadlineMissed ? JankClass.surfaceFlingerDeadlineMissed.perfettoJankBit
-                    : JankClass.onTime.perfettoJankBit
-                d.predictionType = .predictionValid
-                var e = Perfetto_Protos_FrameTimelineEvent()
-                e.actualDisplayFrameStart = d
-                add(r, e)
-            }
+        case 2:
+            e.expectedDisplayFrameStart.cookie = cookie
+            e.expectedDisplayFrameStart.token = displayToken
+            e.expectedDisplayFrameStart.pid = ft.surfaceFlingerPid
+        default:
+            var d = Perfetto_Protos_FrameTimelineEvent.ActualDisplayFrameStart()
+            d.cookie = cookie
+            d.token = displayToken
+            d.pid = ft.surfaceFlingerPid
+            d.presentType = present(f.displayPresent)
+            d.onTimeFinish = f.displayPresent != .late
+            d.gpuComposition = false
+            d.jankType = f.jank == .surfaceFlingerDeadlineMissed ? JankClass.surfaceFlingerDeadlineMissed.perfettoJankBit
+                : JankClass.onTime.perfettoJankBit
+            d.predictionType = .predictionValid
+            e.actualDisplayFrameStart = d
         }
-        return out
+        return e
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FramePipeline
+import LatsimOutput
 import Scenarios
 import SimKernel
 
@@ -17,11 +18,24 @@ public enum PipelineTraceExport {
     /// for an Android run, FrameTimeline's packets in place of the JSON's
     /// timeline tracks. Nil when the run kept no frame log.
     public static func perfetto(_ result: RunResult, scenario: String) throws -> Data? {
+        let sink = ByteSink.memory()
+        guard try writePerfetto(result, scenario: scenario, to: sink) else { return nil }
+        return sink.bytes
+    }
+
+    /// Writes ``perfetto(_:scenario:)``'s bytes packet by packet
+    /// (``ChromeTrace/writePerfetto(to:frameTimeline:extraPackets:)``);
+    /// false (nothing written) when the run kept no frame log.
+    @discardableResult
+    public static func writePerfetto(_ result: RunResult, scenario: String, to sink: ByteSink) throws -> Bool {
         if result.configuration.platform == .android {
-            guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false) else { return nil }
-            return try t.perfetto(frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario))
+            guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false) else { return false }
+            try t.writePerfetto(to: sink, frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario))
+            return true
         }
-        return try trace(result, scenario: scenario)?.perfetto()
+        guard let t = trace(result, scenario: scenario) else { return false }
+        try t.writePerfetto(to: sink)
+        return true
     }
 
     /// The trace of a run that kept its frame log; nil when it did not. An

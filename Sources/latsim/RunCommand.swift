@@ -118,25 +118,24 @@ struct RunCommand: ParsableCommand {
             results.append((s.name, result))
         }
         RunCommand.warnUnmeasured(results)
+        // each file streamed as it is made (bounded buffers), replaced atomically at the end
         if let trace {
-            for (name, r) in results {
+            for (name, r) in results where r.frameLog != nil {
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
                 if RunCommand.isNativeTrace(path) {
-                    guard let data = try PipelineTraceExport.perfetto(r, scenario: name) else { continue }
-                    try OutputDestination.write(data, to: path)
-                    if json != "-" { CLI.warn("trace: \(path) (\(data.count) bytes; open it in ui.perfetto.dev)") }
+                    let bytes = try OutputDestination.stream(to: path) { try PipelineTraceExport.writePerfetto(r, scenario: name, to: $0) }
+                    if json != "-" { CLI.warn("trace: \(path) (\(bytes) bytes; open it in ui.perfetto.dev)") }
                     continue
                 }
                 guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
-                try CLI.write(String(decoding: t.json(), as: UTF8.self), to: path)
+                try OutputDestination.stream(to: path) { try t.writeJSON(to: $0) }
                 if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
             }
         }
         if let frames {
-            for (name, r) in results {
+            for (name, r) in results where r.frameLog != nil {
                 let path = results.count == 1 ? frames : RunCommand.insert(name, into: frames)
-                guard let csv = FrameCSV.csv(r) else { continue }
-                try CLI.write(csv, to: path)
+                try OutputDestination.stream(to: path) { try FrameCSV.write(r, to: $0) }
                 if json != "-" { CLI.warn("frames: \(path) (\(r.frameLog?.frames.count ?? 0) vsyncs)") }
             }
         }

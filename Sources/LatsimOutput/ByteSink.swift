@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a streamed output goes: bytes are gathered in a bounded buffer
+/// (``capacity``) and written to a descriptor each time it fills, or kept
+/// in memory (``memory()``, for the in-memory forms of the same outputs).
+/// An output written through a sink takes memory bounded by the buffer,
+/// whatever its size.
+public final class ByteSink {
+    /// The bytes gathered before each write to the descriptor.
+    public static let capacity = 1 << 20
+
+    private var buffer: [UInt8] = []
+    private let descriptor: Int32
+    private let file: String
+    /// Every byte taken so far.
+    public private(set) var count = 0
+
+    /// A sink writing to `descriptor`; `file` names it in messages.
+    init(descriptor: Int32, file: String) {
+        self.descriptor = descriptor
+        self.file = file
+        buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// A sink that keeps everything in memory (``bytes``).
+    public static func memory() -> ByteSink { ByteSink(descriptor: -1, file: "") }
+
+    /// The bytes of a memory sink.
+    public var bytes: Data { Data(buffer) }
+
+    /// Takes `text` as UTF-8.
+    public func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Takes `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        count += bytes.count
+        buffer.append(contentsOf: bytes)
+        if descriptor >= 0 && buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Takes `data`.
+    public func write(_ data: Data) throws {
+        try data.withUnsafeBytes { try write($0) }
+    }
+
+    /// Takes one byte.
+    public func write(byte: UInt8) throws {
+        count += 1
+        buffer.append(byte)
+        if descriptor >= 0 && buffer.count >= Self.capacity { try flush() }
+    }
+
+    /// Writes what is gathered to the descriptor.
+    func flush() throws {
+        guard descriptor >= 0, !buffer.isEmpty else { return }
+        let code = FileSystem.writeAll(descriptor, Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+        if code != 0 { throw FileSystem.error(code, file: file) }
+    }
+}
+
+extension OutputDestination {
+    /// Writes what `produce` gives a sink to `path`, as ``write(_:to:)-(Data,_)``
+    /// writes bytes (a regular file replaced atomically at the end, a link
+    /// written through, a device or FIFO in place, `-` to standard output),
+    /// in bounded memory. When `produce` throws, a file is left as it was.
+    /// Returns the number of bytes written.
+    @discardableResult
+    public static func stream(to path: String, _ produce: (ByteSink) throws -> Void) throws -> Int {
+        try OutputDestination(path).stream(produce)
+    }
+
+    /// ``stream(to:_:)`` to this destination.
+    @discardableResult
+    public func stream(_ produce: (ByteSink) throws -> Void) throws -> Int {
+        switch kind {
+        case .file:
+            var count = 0
+            try AtomicFile.replace(target, file: path) { descriptor in
+                let sink = ByteSink(descriptor: descriptor, file: path)
+                try produce(sink)
+                try sink.flush()
+                count = sink.count
+            }
+            return count
+        case .descriptor(let descriptor):
+            let sink = ByteSink(descriptor: descriptor, file: path)
+            try produce(sink)
+            try sink.flush()
+            return sink.count
+        default:
+            // a descriptor, device, FIFO or socket takes the bytes as they
+            // come through the in-memory path's writer, chunk by chunk
+            let sink = ByteSink.memory()
+            try produce(sink)
+            try write(sink.bytes)
+            return sink.count
+        }
+    }
+}
