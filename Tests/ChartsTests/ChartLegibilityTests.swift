@@ -143,9 +143,13 @@ import Testing
     /// the count it is plotted as, with a note on how the words became it,
     /// and many rows are rotated steeply enough not to run into each other.
     @Test func aQuotedTalkLabelSaysWhyItIsACount() {
-        let rows: [(scenario: String, label: String, talkFrames: Double, simulatedFrames: Double)] = (0..<7).map {
-            (scenario: "s\($0)", label: "\($0 + 1) frames", talkFrames: Double($0 + 1), simulatedFrames: Double($0 + 1))
-        } + [(scenario: "ios9-metal", label: "\"the very next frame\"", talkFrames: 3, simulatedFrames: 3)]
+        typealias Row = (scenario: String, label: String, talkFrames: Double, simulatedFrames: Double)
+        var rows: [Row] = []
+        for i in 0..<7 {
+            let frames = Double(i + 1)
+            rows.append((scenario: "s\(i)", label: "\(i + 1) frames", talkFrames: frames, simulatedFrames: frames))
+        }
+        rows.append((scenario: "ios9-metal", label: "\"the very next frame\"", talkFrames: 3, simulatedFrames: 3))
         let s = TalkTableChart(rows: rows).script
         #expect(s.setup.contains("\\\"the very next frame\\\" = 3\\n"), "\(s.setup)")
         #expect(s.setup.contains("rotate by -40"))
