@@ -27,7 +27,10 @@ import Testing
         }
         // every Display box names a buffer, in the legend's words for its colour
         let display = chart.boxes.filter { $0.lane == .display }
-        #expect(!display.isEmpty)
+        // a front-buffered app's wet ink never goes through the display's
+        // buffers: its Display row holds only the dry layer's commits, which
+        // the diagram's window of a 1 s stroke need not contain
+        if scenario != "android-ink-front" { #expect(!display.isEmpty) }
         for box in display {
             #expect(box.label.hasSuffix(DiagramBox.bufferName(box.colorKey)), "\(scenario): \(box.label) in colour \(box.colorKey)")
             #expect(chart.colorNames[box.colorKey]?.contains(DiagramBox.bufferName(box.colorKey)) == true)
