@@ -84,10 +84,12 @@ extension ChromeTrace {
     /// `actual_frame_timeline_slice` tables. All packets are on one
     /// sequence, in time order; nested slices are ordered so they nest on
     /// their track (ends before begins at one instant, inner ends first,
-    /// outer begins first). Times before 0 are clamped to 0.
-    public func perfetto(frameTimeline: FrameTimelineTracks? = nil) throws -> Data {
+    /// outer begins first). With `inputEvents`, each touch's Android motion
+    /// event and its dispatch to the app's window (``InputEventTrace``).
+    /// Times before 0 are clamped to 0.
+    public func perfetto(frameTimeline: FrameTimelineTracks? = nil, inputEvents: [InputEventTouch] = []) throws -> Data {
         let sink = ByteSink.memory()
-        try writePerfetto(to: sink, frameTimeline: frameTimeline)
+        try writePerfetto(to: sink, frameTimeline: frameTimeline, inputEvents: inputEvents)
         return sink.bytes
     }
 
@@ -98,7 +100,7 @@ extension ChromeTrace {
     /// memory; what is kept is one small sort key per packet.
     /// `extraPackets`, when given, is called once after the descriptors
     /// with a function that writes a packet, for packets of other kinds.
-    public func writePerfetto(to sink: ByteSink, frameTimeline: FrameTimelineTracks? = nil,
+    public func writePerfetto(to sink: ByteSink, frameTimeline: FrameTimelineTracks? = nil, inputEvents: [InputEventTouch] = [],
                               extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
         func emit(_ p: Perfetto_Protos_TracePacket) throws {
             let bytes: [UInt8] = try p.serializedBytes()
@@ -156,7 +158,7 @@ extension ChromeTrace {
 
         // the events' sort keys, ordered so slices nest; each packet is
         // built from its key when written
-        enum Part: UInt8 { case begin, end, instant, counter, timelineStart, timelineEnd }
+        enum Part: UInt8 { case begin, end, instant, counter, timelineStart, timelineEnd, input }
         struct Item {
             var ts: SimTime, key: SimTime, index: Int
             var source: Int32  // the event, or the FrameTimeline frame (in token order)
@@ -200,6 +202,12 @@ extension ChromeTrace {
                     items.append(Item(ts: range.upperBound, key: 0, index: cookie * 2 + 1, source: Int32(f), rank: 5,
                                       part: .timelineEnd, which: UInt8(which)))
                 }
+            }
+        }
+        // each touch's motion event and dispatch (InputEventTrace.items's places), built when written
+        for (k, touch) in inputEvents.enumerated() {
+            for j in 0..<2 {
+                items.append(Item(ts: touch.dispatch, key: 0, index: 2 * k + j, source: Int32(k), rank: 6, part: .input, which: UInt8(j)))
             }
         }
         items.sort { ($0.ts, $0.rank, $0.key, $0.index) < ($1.ts, $1.rank, $1.key, $1.index) }
@@ -259,6 +267,8 @@ extension ChromeTrace {
                 var e = Perfetto_Protos_FrameTimelineEvent()
                 e.frameEnd.cookie = Int64(item.index / 2)
                 p.frameTimelineEvent = e
+            case .input:
+                p = InputEventTrace.packets(for: inputEvents[Int(item.source)], packet: packet)[Int(item.which)]
             }
             try emit(p)
         }

@@ -16,7 +16,7 @@ public enum PipelineTraceExport {
     /// The run in Perfetto's own format (``ChromeTrace/perfetto(frameTimeline:)``):
     /// the tracks, slices, flows and counters of ``trace(_:scenario:)`` and,
     /// for an Android run, FrameTimeline's packets in place of the JSON's
-    /// timeline tracks. Nil when the run kept no frame log.
+    /// timeline tracks and each touch's input-event packets. Nil when the run kept no frame log.
     public static func perfetto(_ result: RunResult, scenario: String) throws -> Data? {
         let sink = ByteSink.memory()
         guard try writePerfetto(result, scenario: scenario, to: sink) else { return nil }
@@ -30,7 +30,8 @@ public enum PipelineTraceExport {
     public static func writePerfetto(_ result: RunResult, scenario: String, to sink: ByteSink) throws -> Bool {
         if result.configuration.platform == .android {
             guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false) else { return false }
-            try t.writePerfetto(to: sink, frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario))
+            try t.writePerfetto(to: sink, frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario),
+                                inputEvents: InputEventTrace.touches(result))
             return true
         }
         guard let t = trace(result, scenario: scenario) else { return false }
