@@ -1,0 +1,97 @@
+import Foundation
+import FramePipeline
+import LatsimOutput
+import PerfettoProtos
+import Scenarios
+import SimKernel
+import Testing
+@testable import Traces
+
+/// The trace writers and the frame CSV streamed into a file through a
+/// bounded buffer write the bytes of the in-memory forms, and a failure
+/// part way leaves nothing behind.
+@Suite("Streamed traces")
+struct StreamedTraceTests {
+    static func run(_ scenario: String, device: String? = nil, _ duration: SimTime = 2_000_000_000) throws -> RunResult {
+        var s = try Scenario.named(scenario)
+        if let device { s = try s.applying(device: try DevicePreset.named(device)) }
+        var c = try s.configuration()
+        c.duration = duration
+        return try PipelineRun.run(c, keepLog: true)
+    }
+
+    static func folder() throws -> URL {
+        let u = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
+        return u
+    }
+
+    /// iOS, Android, Android front-buffered ink, and a display that switches
+    /// its rate (ui-taps on the Pixel 6 idles at 60 Hz).
+    static let cases: [(String, String?)] = [
+        ("ios9-low-latency", nil), ("android-default", nil), ("android-ink-front", nil), ("ui-taps", "pixel-6"),
+    ]
+
+    @Test(arguments: 0..<4)
+    func aStreamedFileHoldsTheInMemoryBytes(k: Int) throws {
+        let (name, device) = Self.cases[k]
+        let r = try Self.run(name, device: device)
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let native = dir.appendingPathComponent("t.perfetto-trace").path
+        let n = try OutputDestination.stream(to: native) { try PipelineTraceExport.writePerfetto(r, scenario: name, to: $0) }
+        let whole = try #require(try PipelineTraceExport.perfetto(r, scenario: name))
+        let written = try Data(contentsOf: URL(fileURLWithPath: native))
+        #expect(written == whole)
+        #expect(n == written.count)
+        // the packets written one by one are the bytes of the whole Trace
+        // message: decoded as one message and serialised again, they come back
+        let message = try Perfetto_Protos_Trace(serializedBytes: written)
+        #expect(message.packet.count > 100)
+        #expect(try message.serializedBytes() == written)
+
+        let t = try #require(PipelineTraceExport.trace(r, scenario: name))
+        let json = dir.appendingPathComponent("t.json").path
+        try OutputDestination.stream(to: json) { try t.writeJSON(to: $0) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == t.json())
+        #expect(try JSONSerialization.jsonObject(with: t.json()) is [String: Any])
+
+        let csv = dir.appendingPathComponent("f.csv").path
+        try OutputDestination.stream(to: csv) { try FrameCSV.write(r, to: $0) }
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(text == FrameCSV.csv(r))
+        // a row per vsync after the header
+        #expect(text.split(separator: "\n").count == r.frameLog!.frames.count + 1)
+    }
+
+    /// A trace larger than the sink's buffer reaches the file whole: a
+    /// 60 s Android trace is several MB, several buffers' worth.
+    @Test func aTraceLongerThanTheBufferIsWrittenWhole() throws {
+        let r = try Self.run("android-default", 60_000_000_000)
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.perfetto-trace").path
+        let n = try OutputDestination.stream(to: path) { try PipelineTraceExport.writePerfetto(r, scenario: "x", to: $0) }
+        #expect(n > 3 * ByteSink.capacity)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == (try PipelineTraceExport.perfetto(r, scenario: "x")))
+    }
+
+    struct Stop: Error {}
+
+    /// A producer that fails after writing more than a buffer leaves the
+    /// old file as it was and no temporary file beside it.
+    @Test func aFailurePartWayLeavesTheOldFileAndNoTemporary() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.json").path
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: Stop.self) {
+            try OutputDestination.stream(to: path) { sink in
+                try sink.write(String(repeating: "x", count: 3 * ByteSink.capacity))
+                throw Stop()
+            }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.json"])
+    }
+}
