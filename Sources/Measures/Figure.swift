@@ -128,6 +128,13 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
         shown(first) { f in runs.contains(where: f.isProduced) }
     }
 
+    /// The figures `produced` holds, in catalogue order after `first`
+    /// (those of `first` it holds), each once: what ``shown(for:first:)``
+    /// gives when `produced` is the union of the figures some run produces.
+    public static func shown(first: [Figure], where produced: (Figure) -> Bool) -> [Figure] {
+        shown(first, produced)
+    }
+
     static func shown(_ first: [Figure], _ produced: (Figure) -> Bool) -> [Figure] {
         var out: [Figure] = []
         for f in first + allCases where !out.contains(f) && produced(f) { out.append(f) }

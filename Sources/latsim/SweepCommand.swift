@@ -190,8 +190,8 @@ struct SweepMergeCommand: ParsableCommand {
 
     func run() throws {
         try CLI.preflight(files: [csv, json], directories: [plot], inputs: parts)
-        let read = try parts.map { path throws(LatsimError) in (path, try SweepPart.read(path)) }
-        let result = try SweepPart.merge(read)
+        // read one at a time: only the rows are kept
+        let result = try SweepPart.merge(reading: parts)
         try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
     }
 }
