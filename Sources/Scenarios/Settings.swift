@@ -238,6 +238,9 @@ public struct ResolvedSettings: Sendable {
     /// placed as ``Settings/configuration()`` places it. A sweep makes
     /// every grid point here (Docs/Engine.md, "Sweeps resolve once").
     func quickConfiguration(setting changes: [Assignment]) -> PipelineConfiguration? {
+        // Android's checks ask which keys are set (durations with phase
+        // offsets), not only the values: those points take the full path
+        guard parsed.platform == .ios else { return nil }
         var c = parsed
         let context = ParseContext(framePeriod: c.framePeriod)
         for a in changes {

@@ -6,38 +6,38 @@ import Testing
 /// but in shard 0), and `sweep merge` refuses parts that do not make one
 /// whole sweep, with exit 2 and one paragraph.
 @Suite struct SweepShardTests {
-    /// 400 points of 100 ms runs; shard I/100 holds points 4I ..< 4I+4.
-    static let sweep = ["ios8", "--vary", "gpu.render=1ms...4.99ms:0.01ms", "--duration", "100ms"]
+    /// 1,000 points of 100 ms runs; shard I/10 holds points 100I ..< 100I+100.
+    static let sweep = ["ios8", "--vary", "gpu.render=1ms...10.99ms:0.01ms", "--duration", "100ms"]
 
     static func object(_ url: URL) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
-    /// Shard 3 of 100 holds 4 rows (400 / 100), the `--vary` argument
-    /// rather than its 400 values, and no settings (only shard 0 does):
-    /// its file is smaller than twice the CSV of the same 4 points run
+    /// Shard 3 of 10 holds 100 rows (1,000 / 10), the `--vary` argument
+    /// rather than its 1,000 values, and no settings (only shard 0 does):
+    /// its file is smaller than twice the CSV of the same 100 points run
     /// unsharded, though a part is JSON and the CSV is not.
     @Test func aPartHoldsItsOwnRowsNotTheGrid() throws {
         let dir = try Latsim.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let o = try Latsim.run(["sweep"] + Self.sweep + ["--shard", "3/100", "--part", "p3.json"], in: dir)
+        let o = try Latsim.run(["sweep"] + Self.sweep + ["--shard", "3/10", "--part", "p3.json"], in: dir)
         #expect(o.status == 0, "\(o.stderr)")
         let part = try Self.object(dir.appendingPathComponent("p3.json"))
-        #expect((part["rows"] as? [Any])?.count == 4)
-        #expect(part["axes"] as? [String] == ["gpu.render=1ms...4.99ms:0.01ms"])
-        #expect(part["points"] as? Int == 400)
+        #expect((part["rows"] as? [Any])?.count == 100)
+        #expect(part["axes"] as? [String] == ["gpu.render=1ms...10.99ms:0.01ms"])
+        #expect(part["points"] as? Int == 1000)
         #expect(part["settings"] == nil, "settings only in shard 0")
         let text = try String(contentsOf: dir.appendingPathComponent("p3.json"), encoding: .utf8)
-        #expect(!text.contains("4.99ms,") && !text.contains("\"1.5ms\""), "no value of the grid beyond the argument")
+        #expect(!text.contains("\"1.5ms\"") && !text.contains("\"4.5ms\""), "no value of the grid beyond the argument")
 
-        // the same four points, 1.12ms ... 1.15ms, unsharded
-        let same = try Latsim.run(["sweep", "ios8", "--vary", "gpu.render=1.12ms...1.15ms:0.01ms", "--duration", "100ms",
-                                   "--csv", "four.csv"], in: dir)
+        // the same 100 points, 4ms ... 4.99ms, unsharded
+        let same = try Latsim.run(["sweep", "ios8", "--vary", "gpu.render=4ms...4.99ms:0.01ms", "--duration", "100ms",
+                                   "--csv", "same.csv"], in: dir)
         #expect(same.status == 0, "\(same.stderr)")
-        let csv = try Data(contentsOf: dir.appendingPathComponent("four.csv")).count
+        let csv = try Data(contentsOf: dir.appendingPathComponent("same.csv")).count
         #expect(text.utf8.count < 2 * csv, "part \(text.utf8.count) bytes, CSV of the same points \(csv)")
 
-        let zero = try Latsim.run(["sweep"] + Self.sweep + ["--shard", "0/100", "--part", "p0.json"], in: dir)
+        let zero = try Latsim.run(["sweep"] + Self.sweep + ["--shard", "0/10", "--part", "p0.json"], in: dir)
         #expect(zero.status == 0, "\(zero.stderr)")
         #expect((try Self.object(dir.appendingPathComponent("p0.json"))["settings"] as? [Any])?.isEmpty == false)
     }
