@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 extension Parallel {
     /// The threads a command runs on by default: the CPUs this process

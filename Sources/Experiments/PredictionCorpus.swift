@@ -106,7 +106,7 @@ public struct PredictionCorpus: Sendable {
     /// With `skipBad`, malformed files are left out and returned; without
     /// it the first one throws.
     public static func datasetItems(directory: String, include: [String] = [], skipBad: Bool,
-                                    parameters: TrajectoryParameters = TrajectoryParameters())
+                                    parameters: TrajectoryParameters = TrajectoryParameters(), jobs: Int = 1)
         throws(LatsimError) -> (items: [PredictionCorpusItem], skipped: [LatsimError]) {
         let files = try TraceFiles.list(under: directory, include: include)
         var groups: [String: [String]] = [:]
@@ -116,10 +116,12 @@ public struct PredictionCorpus: Sendable {
         }
         var items: [PredictionCorpusItem] = []
         var skipped: [LatsimError] = []
-        for folder in groups.keys.sorted() {
-            let loaded = try Trajectory.load(groups[folder]!, name: directory, parameters: parameters, skipBad: skipBad)
-            skipped += loaded.skipped
-            items.append(PredictionCorpusItem(name: "dataset/" + folder, motion: .trajectory(loaded.trajectory), duration: nil))
+        let folders = groups.keys.sorted()
+        let loaded = try Trajectory.load(groups: folders.map { groups[$0]! }, name: directory, parameters: parameters,
+                                         skipBad: skipBad, jobs: jobs)
+        for (folder, group) in zip(folders, loaded) {
+            skipped += group.skipped
+            items.append(PredictionCorpusItem(name: "dataset/" + folder, motion: .trajectory(group.trajectory), duration: nil))
         }
         return (items, skipped)
     }

@@ -25,7 +25,7 @@ public struct GateSpec: Sendable {
         /// seed (`KIND-seedN`), each simulated for `duration`.
         case synthetic(kind: String, seeds: [UInt64], duration: String)
         /// A directory of recorded traces, one item per folder (see
-        /// ``PredictionCorpus/datasetItems(directory:include:skipBad:parameters:)``),
+        /// ``PredictionCorpus/datasetItems(directory:include:skipBad:parameters:jobs:)``),
         /// only files below a folder named in `include` (every file when empty).
         case dataset(path: String, include: [String])
 
@@ -95,7 +95,8 @@ public struct GateSpec: Sendable {
                     items.append(PredictionCorpusItem(name: "\(kind)-seed\(seed)", motion: .synthetic(kind: kind, seed: seed), duration: duration))
                 }
             case let .dataset(path, include):
-                let loaded = try PredictionCorpus.datasetItems(directory: path, include: include, skipBad: skipBad)
+                let loaded = try PredictionCorpus.datasetItems(directory: path, include: include, skipBad: skipBad,
+                                                               jobs: Parallel.availableCPUs)
                 items += loaded.items
                 skipped += loaded.skipped
             }

@@ -38,15 +38,27 @@ public enum InputFiles {
         return (UInt64(s.st_dev), UInt64(s.st_ino), Int64(c.tv_sec) &* 1_000_000_000 &+ Int64(c.tv_nsec))
     }
 
-    private static let entries = Locked([Entry]())
+    /// The inputs in the order they were read, and the same as a set (so
+    /// that recording the thousands of files of a dataset stays linear).
+    private struct Inputs {
+        var list: [Entry] = []
+        var known: Set<Entry> = []
+    }
+
+    private static let entries = Locked(Inputs())
 
     /// Records `path` as an input (call it when reading the file).
     public static func record(_ path: String) {
         var s = stat()
+        record(path, stat(path, &s) == 0 ? s : nil)
+    }
+
+    /// Records `path` as an input whose status (`stat`) is already known.
+    private static func record(_ path: String, _ status: stat?) {
         var entry = Entry(path: path, device: nil, inode: nil, changed: nil)
-        if stat(path, &s) == 0 { (entry.device, entry.inode, entry.changed) = identity(s) }
-        entries.withLock { list in
-            if !list.contains(entry) { list.append(entry) }
+        if let status { (entry.device, entry.inode, entry.changed) = identity(status) }
+        entries.withLock { inputs in
+            if inputs.known.insert(entry).inserted { inputs.list.append(entry) }
         }
     }
 
@@ -61,10 +73,26 @@ public enum InputFiles {
     /// or pipe, an oversized or unreadable file is bad input saying which,
     /// with `expected` (what the command reads there).
     public static func read(_ path: String, expected: String, maximumBytes: Int = 1 << 30) throws(LatsimError) -> Data {
-        var s = stat()
-        guard stat(path, &s) == 0 else {
-            throw LatsimError(file: path, problem: errno == ENOENT ? "no such file" : "cannot be looked at", expected: expected)
+        Data(try bytes(path, expected: expected, maximumBytes: maximumBytes))
+    }
+
+    /// ``read(_:expected:maximumBytes:)`` as bytes, with one open, one
+    /// `fstat` and the reads (a dataset of thousands of small files is
+    /// read at the speed of the file system, not of path lookups).
+    public static func bytes(_ path: String, expected: String, maximumBytes: Int = 1 << 30) throws(LatsimError) -> [UInt8] {
+        // O_NONBLOCK: opening a FIFO must not wait for a writer
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let problem = switch errno {
+            case ENOENT, ENOTDIR: "no such file"
+            case EACCES: "cannot be read (permission denied)"
+            default: "cannot be looked at"
+            }
+            throw LatsimError(file: path, problem: problem, expected: expected)
         }
+        defer { close(fd) }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { throw LatsimError(file: path, problem: "cannot be looked at", expected: expected) }
         switch s.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw LatsimError(file: path, problem: "is a directory", expected: expected)
@@ -73,11 +101,29 @@ public enum InputFiles {
         guard Int64(s.st_size) <= Int64(maximumBytes) else {
             throw LatsimError(file: path, problem: "has \(s.st_size) bytes", expected: "\(expected) of at most \(size(maximumBytes))")
         }
-        guard let data = contents(path) else {
-            throw LatsimError(file: path, problem: access(path, R_OK) == 0 ? "cannot be read" : "cannot be read (permission denied)",
-                              expected: expected)
+        record(path, s)
+        // the size may change while it is read: read to the end, one byte
+        // past the limit at most
+        var bytes = [UInt8](repeating: 0, count: Int(s.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard count <= maximumBytes else { break }
+                bytes.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(count, 4096), maximumBytes + 1 - count)))
+            }
+            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LatsimError(file: path, problem: "cannot be read", expected: expected)
+            }
+            if n == 0 { break }
+            count += n
         }
-        return data
+        guard count <= maximumBytes else {
+            throw LatsimError(file: path, problem: "has more than \(size(maximumBytes))", expected: "\(expected) of at most \(size(maximumBytes))")
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     /// A size limit as people write it: whole GiB, MiB or KiB, else bytes.
@@ -93,24 +139,30 @@ public enum InputFiles {
         var s = stat()
         guard stat(path, &s) == 0 else { return nil }
         let (device, inode, changed) = identity(s)
-        return entries.withLock { list in list.first { $0.device == device && $0.inode == inode && $0.changed == changed } }
+        return entries.withLock { inputs in inputs.list.first { $0.device == device && $0.inode == inode && $0.changed == changed } }
     }
 
     /// Every input recorded so far.
-    public static var all: [Entry] { entries.current }
+    public static var all: [Entry] { entries.current.list }
 
     /// Forgets `path` as an input: a command that reads the old version of
     /// the file it replaces (a baseline being recorded again) read no input.
     public static func forget(_ path: String) {
         var s = stat()
         let identity = stat(path, &s) == 0 ? (UInt64(s.st_dev), UInt64(s.st_ino)) : nil
-        entries.withLock { list in
-            list.removeAll { $0.path == path || (identity != nil && $0.device == identity!.0 && $0.inode == identity!.1) }
+        entries.withLock { inputs in
+            inputs.list.removeAll { $0.path == path || (identity != nil && $0.device == identity!.0 && $0.inode == identity!.1) }
+            inputs.known = Set(inputs.list)
         }
     }
 
     /// Forgets every input (tests that run several commands in one process).
     public static func reset() {
-        entries.withLock { $0.removeAll() }
+        entries.withLock { $0 = Inputs() }
     }
+}
+
+/// The C library's `read(2)` (InputFiles has a `read` of its own).
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }

@@ -43,25 +43,24 @@ enum TraceFile {
     /// Loads one `.xml` or `.csv` file as a stroke; a CSV force column may
     /// not exceed `maximumForce`.
     static func load(_ path: String, maximumForce: Double = PressProfile.defaultMaximumForce) throws(LatsimError) -> TraceStroke {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = fileExtension(path)
         guard ext == "xml" || ext == "csv" else {
             throw LatsimError(file: path, problem: "unknown trace format '.\(ext)'", expected: "a .xml gesture log or a .csv file")
         }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumBytes {
-            throw LatsimError(file: path, problem: "the file has \(size) bytes", expected: "a trace of at most \(maximumBytes >> 20) MiB")
-        }
-        guard let data = InputFiles.contents(path) else {
-            throw LatsimError(file: path, problem: "the file cannot be read", expected: "a readable trace file")
-        }
-        let bytes = [UInt8](data)
-        guard bytes.count <= maximumBytes else {
-            throw LatsimError(file: path, problem: "the file has more than \(maximumBytes >> 20) MiB", expected: "a smaller trace")
-        }
+        let bytes = try InputFiles.bytes(path, expected: "a .\(ext) trace", maximumBytes: maximumBytes)
         let utf16 = bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF))
         guard !utf16, !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
             throw LatsimError(file: path, problem: "not UTF-8 text\(utf16 ? " (it is UTF-16)" : "")", expected: "a trace saved as UTF-8")
         }
         return ext == "xml" ? try parseGestureLog(bytes, file: path) : try parseCSV(bytes, file: path, maximumForce: maximumForce)
+    }
+
+    /// The extension of the last path component, lowercased (`""` for none),
+    /// as `NSString.pathExtension` gives it.
+    static func fileExtension(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...].lowercased()
     }
 
     /// Checks a point's numbers against the limits that keep the model's
@@ -80,7 +79,17 @@ enum TraceFile {
 
     // MARK: gesture log
 
-    static func parseGestureLog(_ b: [UInt8], file: String) throws(LatsimError) -> TraceStroke {
+    static func parseGestureLog(_ bytes: [UInt8], file: String) throws(LatsimError) -> TraceStroke {
+        try bytes.withUnsafeBufferPointer { (b) throws(LatsimError) -> TraceStroke in try parseGestureLog(b, file: file) }
+    }
+
+    /// A tag's attribute as byte ranges of the file: its name and its value.
+    private struct Attribute {
+        var name: Range<Int>
+        var value: Range<Int>
+    }
+
+    private static func parseGestureLog(_ b: UnsafeBufferPointer<UInt8>, file: String) throws(LatsimError) -> TraceStroke {
         var points: [RawPoint] = []
         var i = 0, line = 1
         let n = b.count
@@ -88,70 +97,79 @@ enum TraceFile {
             let parts = message.components(separatedBy: " — expected ")
             return LatsimError(file: file, line: at, problem: parts[0], expected: parts.count > 1 ? parts[1] : nil)
         }
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
+            guard r.count == word.utf8CodeUnitCount else { return false }
+            let w = word.utf8Start
+            for k in 0..<r.count where b[r.lowerBound + k] != w[k] { return false }
+            return true
+        }
         /// Advances `i` past `terminator`, counting lines; false when absent.
-        func skip(past terminator: [UInt8]) -> Bool {
+        func skip(past terminator: StaticString) -> Bool {
+            let t = terminator.utf8Start, m = terminator.utf8CodeUnitCount
             while i < n {
                 if b[i] == 0x0A { line += 1 }
-                if b[i] == terminator[0], i + terminator.count <= n,
-                   Array(b[i..<(i + terminator.count)]) == terminator {
-                    i += terminator.count
-                    return true
+                if b[i] == t[0], i + m <= n {
+                    var k = 1
+                    while k < m, b[i + k] == t[k] { k += 1 }
+                    if k == m { i += m; return true }
                 }
                 i += 1
             }
             return false
         }
+        var attributes: [Attribute] = []
         while i < n {
             if b[i] == 0x0A { line += 1; i += 1; continue }
             guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
             let tagLine = line
             if i + 3 < n, b[i + 1] == UInt8(ascii: "!"), b[i + 2] == UInt8(ascii: "-"), b[i + 3] == UInt8(ascii: "-") {
                 i += 4
-                guard skip(past: Array("-->".utf8)) else { throw fail(tagLine, "a comment is never closed — expected '-->'") }
+                guard skip(past: "-->") else { throw fail(tagLine, "a comment is never closed — expected '-->'") }
                 continue
             }
-            if i + 1 < n, [UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "/")].contains(b[i + 1]) {
+            if i + 1 < n, b[i + 1] == UInt8(ascii: "?") || b[i + 1] == UInt8(ascii: "!") || b[i + 1] == UInt8(ascii: "/") {
                 i += 1
-                guard skip(past: [UInt8(ascii: ">")]) else { throw fail(tagLine, "a tag is never closed — expected '>'") }
+                guard skip(past: ">") else { throw fail(tagLine, "a tag is never closed — expected '>'") }
                 continue
             }
             i += 1
             let nameStart = i
             while i < n, isNameByte(b[i]) { i += 1 }
-            let name = String(decoding: b[nameStart..<i], as: UTF8.self)
-            var attributes: [(String, String)] = []
+            let name = nameStart..<i
+            attributes.removeAll(keepingCapacity: true)
             attributeLoop: while true {
                 while i < n, isSpace(b[i]) { if b[i] == 0x0A { line += 1 }; i += 1 }
-                guard i < n else { throw fail(tagLine, "the <\(name)> tag is never closed — expected '>' or '/>'") }
+                guard i < n else { throw fail(tagLine, "the <\(text(name))> tag is never closed — expected '>' or '/>'") }
                 if b[i] == UInt8(ascii: ">") { i += 1; break attributeLoop }
                 if b[i] == UInt8(ascii: "/"), i + 1 < n, b[i + 1] == UInt8(ascii: ">") { i += 2; break attributeLoop }
                 let attrStart = i
                 while i < n, isNameByte(b[i]) { i += 1 }
-                let attr = String(decoding: b[attrStart..<i], as: UTF8.self)
+                let attr = attrStart..<i
                 while i < n, isSpace(b[i]) { if b[i] == 0x0A { line += 1 }; i += 1 }
                 guard !attr.isEmpty, i < n, b[i] == UInt8(ascii: "=") else {
-                    throw fail(line, "malformed attribute in <\(name)> — expected name=\"value\"")
+                    throw fail(line, "malformed attribute in <\(text(name))> — expected name=\"value\"")
                 }
                 i += 1
                 while i < n, isSpace(b[i]) { if b[i] == 0x0A { line += 1 }; i += 1 }
                 guard i < n, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
-                    throw fail(line, "the value of \(attr) in <\(name)> is not quoted — expected \(attr)=\"value\"")
+                    throw fail(line, "the value of \(text(attr)) in <\(text(name))> is not quoted — expected \(text(attr))=\"value\"")
                 }
                 let quote = b[i]
                 i += 1
                 let valueStart = i
                 while i < n, b[i] != quote { if b[i] == 0x0A { line += 1 }; i += 1 }
-                guard i < n else { throw fail(tagLine, "the value of \(attr) in <\(name)> is never closed — expected a closing quote") }
-                attributes.append((attr, String(decoding: b[valueStart..<i], as: UTF8.self)))
+                guard i < n else { throw fail(tagLine, "the value of \(text(attr)) in <\(text(name))> is never closed — expected a closing quote") }
+                attributes.append(Attribute(name: attr, value: valueStart..<i))
                 i += 1
             }
-            guard name == "Point" else { continue }
-            func number(_ key: String, _ unit: String) throws(LatsimError) -> Double {
-                guard let text = attributes.first(where: { $0.0 == key })?.1 else {
+            guard equals(name, "Point") else { continue }
+            func number(_ key: StaticString, _ unit: String) throws(LatsimError) -> Double {
+                guard let value = attributes.first(where: { equals($0.name, key) })?.value else {
                     throw fail(tagLine, "<Point> has no \(key) attribute — expected X, Y (pixels) and T (milliseconds)")
                 }
-                guard let v = parseNumber(text) else {
-                    throw fail(tagLine, "\(key)=\"\(LatsimError.shortened(text))\" is not a number — expected \(unit)")
+                guard let v = NumberSyntax.double(b, from: value.lowerBound, to: value.upperBound) else {
+                    throw fail(tagLine, "\(key)=\"\(LatsimError.shortened(text(value)))\" is not a number — expected \(unit)")
                 }
                 return v
             }
@@ -160,7 +178,7 @@ enum TraceFile {
             let t = try number("T", "a decimal number of milliseconds")
             points.append(try checked(t, x, y, file: file, line: tagLine))
         }
-        let lastLine = b.last == 0x0A ? line - 1 : line
+        let lastLine = n > 0 && b[n - 1] == 0x0A ? line - 1 : line
         return try stroke(points, file: file, endLine: lastLine, what: "<Point> elements")
     }
 
@@ -185,7 +203,7 @@ enum TraceFile {
                     names.removeFirst()
                 }
                 guard names == ["t_ms", "x", "y"] || names == ["t_ms", "x", "y", "force"] else {
-                    throw LatsimError(file: file, line: record.line, problem: "the header is '\(LatsimError.shortened(record.text))'", expected: csvHeaders)
+                    throw LatsimError(file: file, line: record.line, problem: "the header is '\(LatsimError.shortened(reader.text(record.span)))'", expected: csvHeaders)
                 }
                 columns = fields.count
                 continue
@@ -194,7 +212,7 @@ enum TraceFile {
                 let at = fields.count > columns ? reader.column(fields[columns].start, lineStart: fields[columns].lineStart)
                                                 : reader.column(fields[fields.count - 1].end, lineStart: fields[fields.count - 1].lineStart)
                 throw LatsimError(file: file, line: record.line, column: at,
-                                  problem: "the row '\(LatsimError.shortened(record.text))' has \(fields.count) column\(fields.count == 1 ? "" : "s")",
+                                  problem: "the row '\(LatsimError.shortened(reader.text(record.span)))' has \(fields.count) column\(fields.count == 1 ? "" : "s")",
                                   expected: "\(columns), as in the header")
             }
             let names = (indexed ? [""] : []) + ["t_ms", "x", "y", "force"]
@@ -299,9 +317,17 @@ struct CSVRecords {
 
     @inline(__always) func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
 
-    /// The next record: its fields, its first line and its text (for
-    /// messages); nil at the end.
-    mutating func next() throws(LatsimError) -> (fields: [Field], line: Int, text: String)? {
+    /// The text of a record (for messages): the bytes it spans, without a
+    /// CR before its LF and without surrounding whitespace.
+    func text(_ span: Range<Int>) -> String {
+        var text = String(decoding: b[span], as: UTF8.self)
+        if text.hasSuffix("\r") { text.removeLast() }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The next record: its fields, its first line and the bytes it spans
+    /// (``text(_:)`` gives its text for messages); nil at the end.
+    mutating func next() throws(LatsimError) -> (fields: [Field], line: Int, span: Range<Int>)? {
         let n = b.count
         // blank and comment lines between records
         while i < n {
@@ -357,16 +383,19 @@ struct CSVRecords {
                                       problem: "a quote inside a field that does not start with one",
                                       expected: "the whole field in quotes, with each quote inside written twice (\"a\"\"b\")")
                 }
-                let text = String(decoding: b[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                var s = start, e = end
+                while s < e, isBlank(b[s]) { s += 1 }
+                while e > s, isBlank(b[e - 1]) { e -= 1 }
+                let text = s < e && (b[s] >= 0x80 || b[e - 1] >= 0x80)
+                    ? String(decoding: b[s..<e], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    : String(decoding: b[s..<e], as: UTF8.self)
                 fields.append(Field(text: text, line: fieldLine, start: start, end: end, lineStart: fieldLineStart))
                 if i < n, b[i] == 0x2C { i += 1; continue }
             }
             // the end of the record: LF or the end of the text
             let recordEnd = i
             if i < n { i += 1; line += 1; lineStart = i }
-            var text = String(decoding: b[recordStart..<recordEnd], as: UTF8.self)
-            if text.hasSuffix("\r") { text.removeLast() }
-            return (fields, recordLine, text.trimmingCharacters(in: .whitespaces))
+            return (fields, recordLine, recordStart..<recordEnd)
         }
     }
 }

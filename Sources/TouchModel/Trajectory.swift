@@ -113,24 +113,63 @@ public struct Trajectory: Sendable {
     /// `skipped`; without it the first malformed file throws. A directory
     /// with no usable file throws either way.
     public static func loadDirectory(_ path: String, include: [String] = [], parameters: TrajectoryParameters,
-                                     skipBad: Bool) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
+                                     skipBad: Bool, jobs: Int = 1) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
         try parameters.validate()
         let files = try TraceFiles.list(under: path, include: include)
         return try load(files.map { (path as NSString).appendingPathComponent($0) }, name: path,
-                        parameters: parameters, skipBad: skipBad)
+                        parameters: parameters, skipBad: skipBad, jobs: jobs)
+    }
+
+    /// Reads trace files (paths as given) on up to `jobs` threads, each
+    /// file's stroke or its error at the file's index: the same at any
+    /// number of threads.
+    static func strokes(_ files: [String], parameters: TrajectoryParameters,
+                        jobs: Int = 1) -> [Result<TraceStroke, LatsimError>] {
+        let maximumForce = parameters.maximumForce
+        return Parallel.map(files.count, jobs: jobs) { i in
+            Result { () throws(LatsimError) -> TraceStroke in try TraceFile.load(files[i], maximumForce: maximumForce) }
+        }
     }
 
     /// Loads trace files (paths as given) as one trace named `name`, in this
     /// order, one stroke per file, as ``loadDirectory(_:include:parameters:skipBad:)`` does.
     public static func load(_ files: [String], name: String, parameters: TrajectoryParameters,
-                            skipBad: Bool) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
+                            skipBad: Bool, jobs: Int = 1) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
         try parameters.validate()
+        return try load(strokes(files, parameters: parameters, jobs: jobs)[...], files: files, name: name,
+                        parameters: parameters, skipBad: skipBad)
+    }
+
+    /// Several trajectories at once, one per group of files, as
+    /// ``load(_:name:parameters:skipBad:jobs:)`` loads each (named `name`),
+    /// the files of all groups read together on up to `jobs` threads.
+    /// Without `skipBad` the first file that failed, in group and file
+    /// order, throws.
+    public static func load(groups: [[String]], name: String, parameters: TrajectoryParameters, skipBad: Bool,
+                            jobs: Int = 1) throws(LatsimError) -> [(trajectory: Trajectory, skipped: [LatsimError])] {
+        try parameters.validate()
+        let read = strokes(groups.flatMap { $0 }, parameters: parameters, jobs: jobs)
+        var loaded: [(trajectory: Trajectory, skipped: [LatsimError])] = []
+        var first = 0
+        for files in groups {
+            loaded.append(try load(read[first..<(first + files.count)], files: files, name: name,
+                                   parameters: parameters, skipBad: skipBad))
+            first += files.count
+        }
+        return loaded
+    }
+
+    /// The trajectory of the strokes read from `files` (each one's stroke or
+    /// error, in file order): without `skipBad` the first error throws.
+    static func load(_ read: ArraySlice<Result<TraceStroke, LatsimError>>, files: [String], name: String,
+                     parameters: TrajectoryParameters,
+                     skipBad: Bool) throws(LatsimError) -> (trajectory: Trajectory, skipped: [LatsimError]) {
         var strokes: [TraceStroke] = []
         var skipped: [LatsimError] = []
-        for file in files {
-            do {
-                strokes.append(try TraceFile.load(file, maximumForce: parameters.maximumForce))
-            } catch {
+        for result in read {
+            switch result {
+            case .success(let stroke): strokes.append(stroke)
+            case .failure(let error):
                 if !skipBad { throw error }
                 skipped.append(error)
             }

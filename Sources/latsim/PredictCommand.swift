@@ -273,7 +273,8 @@ struct PredictRunCommand: ParsableCommand {
     func motion(seed: UInt64?) throws -> (PredictionCorpusItem, String) {
         if let dir = data.dataset {
             let folders = data.includedFolders
-            let loaded = try Trajectory.loadDirectory(dir, include: folders, parameters: TrajectoryParameters(), skipBad: data.skipBad)
+            let loaded = try Trajectory.loadDirectory(dir, include: folders, parameters: TrajectoryParameters(), skipBad: data.skipBad,
+                                                     jobs: Parallel.availableCPUs)
             DatasetOptions.reportSkipped(loaded.skipped)
             let files = loaded.trajectory.strokeCount ?? 0
             var note = "dataset \(dir)"

@@ -46,6 +46,8 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
     @Option(help: ArgumentHelp("Write the summary JSON to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var json: String?
+    @Option(help: ArgumentHelp("Write every figure in Bencher's Metric Format to PATH ('-' for stdout), for `bencher run --adapter json --file PATH`: a benchmark per scenario, a measure per figure; with --seeds the mean and its 95% interval (Docs/Results.md, \"Dashboards\").", valueName: "PATH"))
+    var bmf: String?
     @Flag(help: "Leave the wall-clock engine figures out of the JSON (null), so the same seed gives byte-identical files.")
     var stable = false
     @Flag(help: "Also print where the milliseconds go: each stage's mean, p50 and p99 and its share of the mean touch-to-photon (Docs/Budget.md).")
@@ -67,6 +69,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("name at least one scenario (`latsim list` shows them)") }
+        if json == "-" && bmf == "-" { throw ValidationError("--json - and --bmf - both want stdout: give one of them a file") }
         if !(1...SeedRuns.maximumSeeds).contains(seeds) { throw ValidationError("--seeds must be 1...\(SeedRuns.maximumSeeds), got \(seeds)") }
         if seeds > 1 {
             for (flag, given) in [("--trace", trace != nil), ("--frames", frames != nil), ("--predictor-command", own.predictorCommand != nil)] where given {
@@ -91,7 +94,7 @@ struct RunCommand: ParsableCommand {
             settings.append(resolved.resolved())
         }
         if seeds > 1 {
-            try CLI.preflight(files: [json])
+            try CLI.preflight(files: [json, bmf])
             try runSeeds(jobs, settings: settings, headlines: headlines)
             return
         }
@@ -100,7 +103,7 @@ struct RunCommand: ParsableCommand {
         func paths(_ file: String?, _ flag: String) throws -> [String] {
             try file.map { try CLI.perRun($0, flag: flag, names: jobs.map(\.0.name)) } ?? []
         }
-        try CLI.preflight(files: [json] + paths(trace, "--trace") + paths(frames, "--frames"))
+        try CLI.preflight(files: [json, bmf] + paths(trace, "--trace") + paths(frames, "--frames"))
         let command = try own.command()
         var results: [(String, RunResult)] = []
         for (s, c) in jobs {
@@ -124,12 +127,12 @@ struct RunCommand: ParsableCommand {
                 if RunCommand.isNativeTrace(path) {
                     guard let data = try PipelineTraceExport.perfetto(r, scenario: name) else { continue }
                     try OutputDestination.write(data, to: path)
-                    if json != "-" { CLI.warn("trace: \(path) (\(data.count) bytes; open it in ui.perfetto.dev)") }
+                    if json != "-" && bmf != "-" { CLI.warn("trace: \(path) (\(data.count) bytes; open it in ui.perfetto.dev)") }
                     continue
                 }
                 guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
                 try CLI.write(String(decoding: t.json(), as: UTF8.self), to: path)
-                if json != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
+                if json != "-" && bmf != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
             }
         }
         if let frames {
@@ -137,15 +140,18 @@ struct RunCommand: ParsableCommand {
                 let path = results.count == 1 ? frames : RunCommand.insert(name, into: frames)
                 guard let csv = FrameCSV.csv(r) else { continue }
                 try CLI.write(csv, to: path)
-                if json != "-" { CLI.warn("frames: \(path) (\(r.frameLog?.frames.count ?? 0) vsyncs)") }
+                if json != "-" && bmf != "-" { CLI.warn("frames: \(path) (\(r.frameLog?.frames.count ?? 0) vsyncs)") }
             }
+        }
+        if let bmf {
+            try CLI.write(BencherJSON.document(results.map { ($0.0, SeedRuns.figures([$0.1])) }).text() + "\n", to: bmf)
         }
         if let json {
             let runs = zip(results, settings).map { RunSummary.json($0.0.1, scenario: $0.0.0, timing: stable ? .omit : .include, settings: $0.1) }
             let doc = ResultHeader.document("run", command: CLI.command, [("runs", .array(runs))])
             try CLI.write(doc.text() + "\n", to: json)
-            if json == "-" { return }
         }
+        if json == "-" || bmf == "-" { return }
         CLI.say(RunTable.render(zip(results, headlines).map { ($0.0.0, $0.0.1, $0.1) }) + RunTable.noFrameTimeline(results))
         if budget { CLI.say("\n" + RunTable.budget(results)) }
     }
@@ -159,14 +165,17 @@ extension RunCommand {
                                     budget: keepsBudget, maxEvents: options.maxEvents)
         RunCommand.warnUnmeasured(zip(jobs, runs).map { ($0.0.name, $1[0]) })
         let figures = runs.map { SeedRuns.figures($0) }
+        if let bmf {
+            try CLI.write(BencherJSON.document(jobs.indices.map { (jobs[$0].0.name, figures[$0]) }).text() + "\n", to: bmf)
+        }
         if let json {
             let docs = jobs.indices.map { i in
                 RunSummary.json(runs[i][0], scenario: jobs[i].0.name, timing: stable ? .omit : .include, settings: settings[i],
                                 seeds: SeedJSON.seeds(first: jobs[i].1.seed, figures[i]))
             }
             try CLI.write(ResultHeader.document("run", command: CLI.command, [("runs", .array(docs))]).text() + "\n", to: json)
-            if json == "-" { return }
         }
+        if json == "-" || bmf == "-" { return }
         CLI.say(RunTable.seeds(jobs.indices.map { (jobs[$0].0.name, runs[$0], headlines[$0]) }, seeds: seeds, first: jobs.map(\.1.seed))
                 + RunTable.noFrameTimeline(zip(jobs, runs).map { ($0.0.name, $1[0]) }))
         if budget { CLI.say("\nThe stage budget of seed S alone:\n\n" + RunTable.budget(zip(jobs, runs).map { ($0.0.name, $1[0]) })) }

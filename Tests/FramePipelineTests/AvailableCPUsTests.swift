@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Experiments
+import SimKernel
 
 #if canImport(Glibc)
 import Glibc

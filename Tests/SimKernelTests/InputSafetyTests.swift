@@ -132,4 +132,30 @@ import Testing
         try "other\n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(InputFiles.input(sameAs: file) == nil)
     }
+
+    /// Reading an input opens it once: a regular file is read whole and
+    /// recorded; a FIFO (which would wait for a writer), a directory, a
+    /// missing, oversized or unreadable file is bad input saying which.
+    @Test func anInputIsReadOnceAndAnythingButARegularFileIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("latsim-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("t.csv").path
+        let text = String(repeating: "t_ms,x,y\n", count: 1000)
+        try text.write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(try InputFiles.bytes(file, expected: "a trace") == Array(text.utf8))
+        #expect(InputFiles.input(sameAs: file)?.path == file)
+        func problem(_ path: String, maximumBytes: Int = 1 << 20) -> String? {
+            do { _ = try InputFiles.bytes(path, expected: "a trace", maximumBytes: maximumBytes); return nil }
+            catch { return error.problem }
+        }
+        #expect(problem(file, maximumBytes: 8999) == "has 9000 bytes")
+        #expect(problem(file, maximumBytes: 9000) == nil)
+        #expect(problem(dir.path) == "is a directory")
+        #expect(problem(dir.appendingPathComponent("none.csv").path) == "no such file")
+        let fifo = dir.appendingPathComponent("pipe.csv").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(problem(fifo) == "is not a regular file (a device, pipe or socket)")
+        #expect(problem("/dev/null") == "is not a regular file (a device, pipe or socket)")
+    }
 }

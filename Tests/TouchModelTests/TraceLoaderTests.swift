@@ -117,4 +117,31 @@ struct TraceLoaderTests {
         #expect(tr.state(at: 30 * TraceLoaderTests.ms).position == TouchPoint(x: 10, y: 0))
         #expect(tr.state(at: 70 * TraceLoaderTests.ms) == FingerState(position: TouchPoint(x: 50, y: 10), velocity: TouchPoint(x: 0, y: 1000), isDown: true))
     }
+
+    /// Files read on several threads give the trajectory, the skipped files
+    /// and the first error that one thread gives: each file's stroke or
+    /// error is kept at the file's index.
+    @Test(arguments: [2, 3, 8])
+    func readingOnSeveralThreadsGivesWhatOneGives(_ jobs: Int) throws {
+        let one = try Trajectory.loadDirectory(Fixtures.dollarDirectory, parameters: TrajectoryParameters(), skipBad: false, jobs: 1)
+        let many = try Trajectory.loadDirectory(Fixtures.dollarDirectory, parameters: TrajectoryParameters(), skipBad: false, jobs: jobs)
+        #expect(one.trajectory.strokeCount == many.trajectory.strokeCount && (one.trajectory.strokeCount ?? 0) > 10)
+        #expect(one.trajectory.duration == many.trajectory.duration)
+        let duration = try #require(one.trajectory.duration)
+        for t in stride(from: SimTime(0), through: duration, by: 997_000) {
+            #expect(one.trajectory.state(at: t) == many.trajectory.state(at: t))
+        }
+        let dir = try Fixtures.temporaryDirectory("threads-\(jobs)")
+        for k in 0..<12 {
+            let bad = k == 4 || k == 9
+            try Fixtures.write(bad ? "t_ms,x,y\n0,0,0\n\(k),x,0\n" : "t_ms,x,y\n0,0,0\n10,\(k),0\n", to: dir + "/f\(10 + k).csv")
+        }
+        #expect {
+            _ = try Trajectory.loadDirectory(dir, parameters: TrajectoryParameters(), skipBad: false, jobs: jobs)
+        } throws: { error in (error as? LatsimError)?.file == dir + "/f14.csv" }
+        let skipping = try Trajectory.loadDirectory(dir, parameters: TrajectoryParameters(), skipBad: true, jobs: jobs)
+        #expect(skipping.skipped.map(\.file) == [dir + "/f14.csv", dir + "/f19.csv"])
+        #expect(skipping.trajectory.strokeCount == 10)
+    }
 }
+

@@ -1,7 +1,6 @@
 import Foundation
-import SimKernel
 
-/// Runs independent simulations on several threads with results that do
+/// Runs independent work (simulations, files to read) on several threads with results that do
 /// not depend on how many: work is handed out by index and every result is
 /// stored at its index.
 public enum Parallel {
