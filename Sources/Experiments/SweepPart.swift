@@ -118,6 +118,46 @@ public struct SweepPart: ShardPart {
         /// ``SweepPart/figures``' values, in that order (null: not measured).
         public var figures: [Double?]
         public var seeds: SweepSeedFigures?
+
+        public init(buffering: BufferingPolicy, simulatedSeconds: Double, framePeriodMs: Double, runs: Int,
+                    invariantsHold: Bool, figures: [Double?], seeds: SweepSeedFigures?) {
+            self.buffering = buffering
+            self.simulatedSeconds = simulatedSeconds
+            self.framePeriodMs = framePeriodMs
+            self.runs = runs
+            self.invariantsHold = invariantsHold
+            self.figures = figures
+            self.seeds = seeds
+        }
+
+        /// A row is written as an array, not an object: `[buffering,
+        /// simulatedSeconds, framePeriodMs, runs, invariantsHold, [figures],
+        /// seeds]` (seeds only with more than one seed), so a part costs
+        /// its values, not their keys repeated on every row.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.unkeyedContainer()
+            try c.encode(buffering)
+            try c.encode(simulatedSeconds)
+            try c.encode(framePeriodMs)
+            try c.encode(runs)
+            try c.encode(invariantsHold)
+            try c.encode(figures)
+            if let seeds { try c.encode(seeds) }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            var c = try decoder.unkeyedContainer()
+            buffering = try c.decode(BufferingPolicy.self)
+            simulatedSeconds = try c.decode(Double.self)
+            framePeriodMs = try c.decode(Double.self)
+            runs = try c.decode(Int.self)
+            invariantsHold = try c.decode(Bool.self)
+            figures = try c.decode([Double?].self)
+            seeds = c.isAtEnd ? nil : try c.decode(SweepSeedFigures.self)
+            guard c.isAtEnd else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "a row holds more than its seven fields")
+            }
+        }
     }
 
     /// The part of a sharded sweep's result.
