@@ -193,63 +193,63 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
+plot $scan using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
      $scan using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $handler using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
+     $handler using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
      $handler using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $renderServerWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#44bb99" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "render server wait", \
+     $renderServerWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#44bb99" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "render server wait", \
      $renderServerWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $prepare using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
+     $prepare using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
      $prepare using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
+     $gpu using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
+     $latchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
      $latchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $scanOut using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
+     $scanOut using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
      $scanOut using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $dispatch using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
+     $dispatch using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
      $dispatch using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $batchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
+     $batchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
      $batchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $uiThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
+     $uiThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
      $uiThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $renderThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
+     $renderThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
      $renderThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $presentWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
+     $presentWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
      $presentWait using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $resampling using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc rgb "#332288" lw 1.5 fc rgb "#333333" title "resampling (gain)", \
-     $resampling using 2:1:4 with labels right offset -0.6,0 font ',10' tc rgb "#333333" notitle, \
+     $resampling using (($2+$3)/2):($1-(0.33+0.55)/2):2:3:($1-0.55):($1-0.33) with boxxyerror fs pattern 5 border lc rgb "#332288" lw 1.2 fc rgb "#332288" title "resampling (gain)", \
+     $resampling using 2:($1-(0.33+0.55)/2):4 with labels right offset -0.6,0 font ',10' tc rgb "#333333" notitle, \
      $totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
+plot $scan using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
      $scan using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $handler using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
+     $handler using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
      $handler using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $renderServerWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#44bb99" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "render server wait", \
+     $renderServerWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#44bb99" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "render server wait", \
      $renderServerWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $prepare using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
+     $prepare using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
      $prepare using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
+     $gpu using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
+     $latchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
      $latchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $scanOut using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
+     $scanOut using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
      $scanOut using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $dispatch using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
+     $dispatch using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
      $dispatch using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $batchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
+     $batchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
      $batchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $uiThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
+     $uiThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
      $uiThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $renderThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
+     $renderThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
      $renderThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $presentWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
+     $presentWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
      $presentWait using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $resampling using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc rgb "#332288" lw 1.5 fc rgb "#333333" title "resampling (gain)", \
-     $resampling using 2:1:4 with labels right offset -0.6,0 font ',10' tc rgb "#333333" notitle, \
+     $resampling using (($2+$3)/2):($1-(0.33+0.55)/2):2:3:($1-0.55):($1-0.33) with boxxyerror fs pattern 5 border lc rgb "#332288" lw 1.2 fc rgb "#332288" title "resampling (gain)", \
+     $resampling using 2:($1-(0.33+0.55)/2):4 with labels right offset -0.6,0 font ',10' tc rgb "#333333" notitle, \
      $totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle
 set output

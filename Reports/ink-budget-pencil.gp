@@ -97,23 +97,23 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
+plot $scan using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
      $scan using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $deliveryWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#004488" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "delivery wait", \
+     $deliveryWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#004488" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "delivery wait", \
      $deliveryWait using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $handler using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
+     $handler using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
      $handler using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $prepare using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
+     $prepare using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
      $prepare using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
+     $gpu using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
+     $latchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
      $latchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $scanOut using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
+     $scanOut using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
      $scanOut using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $panel using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
+     $panel using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
      $panel using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $midFrameRead using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#994455" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "mid-frame wait", \
+     $midFrameRead using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#994455" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "mid-frame wait", \
      $midFrameRead using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
      $totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle
 set output
@@ -121,23 +121,23 @@ set output
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
+plot $scan using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
      $scan using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $deliveryWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#004488" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "delivery wait", \
+     $deliveryWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#004488" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "delivery wait", \
      $deliveryWait using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $handler using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
+     $handler using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ddaa33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "handler", \
      $handler using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $prepare using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
+     $prepare using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#999933" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "prepare", \
      $prepare using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
+     $gpu using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
+     $latchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
      $latchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $scanOut using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
+     $scanOut using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
      $scanOut using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $panel using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
+     $panel using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
      $panel using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $midFrameRead using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#994455" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "mid-frame wait", \
+     $midFrameRead using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#994455" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "mid-frame wait", \
      $midFrameRead using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
      $totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle
 set output

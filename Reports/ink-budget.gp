@@ -128,31 +128,31 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
+plot $scan using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
      $scan using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $dispatch using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
+     $dispatch using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
      $dispatch using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $batchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
+     $batchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
      $batchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $uiThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
+     $uiThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
      $uiThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $renderThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
+     $renderThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
      $renderThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
+     $gpu using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
+     $latchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
      $latchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $presentWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
+     $presentWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
      $presentWait using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $scanOut using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
+     $scanOut using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
      $scanOut using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $panel using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
+     $panel using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
      $panel using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $frontRender using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#663333" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "front render", \
+     $frontRender using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#663333" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "front render", \
      $frontRender using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $composeWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#009988" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "compose wait", \
+     $composeWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#009988" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "compose wait", \
      $composeWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $scanRace using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ffcccc" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan race", \
+     $scanRace using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ffcccc" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan race", \
      $scanRace using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
      $totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle
 set output
@@ -160,31 +160,31 @@ set output
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $scan using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
+plot $scan using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#4477aa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan", \
      $scan using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $dispatch using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
+     $dispatch using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#aaaaaa" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "dispatch", \
      $dispatch using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $batchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
+     $batchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#56b4e9" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "batch wait", \
      $batchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $uiThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
+     $uiThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ee8866" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "UI thread", \
      $uiThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $renderThread using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
+     $renderThread using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#bbcc33" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "RenderThread", \
      $renderThread using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $gpu using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
+     $gpu using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc3311" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "GPU", \
      $gpu using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $latchWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
+     $latchWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#dddddd" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "latch wait", \
      $latchWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $presentWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
+     $presentWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#555555" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "present wait", \
      $presentWait using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $scanOut using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
+     $scanOut using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#cc79a7" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan-out", \
      $scanOut using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $panel using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
+     $panel using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#222222" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "panel", \
      $panel using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $frontRender using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#663333" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "front render", \
+     $frontRender using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#663333" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "front render", \
      $frontRender using (($2+$3)/2):1:4 with labels tc rgb "#ffffff" font ',10' notitle, \
-     $composeWait using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#009988" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "compose wait", \
+     $composeWait using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#009988" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "compose wait", \
      $composeWait using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
-     $scanRace using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc rgb "#ffcccc" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan race", \
+     $scanRace using (($2+$3)/2):1:2:3:($1-0.3):($1+0.3) with boxxyerror fc rgb "#ffcccc" lc rgb "#ffffff" lw 0.5 fs solid 1.0 border title "scan race", \
      $scanRace using (($2+$3)/2):1:4 with labels tc rgb "#222222" font ',10' notitle, \
      $totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle
 set output

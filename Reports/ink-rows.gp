@@ -165,10 +165,10 @@ plot $ink0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc r
      $ink1 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#d55e00" title "Android, front buffer composed", \
      $ink2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      $ink2 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#009e73" title "Android, front buffer on an overlay", \
-     $ink3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     $ink3 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#e69f00" title "Pencil (iPad Pro 2017)", \
-     $ink4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     $ink4 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#cc79a7" title "Pencil, mid-frame read", \
+     $ink3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     $ink3 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#cc79a7" title "Pencil (iPad Pro 2017)", \
+     $ink4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#555555" notitle, \
+     $ink4 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#555555" title "Pencil, mid-frame read", \
      keyentry with filledcurves fs transparent solid 0.15 noborder lc rgb "#6b7b8c" title "p5 to p95 of the draws"
 set output
 
@@ -181,9 +181,9 @@ plot $ink0 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc r
      $ink1 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#d55e00" title "Android, front buffer composed", \
      $ink2 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#009e73" notitle, \
      $ink2 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#009e73" title "Android, front buffer on an overlay", \
-     $ink3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#e69f00" notitle, \
-     $ink3 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#e69f00" title "Pencil (iPad Pro 2017)", \
-     $ink4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
-     $ink4 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#cc79a7" title "Pencil, mid-frame read", \
+     $ink3 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#cc79a7" notitle, \
+     $ink3 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#cc79a7" title "Pencil (iPad Pro 2017)", \
+     $ink4 using 1:3:4 with filledcurves fs transparent solid 0.15 noborder lc rgb "#555555" notitle, \
+     $ink4 using 1:2 with linespoints lw 2.5 pt 7 ps 0.9 lc rgb "#555555" title "Pencil, mid-frame read", \
      keyentry with filledcurves fs transparent solid 0.15 noborder lc rgb "#6b7b8c" title "p5 to p95 of the draws"
 set output

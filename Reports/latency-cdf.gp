@@ -62,7 +62,7 @@ set style fill solid 1.0 noborder
 set xlabel "touch-to-photon latency (ms)"
 set ylabel "fraction of frames at or below"
 set xrange [11.979166:69.270833]
-set yrange [0:1.02]
+set yrange [-0.04:1.04]
 set ytics 0,0.1,1
 set key outside below center horizontal maxcols 2 noopaque nobox
 set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
@@ -85,21 +85,21 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
-     $cdf1 using 1:2 with steps lw 5.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
-     $cdf2 using 1:2 with steps lw 4.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
-     $cdf3 using 1:2 with steps lw 3.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
-     $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
-     $cdf5 using 1:2 with steps lw 1.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
+plot $cdf0 using 1:2 with steps lw 7.5 dt solid lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
+     $cdf1 using 1:2 with steps lw 6.5 dt (8,4) lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
+     $cdf2 using 1:2 with steps lw 5.5 dt (10,5) lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
+     $cdf3 using 1:2 with steps lw 4.5 dt (12,3) lc rgb "#cc79a7" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
+     $cdf4 using 1:2 with steps lw 3.5 dt (6,4) lc rgb "#555555" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
+     $cdf5 using 1:2 with steps lw 2.5 dt (8,5) lc rgb "#e69f00" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
-     $cdf1 using 1:2 with steps lw 5.5 lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
-     $cdf2 using 1:2 with steps lw 4.5 lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
-     $cdf3 using 1:2 with steps lw 3.5 lc rgb "#e69f00" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
-     $cdf4 using 1:2 with steps lw 2.5 lc rgb "#cc79a7" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
-     $cdf5 using 1:2 with steps lw 1.5 lc rgb "#56b4e9" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
+plot $cdf0 using 1:2 with steps lw 7.5 dt solid lc rgb "#0072b2" title "ios8: p50 50 ms, 4 pipeline frames", \
+     $cdf1 using 1:2 with steps lw 6.5 dt (8,4) lc rgb "#d55e00" title "ios8-complex: p50 66.7 ms, 5 pipeline frames", \
+     $cdf2 using 1:2 with steps lw 5.5 dt (10,5) lc rgb "#009e73" title "ios9-low-latency: p50 33.3 ms, 3 pipeline frames", \
+     $cdf3 using 1:2 with steps lw 4.5 dt (12,3) lc rgb "#cc79a7" title "ios9-coalescing-120hz: p50 29.2 ms, 2.5 pipeline frames", \
+     $cdf4 using 1:2 with steps lw 3.5 dt (6,4) lc rgb "#555555" title "promotion-pencil: p50 14.6 ms, 2.5 pipeline frames", \
+     $cdf5 using 1:2 with steps lw 2.5 dt (8,5) lc rgb "#e69f00" title "ios9-coalescing-120hz, lognormal handler 6 ms, GPU 5 ms: p50 29.2 ms, 2.5 pipeline frames"
 set output

@@ -52,7 +52,7 @@ set style fill solid 1.0 noborder
 set xlabel "touch-to-photon latency (ms)"
 set ylabel "fraction of frames at or below"
 set xrange [31.233332:77.433333]
-set yrange [0:1.02]
+set yrange [-0.04:1.04]
 set ytics 0,0.1,1
 set key outside below center horizontal maxcols 2 noopaque nobox
 set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc rgb "#8a8f98" dt (8,6) lw 1.3
@@ -73,17 +73,17 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
-     $cdf1 using 1:2 with steps lw 4.833333 lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
-     $cdf2 using 1:2 with steps lw 3.166667 lc rgb "#009e73" title "Android (android-default)", \
-     $cdf3 using 1:2 with steps lw 1.5 lc rgb "#e69f00" title "Android (android-default), lognormal handler and GPU"
+plot $cdf0 using 1:2 with steps lw 7.5 dt solid lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
+     $cdf1 using 1:2 with steps lw 5.833333 dt (8,4) lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
+     $cdf2 using 1:2 with steps lw 4.166667 dt (10,5) lc rgb "#009e73" title "Android (android-default)", \
+     $cdf3 using 1:2 with steps lw 2.5 dt (12,3) lc rgb "#cc79a7" title "Android (android-default), lognormal handler and GPU"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $cdf0 using 1:2 with steps lw 6.5 lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
-     $cdf1 using 1:2 with steps lw 4.833333 lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
-     $cdf2 using 1:2 with steps lw 3.166667 lc rgb "#009e73" title "Android (android-default)", \
-     $cdf3 using 1:2 with steps lw 1.5 lc rgb "#e69f00" title "Android (android-default), lognormal handler and GPU"
+plot $cdf0 using 1:2 with steps lw 7.5 dt solid lc rgb "#0072b2" title "iOS 9 (ios9-low-latency)", \
+     $cdf1 using 1:2 with steps lw 5.833333 dt (8,4) lc rgb "#d55e00" title "iOS 9 (ios9-low-latency), lognormal handler and GPU", \
+     $cdf2 using 1:2 with steps lw 4.166667 dt (10,5) lc rgb "#009e73" title "Android (android-default)", \
+     $cdf3 using 1:2 with steps lw 2.5 dt (12,3) lc rgb "#cc79a7" title "Android (android-default), lognormal handler and GPU"
 set output

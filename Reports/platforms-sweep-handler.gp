@@ -82,9 +82,11 @@ set y2range [0:64.8]
 set y2tics nomirror out scale 0.6
 set border 11 lc rgb "#666666"
 set arrow from first 9.5, graph 0 to first 9.5, graph 1 nohead back lc rgb "#444444" lw 1.5 dt (8,5)
-set label "iOS" at first 9.5, graph 0.97 offset 0.6,0 left front tc rgb "#333333" font ",11"
+set label "iOS" at first 9.5, graph 0.97 offset -0.6,0 right front tc rgb "#333333" font ",11"
 set arrow from first 10.5, graph 0 to first 10.5, graph 1 nohead back lc rgb "#444444" lw 1.5 dt (8,5)
 set label "Android" at first 10.5, graph 0.97 offset 0.6,0 left front tc rgb "#333333" font ",11"
+set arrow from first 17.3, first 40.28 to first 17, first 70.666667 head size screen 0.008,25 front lc rgb "#333333" lw 1
+set label "p50 dips: frames started late\nresample nearer the finger" at first 17.3, first 40.28 offset 0.4,-1 left front tc rgb "#333333" font ",10"
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {

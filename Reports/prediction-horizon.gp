@@ -102,19 +102,19 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot $err0 using 1:2 with linespoints lw 4.5 pt 7 ps 1.8 lc rgb "#0072b2" title "none", \
-     $err1 using 1:2 with linespoints lw 3.75 pt 5 ps 1.65 lc rgb "#d55e00" title "linearFirst", \
-     $err2 using 1:2 with linespoints lw 3 pt 9 ps 1.5 lc rgb "#009e73" title "linearSecond", \
-     $err3 using 1:2 with linespoints lw 2.25 pt 11 ps 1.35 lc rgb "#e69f00" title "leastSquares", \
-     $err4 using 1:2 with linespoints lw 1.5 pt 13 ps 1.2 lc rgb "#cc79a7" title "kalman"
+plot $err0 using 1:2 with linespoints lw 5.1 pt 7 ps 1.92 lc rgb "#0072b2" title "none", \
+     $err1 using 1:2 with linespoints lw 4.35 pt 5 ps 1.77 lc rgb "#d55e00" title "linearFirst", \
+     $err2 using 1:2 with linespoints lw 3.6 pt 9 ps 1.62 lc rgb "#009e73" title "linearSecond", \
+     $err3 using 1:2 with linespoints lw 2.85 pt 11 ps 1.47 lc rgb "#cc79a7" title "leastSquares", \
+     $err4 using 1:2 with linespoints lw 2.1 pt 13 ps 1.32 lc rgb "#555555" title "kalman"
 set output
 
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot $err0 using 1:2 with linespoints lw 4.5 pt 7 ps 1.8 lc rgb "#0072b2" title "none", \
-     $err1 using 1:2 with linespoints lw 3.75 pt 5 ps 1.65 lc rgb "#d55e00" title "linearFirst", \
-     $err2 using 1:2 with linespoints lw 3 pt 9 ps 1.5 lc rgb "#009e73" title "linearSecond", \
-     $err3 using 1:2 with linespoints lw 2.25 pt 11 ps 1.35 lc rgb "#e69f00" title "leastSquares", \
-     $err4 using 1:2 with linespoints lw 1.5 pt 13 ps 1.2 lc rgb "#cc79a7" title "kalman"
+plot $err0 using 1:2 with linespoints lw 5.1 pt 7 ps 1.92 lc rgb "#0072b2" title "none", \
+     $err1 using 1:2 with linespoints lw 4.35 pt 5 ps 1.77 lc rgb "#d55e00" title "linearFirst", \
+     $err2 using 1:2 with linespoints lw 3.6 pt 9 ps 1.62 lc rgb "#009e73" title "linearSecond", \
+     $err3 using 1:2 with linespoints lw 2.85 pt 11 ps 1.47 lc rgb "#cc79a7" title "leastSquares", \
+     $err4 using 1:2 with linespoints lw 2.1 pt 13 ps 1.32 lc rgb "#555555" title "kalman"
 set output

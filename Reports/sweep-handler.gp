@@ -68,9 +68,9 @@ if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
     set terminal png size 1200,700 enhanced font 'sans,12'
 }
 set output outbase.".png"
-plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#333333" title "p50 latency", \
-     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#333333" title "p99 latency", \
-     keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#333333" title "fps (right axis)", \
+plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" title "p50 latency", \
+     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" title "p99 latency", \
+     keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" title "fps (right axis)", \
      $sweep0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" notitle
@@ -79,9 +79,9 @@ set output
 # SVG
 set terminal svg size 1200,700 dynamic enhanced font 'sans,12' background rgb 'white'
 set output outbase.".svg"
-plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#333333" title "p50 latency", \
-     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#333333" title "p99 latency", \
-     keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#333333" title "fps (right axis)", \
+plot keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" title "p50 latency", \
+     keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" title "p99 latency", \
+     keyentry with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" title "fps (right axis)", \
      $sweep0 using 1:2 with linespoints lw 2.5 pt 7 ps 1.1 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:3 with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc rgb "#0072b2" notitle, \
      $sweep0 using 1:4 axes x1y2 with linespoints lw 1.5 dt (2,4) pt 5 ps 0.9 lc rgb "#0072b2" notitle

@@ -31,10 +31,12 @@ set yrange [0:6]
 set ytics 1
 set mytics 2
 set grid ytics mytics noxtics
-set xtics ("4 frames\n{/*0.85 ios8}" 0, "5 frames\n{/*0.85 ios8-complex}" 1, "still 4\n{/*0.85 ios8-metal}" 2, "3\n{/*0.85 ios9-low-latency}" 3, "back to 4\n{/*0.85 ios9-animations}" 4, "\"the very next frame\"\n{/*0.85 ios9-metal}" 5, "2.5\n{/*0.85 ios9-coalescing-120hz}" 6, "about 1.5 (effective)\n{/*0.85 ios9-prediction}" 7) scale 0 rotate by -25 left
+set xtics ("4 frames\n{/*0.85 ios8}" 0, "5 frames\n{/*0.85 ios8-complex}" 1, "still 4\n{/*0.85 ios8-metal}" 2, "3\n{/*0.85 ios9-low-latency}" 3, "back to 4\n{/*0.85 ios9-animations}" 4, "\"the very next frame\" = 3\n{/*0.85 ios9-metal}" 5, "2.5\n{/*0.85 ios9-coalescing-120hz}" 6, "about 1.5 (effective)\n{/*0.85 ios9-prediction}" 7) scale 0 rotate by -40 left
 set boxwidth 0.36 absolute
 set key top right
-set bmargin 9
+set bmargin 15
+set label "to the end of the frame on screen. The frame right after the one the GPU draws in is the third so counted." at screen 0.01, screen 0.02 left font ",10" tc rgb "#6b7b8c"
+set label "A quoted label is the talk's words, plotted as the talk counts frames: from the start of the touch's scan window" at screen 0.01, screen 0.05 left font ",10" tc rgb "#6b7b8c"
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {

@@ -596,7 +596,7 @@ set ylabel "touch-to-photon latency (ms)"
 set xrange [0:9.983333]
 set yrange [22.11:59]
 set grid xtics ytics
-set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
+set key at screen 0.5, screen 0.012 center bottom vertical noopaque nobox samplen 2 spacing 1.1
 set object 1 rect from first 2, graph 0 to first 4, graph 1 back fc rgb "#eedd88" fs solid 0.55 noborder
 set object 2 rect from first 0.133333, graph 0 to first 0.283333, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
 set object 3 rect from first 1.1, graph 0 to first 1.25, graph 1 back fc rgb "#99ddff" fs solid 0.55 noborder
@@ -611,6 +611,7 @@ set object 11 rect from first 4.35, graph 0 to first 4.533333, graph 1 back fc r
 set object 12 rect from first 5.916667, graph 0 to first 6.033333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
 set object 13 rect from first 7.333333, graph 0 to first 7.533333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
 set object 14 rect from first 8.85, graph 0 to first 9.033333, graph 1 back fc rgb "#dddddd" fs solid 0.55 noborder
+set bmargin 12
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {

@@ -20,24 +20,34 @@ EOD
 
 # chart
 set encoding utf8
-set title "{/:Bold*1.25 Published measurements and latsim}\n{/*0.95 each row: the published value and its spread above, latsim's distribution below; a row passes inside the shaded band}" textcolor rgb "#222222" offset 0,-0.3
+set title "{/:Bold*1.25 Published measurements and latsim}\n{/*0.95 each row: the published value and its spread above, latsim's distribution below;}\n{/*0.95 a row passes inside the shaded band}" textcolor rgb "#222222" offset 0,-0.3
 set border 3 lc rgb "#666666" lw 1
 set tics nomirror out scale 0.6 textcolor rgb "#222222"
 set grid back lc rgb "#cccccc" lw 1 dt 1
 set key opaque box lc rgb "#dddddd" samplen 2.5 spacing 1.2 width 1
 set style fill solid 1.0 noborder
 set xlabel "latency (ms)"
-set xrange [0:272]
+set xrange [0:170]
 set yrange [-0.6:8.6]
 set ytics ("walt-screen-nexus7\n{/*0.8 nexus-7-2013, walt-screen}" 8, "walt-screen-nexus9\n{/*0.8 nexus-9, walt-screen}" 7, "walt-screen-nexus5\n{/*0.8 nexus-5, walt-screen}" 6, "walt-screen-nexus5x\n{/*0.8 nexus-5x, walt-screen}" 5, "agawi-ipad-mini\n{/*0.8 ipad-mini, agawi-glkit}" 4, "agawi-nexus7\n{/*0.8 nexus-7-2013, agawi-glsurfaceview}" 3, "ipad-pro-2017-pencil\n{/*0.8 ipad-pro-2017, pencil-drawing}" 2, "ipad-pro-2015-pencil\n{/*0.8 ipad-pro-2015, pencil-drawing}" 1, "ipados13-pencil\n{/*0.8 ipad-pro-2017, pencil-ink-predicted}" 0) scale 0
 set xtics 0,20,170 nomirror
 set mxtics 2
 set grid xtics noytics
-set key outside bottom center horizontal
+set key at screen 0.5, screen 0.012 center bottom horizontal maxcols 2
 set lmargin 31
-set bmargin 7
+set bmargin 11
+set rmargin 42
 set style fill solid 1.0 noborder
 set errorbars small
+set label "pass  48.7 vs 48.8 ms (-0.3%)" at graph 1, first 8 offset 2,0 left font ",11:Bold" tc rgb "#009e73" front
+set label "pass  48.7 vs 51.4 ms (-5.3%)" at graph 1, first 7 offset 2,0 left font ",11:Bold" tc rgb "#009e73" front
+set label "expected miss  41.2 vs 58.1 ms (-29.1%)" at graph 1, first 6 offset 2,0 left font ",11:Bold" tc rgb "#6b7b8c" front
+set label "expected miss  48.7 vs 68.1 ms (-28.5%)" at graph 1, first 5 offset 2,0 left font ",11:Bold" tc rgb "#6b7b8c" front
+set label "pass  73 vs 75 ms (-2.7%)" at graph 1, first 4 offset 2,0 left font ",11:Bold" tc rgb "#009e73" front
+set label "expected miss  108.7 vs 135 ms (-19.5%)" at graph 1, first 3 offset 2,0 left font ",11:Bold" tc rgb "#6b7b8c" front
+set label "pass  21.6 vs 20 ms (+7.9%)" at graph 1, first 2 offset 2,0 left font ",11:Bold" tc rgb "#009e73" front
+set label "expected miss  34.1 vs 40 ms (-14.8%)" at graph 1, first 1 offset 2,0 left font ",11:Bold" tc rgb "#6b7b8c" front
+set label "pass  9 vs 9 ms (+0.4%)" at graph 1, first 0 offset 2,0 left font ",11:Bold" tc rgb "#009e73" front
 
 # PNG
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
@@ -51,9 +61,7 @@ plot $validation using (($5+$6)/2):1:(($6-$5)/2):(0.42) with boxxyerror fc rgb "
      $validation using 7:($1-0.16):8:11 with xerrorbars lc rgb "#0072b2" lw 1.5 pt -1 notitle, \
      $validation using (($9+$10)/2):($1-0.16):(($10-$9)/2):(0.09) with boxxyerror fc rgb "#0072b2" title "latsim: p25-p75, whiskers p5-p95", \
      $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb "#ffffff" notitle, \
-     $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc rgb "#0072b2" title "latsim: the figure compared", \
-     $validation using (173.4):($13 == 0 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#009e73" notitle, \
-     $validation using (173.4):($13 == 1 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#6b7b8c" notitle
+     $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc rgb "#0072b2" title "latsim: the figure compared"
 set output
 
 # SVG
@@ -64,7 +72,5 @@ plot $validation using (($5+$6)/2):1:(($6-$5)/2):(0.42) with boxxyerror fc rgb "
      $validation using 7:($1-0.16):8:11 with xerrorbars lc rgb "#0072b2" lw 1.5 pt -1 notitle, \
      $validation using (($9+$10)/2):($1-0.16):(($10-$9)/2):(0.09) with boxxyerror fc rgb "#0072b2" title "latsim: p25-p75, whiskers p5-p95", \
      $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc rgb "#ffffff" notitle, \
-     $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc rgb "#0072b2" title "latsim: the figure compared", \
-     $validation using (173.4):($13 == 0 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#009e73" notitle, \
-     $validation using (173.4):($13 == 1 ? $1 : NaN):12 with labels left font ",11:Bold" tc rgb "#6b7b8c" notitle
+     $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc rgb "#0072b2" title "latsim: the figure compared"
 set output

@@ -46,7 +46,7 @@ public enum AndroidDiagramBuilder {
             continuous ? w.kind == .input && w.newestScan == followed.newestScan : w.frame == followed.seq
         }
         for w in a.uiWork where overlaps(w.start, w.end) {
-            let label = w.kind == .frame ? "frame \(w.frame)" : (w.kind == .touchDown ? "touch-down" : "input")
+            let label = w.kind == .frame ? "doFrame" : (w.kind == .touchDown ? "touch-down" : "input")
             boxes.append(DiagramBox(lane: .uiThread, startNs: w.start, endNs: max(w.end, w.start + 1), label: label,
                                     colorKey: uiWorkKey, highlighted: drewFollowed(w)))
         }
@@ -57,16 +57,16 @@ public enum AndroidDiagramBuilder {
             if w.start > w.requested {
                 boxes.append(DiagramBox(lane: .renderThread, startNs: w.requested, endNs: w.start, label: "dequeue", colorKey: waitKey))
             }
-            boxes.append(DiagramBox(lane: .renderThread, startNs: w.start, endNs: max(w.queued, w.start + 1), label: "frame \(w.frame)",
+            boxes.append(DiagramBox(lane: .renderThread, startNs: w.start, endNs: max(w.queued, w.start + 1), label: DiagramBox.bufferName(Int(w.buffer)),
                                     colorKey: Int(w.buffer), highlighted: w.frame == followed.seq))
         }
         for g in a.gpuJobs where overlaps(g.start, g.end) {
-            boxes.append(DiagramBox(lane: .gpu, startNs: g.start, endNs: max(g.end, g.start + 1), label: "frame \(g.frame)",
+            boxes.append(DiagramBox(lane: .gpu, startNs: g.start, endNs: max(g.end, g.start + 1), label: DiagramBox.bufferName(Int(g.buffer)),
                                     colorKey: Int(g.buffer), highlighted: g.frame == followed.seq))
         }
         for l in a.latches where overlaps(l.time, l.compositionEnd) {
             boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: l.time, endNs: max(l.compositionEnd, l.time + 1),
-                                    label: "compose \(l.frame)", colorKey: Int(l.buffer), highlighted: l.frame == followed.seq))
+                                    label: "compose", colorKey: Int(l.buffer), highlighted: l.frame == followed.seq))
         }
         for w in a.idleWakes where overlaps(w.start, w.end) {
             boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: w.start, endNs: max(w.end, w.start + 1), label: "idle wake",
@@ -76,7 +76,7 @@ public enum AndroidDiagramBuilder {
         for (i, p) in shown.enumerated() {
             let until = i + 1 < shown.count ? shown[i + 1].time : c.duration
             guard overlaps(p.time, until) else { continue }
-            boxes.append(DiagramBox(lane: .display, startNs: p.time, endNs: until, label: "frame \(p.frame)",
+            boxes.append(DiagramBox(lane: .display, startNs: p.time, endNs: until, label: DiagramBox.bufferName(Int(p.buffer)),
                                     colorKey: Int(p.buffer), highlighted: p.frame == followed.seq))
         }
 
@@ -109,7 +109,7 @@ public enum AndroidDiagramBuilder {
         let ttp = Double(photon - followed.physicalTime) / 1e6
         let timing = c.androidTiming
         var names: [Int: String] = [uiWorkKey: "touch and UI work", waitKey: a.idleWakes.isEmpty ? "waiting" : "waiting, idle wake"]
-        for b in 0..<timing.buffers { names[b] = "buffer \(Character(UnicodeScalar(UInt8(65 + b % 26))))" }
+        for b in 0..<timing.buffers { names[b] = DiagramBox.bufferName(b) }
         let resampledNote = followed.resampled == "none" ? "drawn at the sample as reported"
             : "drawn at the point \(followed.resampled) \(formatDecimal(Double(followed.physicalTime - scan.instant) / 1e6, places: 3)) ms past the sample"
         return PipelineDiagramChart(

@@ -11,7 +11,9 @@ public enum ChartStyle {
     /// They come from colour schemes made to stay apart for readers with
     /// any common colour-vision deficiency: Okabe and Ito's (2008), first,
     /// then Paul Tol's bright, vibrant, muted, light and high-contrast
-    /// schemes (SRON/EPS/TN/09-002), and greys. Series take them in order;
+    /// schemes (SRON/EPS/TN/09-002), and greys. Series take them in order,
+    /// the first five of five hues (the orange and the sky blue, which
+    /// read as the vermillion's and the blue's, come sixth and seventh);
     /// the stage budget gives each of its 27 stages its
     /// own (``stage(_:)``); `ChartPaletteTests` checks, by simulating
     /// protanopia, deuteranopia and tritanopia, that the stages of one
@@ -21,10 +23,10 @@ public enum ChartStyle {
         0x0072B2, // blue
         0xD55E00, // vermillion
         0x009E73, // bluish green
-        0xE69F00, // orange
         0xCC79A7, // reddish purple
-        0x56B4E9, // sky blue
         0x555555, // dark grey
+        0xE69F00, // orange (sixth: with the vermillion it reads as one hue)
+        0x56B4E9, // sky blue (last: with the blue it reads as one hue)
         // Paul Tol's schemes, and greys
         0x4477AA, // blue (bright)
         0x004488, // dark blue (high contrast)
@@ -224,11 +226,13 @@ public enum ChartStyle {
     }
 
     /// The title block as gnuplot's enhanced text: the title in bold, the
-    /// subtitle smaller on a second line.
+    /// subtitle smaller on the lines below (a newline in it starts another).
     static func heading(title: String, subtitle: String?) -> String {
         var heading = "{/:Bold*1.25 \(GnuplotText.escapeEnhanced(title))}"
         if let subtitle, !subtitle.isEmpty {
-            heading += "\\n{/*0.95 \(GnuplotText.escapeEnhanced(subtitle))}"
+            for line in subtitle.split(separator: "\n") {
+                heading += "\\n{/*0.95 \(GnuplotText.escapeEnhanced(String(line)))}"
+            }
         }
         return heading
     }

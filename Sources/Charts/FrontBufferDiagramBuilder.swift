@@ -42,22 +42,22 @@ enum FrontBufferDiagramBuilder {
                                     colorKey: f.torn ? tornKey : wetKey, highlighted: isFollowed))
         }
         for w in a.renderWork where overlaps(w.requested, w.queued) {
-            boxes.append(DiagramBox(lane: .frontRenderer, startNs: w.start, endNs: max(w.queued, w.start + 1), label: "dry \(w.frame)",
+            boxes.append(DiagramBox(lane: .frontRenderer, startNs: w.start, endNs: max(w.queued, w.start + 1), label: "dry",
                                     colorKey: Int(w.buffer)))
         }
         for g in a.gpuJobs where overlaps(g.start, g.end) {
-            boxes.append(DiagramBox(lane: .gpu, startNs: g.start, endNs: max(g.end, g.start + 1), label: "dry \(g.frame)",
+            boxes.append(DiagramBox(lane: .gpu, startNs: g.start, endNs: max(g.end, g.start + 1), label: "dry",
                                     colorKey: Int(g.buffer)))
         }
         for l in a.latches where overlaps(l.time, l.compositionEnd) {
             boxes.append(DiagramBox(lane: .surfaceFlinger, startNs: l.time, endNs: max(l.compositionEnd, l.time + 1),
-                                    label: "compose \(l.frame)", colorKey: Int(l.buffer)))
+                                    label: "compose", colorKey: Int(l.buffer)))
         }
         let shown = a.presents.filter { !$0.repeated }
         for (i, p) in shown.enumerated() {
             let until = i + 1 < shown.count ? shown[i + 1].time : c.duration
             guard overlaps(p.time, until) else { continue }
-            boxes.append(DiagramBox(lane: .display, startNs: p.time, endNs: until, label: "dry \(p.frame)", colorKey: Int(p.buffer)))
+            boxes.append(DiagramBox(lane: .display, startNs: p.time, endNs: until, label: "dry " + DiagramBox.bufferName(Int(p.buffer)), colorKey: Int(p.buffer)))
         }
         var markers: [DiagramMarker] = []
         for f in a.frontDraws where f.pass >= start && f.pass <= end {
@@ -82,7 +82,7 @@ enum FrontBufferDiagramBuilder {
         let timing = c.androidTiming
         var names: [Int: String] = [uiKey: "touch and UI work", waitKey: "waiting", wetKey: "wet segment",
                                     tornKey: "wet segment, torn"]
-        for b in 0..<timing.buffers { names[b] = "dry frame, buffer \(Character(UnicodeScalar(UInt8(65 + b % 26))))" }
+        for b in 0..<timing.buffers { names[b] = "dry frame, " + DiagramBox.bufferName(b) }
         let plane = c.ink.frontBufferPlane == .overlay ? "overlay plane" : "composed by SurfaceFlinger"
         let diagram = PipelineDiagramChart(
             framePeriodNs: SimTime(clock.periodNanos.rounded()), startNs: start, endNs: end,

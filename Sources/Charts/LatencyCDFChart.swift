@@ -64,12 +64,19 @@ public struct LatencyCDFChart: GnuplotChart {
         series[index].points.sorted { $0.valueMs < $1.valueMs }.first { $0.fraction >= q / 100 - 1e-12 }?.valueMs
     }
 
-    /// The line width of series `index` of `count`: from 6.5 for the first
-    /// down to 1.5 for the last, each at least 1 narrower than the one before.
+    /// The line width of series `index` of `count`: from 7.5 for the first
+    /// down to 2.5 for the last (thinner, a dashed step along an axis is
+    /// lost), each at least 1 narrower than the one before.
     static func lineWidth(_ index: Int, of count: Int) -> Double {
         guard count > 1 else { return 2.5 }
         let step = max(1, 5 / Double(count - 1))
-        return max(1.5, 1.5 + step * Double(count - 1 - index))
+        return max(2.5, 2.5 + step * Double(count - 1 - index))
+    }
+
+    /// The dash pattern of series `index`: the first solid, each later one
+    /// dashed, with gaps that grow with its place.
+    static func dash(_ index: Int) -> String {
+        index == 0 ? "dt solid" : "dt (\(6 + 2 * (index % 4)),\(3 + index % 3))"
     }
 
     /// The gnuplot script.
@@ -93,7 +100,7 @@ public struct LatencyCDFChart: GnuplotChart {
         set xlabel \(GnuplotText.enhanced(xLabel))
         set ylabel "fraction of frames at or below"
         set xrange [\(GnuplotText.number(xmin)):\(GnuplotText.number(xmax))]
-        set yrange [0:1.02]
+        set yrange [-0.04:1.04]
         set ytics 0,0.1,1
         set key outside below center horizontal maxcols 2 noopaque nobox
         set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead back lc \(GnuplotText.rgb(ChartStyle.guide)) dt (8,6) lw 1.3
@@ -108,10 +115,11 @@ public struct LatencyCDFChart: GnuplotChart {
         var parts: [String] = []
         // Steps often coincide (two scenarios with the same latency, a fixed
         // and a varying run with the same median): earlier series are drawn
-        // wider, so each later one runs inside the one it covers and every
-        // series stays visible where they overlap.
+        // wider and solid, each later one narrower and dashed, so the one
+        // it covers shows beside it and through its gaps. The y range runs
+        // a little past 0 and 1, so a step along either lies off the axes.
         for (i, s) in series.enumerated() {
-            parts.append("$cdf\(i) using 1:2 with steps lw \(GnuplotText.number(Self.lineWidth(i, of: series.count))) lc \(GnuplotText.rgb(ChartStyle.color(i))) title \(GnuplotText.enhanced(s.name))")
+            parts.append("$cdf\(i) using 1:2 with steps lw \(GnuplotText.number(Self.lineWidth(i, of: series.count))) \(Self.dash(i)) lc \(GnuplotText.rgb(ChartStyle.color(i))) title \(GnuplotText.enhanced(s.name))")
         }
         if parts.isEmpty { parts.append("NaN notitle") }
         let plot = "plot " + parts.joined(separator: ", \\\n     ")

@@ -150,7 +150,7 @@ public struct LatencyTimelineChart: GnuplotChart {
         set xrange [0:\(GnuplotText.number(end))]
         set yrange [\(GnuplotText.number(bottom - span * 0.085)):\(GnuplotText.number(top))]
         set grid xtics ytics
-        set key outside below center horizontal maxcols 2 noopaque nobox samplen 2 width -6
+        set key at screen 0.5, screen 0.012 center bottom vertical noopaque nobox samplen 2 spacing 1.1
 
         """
         setup += ChartStyle.periodLines(every: framePeriodMs, from: bottom, to: top, .horizontal, width: 1) { "\($0)T" }
@@ -179,8 +179,18 @@ public struct LatencyTimelineChart: GnuplotChart {
             parts.append("$drops using 1:(\(dropLane)):(0):(\(GnuplotText.number(lane * 0.8))) with vectors nohead lw 2 lc \(GnuplotText.rgb(ChartStyle.drop)) title \"frame dropped (upper ticks)\"")
         }
         if points.isEmpty { tables.removeAll(); parts = ["NaN notitle"] }
+        // the legend in its own band at the foot, below the axis label
+        let entries = parts.filter { !$0.hasSuffix("notitle") }.count
+        setup += "set bmargin \(Self.bottomMargin(entries: entries))\n"
         let plot = "plot " + parts.joined(separator: ", \\\n     ")
         return ChartScript(title: title, tables: tables, setup: setup, plot: plot)
+    }
+
+    /// The bottom margin, in lines, that holds the x tics, the x label and
+    /// below them, apart, a legend of `entries` entries in one column (its
+    /// longest entries are too wide for two), each 1.3 lines high.
+    static func bottomMargin(entries: Int) -> Int {
+        4 + Int((Double(entries) * 1.3).rounded(.up))
     }
 
     /// The chart of a run kept with its frame log: its measured frames,

@@ -52,7 +52,7 @@ public enum PipelineDiagramBuilder {
                                     colorKey: key, highlighted: g.frame == followed.frame))
         }
         for (l, until) in index.shownFrames(until: result.configuration.duration) where overlaps(l.time, until) {
-            boxes.append(DiagramBox(lane: .display, startNs: l.time, endNs: until, label: "frame \(l.frame)",
+            boxes.append(DiagramBox(lane: .display, startNs: l.time, endNs: until, label: DiagramBox.bufferName(Int(max(0, l.buffer))),
                                     colorKey: Int(max(0, l.buffer)), highlighted: l.frame == followed.frame))
         }
         let markers = log.commits.filter { $0.time >= start && $0.time < end }
@@ -75,7 +75,7 @@ public enum PipelineDiagramBuilder {
             framePeriodNs: period, startNs: start, endNs: end, vsyncNs: vsyncs, boxes: boxes, markers: markers, touchPath: path,
             title: "\(scenario): touch to display",
             subtitle: "\(formatDecimal(framesOfLatency, places: 2)) frames from scan to photon; \(formatDecimal(c.displayHz.doubleValue, places: 2)) Hz display, \(formatDecimal(c.scanHz.doubleValue, places: 2)) Hz scan, \(c.renderServer.rawValue) render server, \(buffering)",
-            colorNames: [touchWorkKey: "touch handling", metalWorkKey: "Metal work (no buffer)", 0: "buffer A", 1: "buffer B", 2: "buffer C (third)"],
+            colorNames: [touchWorkKey: "touch handling", metalWorkKey: "Metal work (no buffer)", 0: DiagramBox.bufferName(0), 1: DiagramBox.bufferName(1), 2: DiagramBox.bufferName(2) + " (third)"],
             colorOverrides: [touchWorkKey: ChartStyle.touchWork])
     }
 }

@@ -251,7 +251,7 @@ public struct PipelineDiagramChart: GnuplotChart {
         }
         let keys = Set(boxes.map(\.colorKey)).sorted()
         for key in keys {
-            let name = colorNames[key] ?? "buffer \(key + 1)"
+            let name = colorNames[key] ?? DiagramBox.bufferName(key)
             parts.append("keyentry with boxes fs solid 1.0 fc \(GnuplotText.rgb(color(key))) title \(GnuplotText.enhanced(name))")
         }
         var tickLabels: [(String, UInt32)] = []
@@ -309,11 +309,11 @@ extension PipelineDiagramChart: RegisteredChart {
             let app = (k + 1) * T, commit = app + 9 * ms
             let prepare = (k + 2) * T, gpu = prepare + 4 * ms, gpuEnd = gpu + gpuMs * ms
             let latch = (k + latchDelayFrames) * T
-            boxes.append(DiagramBox(lane: .multiTouch, startNs: scan, endNs: scan + T, label: "scan \(k)", colorKey: color, highlighted: hl))
+            boxes.append(DiagramBox(lane: .multiTouch, startNs: scan, endNs: scan + T, label: "scan", colorKey: color, highlighted: hl))
             boxes.append(DiagramBox(lane: .app, startNs: app, endNs: commit, label: "handler", colorKey: color, highlighted: hl))
             boxes.append(DiagramBox(lane: .coreAnimation, startNs: prepare, endNs: gpu, label: "prepare", colorKey: color, highlighted: hl))
             boxes.append(DiagramBox(lane: .gpu, startNs: gpu, endNs: gpuEnd, label: "render", colorKey: color, highlighted: hl))
-            boxes.append(DiagramBox(lane: .display, startNs: latch, endNs: latch + T, label: "frame \(k)", colorKey: color, highlighted: hl))
+            boxes.append(DiagramBox(lane: .display, startNs: latch, endNs: latch + T, label: DiagramBox.bufferName(color), colorKey: color, highlighted: hl))
             markers.append(DiagramMarker(lane: .app, timeNs: commit, label: "commit (CATransaction)"))
             if hl {
                 path = [

@@ -3,13 +3,22 @@ import SimKernel
 
 /// A span of work (or of screen time) in one lane of a pipeline diagram.
 public struct DiagramBox: Sendable, Equatable {
+    /// The name of display buffer `index` (0 is A): a box's label and the
+    /// legend's entry for its colour.
+    public static func bufferName(_ index: Int) -> String {
+        "buffer \(Character(UnicodeScalar(UInt8(65 + ((index % 26) + 26) % 26))))"
+    }
+
     /// The lane the box sits in.
     public var lane: PipelineLane
     /// Start of the span (simulated ns).
     public var startNs: SimTime
     /// End of the span (simulated ns), after `startNs`.
     public var endNs: SimTime
-    /// Text printed inside the box when it fits (e.g. "frame 3").
+    /// Text printed inside the box when it fits (e.g. "buffer A"). Frames
+    /// are numbered once, by the time axis (display frames from the
+    /// window's start); a box names the buffer it draws into or shows,
+    /// never a frame number of its own.
     public var label: String
     /// Picks the fill colour: typically the display buffer the frame renders
     /// into, so double buffering shows two colours and triple three.

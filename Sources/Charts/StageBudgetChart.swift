@@ -6,8 +6,12 @@ import SimKernel
 /// each stage a segment in the stage's own colour, labelled where it is
 /// wide enough. Zero is the instant of the position drawn, so every bar
 /// ends at its touch-to-photon; a stage that gains time (Android's
-/// resampling lead: the drawn point is newer than the sample) is the part
-/// of the bar left of zero, hatched over, with its label beside it.
+/// resampling lead: the drawn point is newer than the sample) starts the
+/// bar left of zero, at the sample, and is drawn as a hatched strip under
+/// the bar from the sample to zero, with its label beside it. The strip
+/// never covers a stage: the gain overlaps the scan window in time (the
+/// sample's scan window runs on past the point drawn), so the scan segment
+/// is drawn whole, from the sample to its window's end.
 ///
 /// ```swift
 /// let chart = StageBudgetChart(bars: [
@@ -54,6 +58,12 @@ public struct StageBudgetChart: GnuplotChart {
         self.title = title
         self.subtitle = subtitle
     }
+
+    /// A bar's half height (rows are 1 apart).
+    static let barHalfHeight = 0.3
+    /// The gain strip's extent under its bar's centre: below the bar, above
+    /// the next bar's top.
+    static let gainStrip = (top: 0.33, bottom: 0.55)
 
     /// The gnuplot script.
     public var script: ChartScript {
@@ -105,17 +115,20 @@ public struct StageBudgetChart: GnuplotChart {
 
         """
         var parts: [String] = []
+        let h = GnuplotText.number(Self.barHalfHeight)
+        let stripTop = GnuplotText.number(Self.gainStrip.top), stripBottom = GnuplotText.number(Self.gainStrip.bottom)
         for stage in order where !gains.contains(stage) {
             let c = GnuplotText.rgb(ChartStyle.stage(stage))
-            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.34):($1+0.34) with boxxyerror fc \(c) lc \(GnuplotText.rgb(ChartStyle.white)) lw 0.5 fs solid 1.0 border title \(GnuplotText.enhanced(stage.phrase))")
+            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-\(h)):($1+\(h)) with boxxyerror fc \(c) lc \(GnuplotText.rgb(ChartStyle.white)) lw 0.5 fs solid 1.0 border title \(GnuplotText.enhanced(stage.phrase))")
             let ink = GnuplotText.rgb(ChartStyle.labelInk(on: ChartStyle.stage(stage)))
             parts.append("$\(stage.rawValue) using (($2+$3)/2):1:4 with labels tc \(ink) font ',10' notitle")
         }
         for stage in gains {
-            // drawn over the start of the bar: the time the drawn point gains
+            // under the start of the bar, from the sample to zero: the time
+            // the drawn point gains (the scan window above it runs on past zero)
             let c = GnuplotText.rgb(ChartStyle.stage(stage))
-            parts.append("$\(stage.rawValue) using (($2+$3)/2):1:2:3:($1-0.42):($1+0.42) with boxxyerror fs transparent pattern 5 border lc \(c) lw 1.5 fc \(GnuplotText.rgb(ChartStyle.annotation)) title \(GnuplotText.enhanced(stage.phrase + " (gain)"))")
-            parts.append("$\(stage.rawValue) using 2:1:4 with labels right offset -0.6,0 font ',10' tc \(GnuplotText.rgb(ChartStyle.annotation)) notitle")
+            parts.append("$\(stage.rawValue) using (($2+$3)/2):($1-(\(stripTop)+\(stripBottom))/2):2:3:($1-\(stripBottom)):($1-\(stripTop)) with boxxyerror fs pattern 5 border lc \(c) lw 1.2 fc \(c) title \(GnuplotText.enhanced(stage.phrase + " (gain)"))")
+            parts.append("$\(stage.rawValue) using 2:($1-(\(stripTop)+\(stripBottom))/2):4 with labels right offset -0.6,0 font ',10' tc \(GnuplotText.rgb(ChartStyle.annotation)) notitle")
         }
         parts.append("$totals using 2:1:3 with labels left offset 0.8,0 font ',11' notitle")
         let plot = "plot " + parts.joined(separator: ", \\\n     ")

@@ -96,6 +96,26 @@ public struct SweepChart: GnuplotChart {
     }
 
     /// The series.
+    /// A note on one point of a latency curve: its text at `textX`,
+    /// `textY` (below and right of there, or left when `rightAligned`; a
+    /// newline starts another line), with an arrow from there to the
+    /// point (`x`, `y` on the latency axis).
+    public struct Note: Sendable, Equatable {
+        public var x: Double, y: Double
+        public var textX: Double, textY: Double
+        public var text: String
+        public var rightAligned: Bool
+
+        public init(x: Double, y: Double, textX: Double, textY: Double, text: String, rightAligned: Bool = false) {
+            self.x = x
+            self.y = y
+            self.textX = textX
+            self.textY = textY
+            self.text = text
+            self.rightAligned = rightAligned
+        }
+    }
+
     public var series: [Series]
     /// The parameter's name with its unit, e.g. "GPU render time (ms)".
     public var xLabel: String
@@ -107,6 +127,8 @@ public struct SweepChart: GnuplotChart {
     public var subtitle: String?
     /// Vertical markers.
     public var annotations: [Annotation]
+    /// Notes pinned to a point of the latency axis.
+    public var notes: [Note] = []
     /// The legend's words for the bands and error bars, when points carry
     /// intervals.
     public var intervalLabel = "95% interval"
@@ -141,6 +163,13 @@ public struct SweepChart: GnuplotChart {
     }
 
     /// The gnuplot script.
+    /// For each annotation line at `xs`, whether its label goes on the
+    /// line's left (right-aligned): when the next line to its right is
+    /// nearer than a tenth of the span, so two labels never run together.
+    static func labelSides(_ xs: [Double], span: Double) -> [Bool] {
+        xs.map { x in xs.contains { $0 > x && $0 - x < Swift.max(span, 1) / 10 } }
+    }
+
     public var script: ChartScript {
         let points = series.flatMap(\.points)
         let intervals = points.contains(where: \.hasInterval)
@@ -188,14 +217,21 @@ public struct SweepChart: GnuplotChart {
 
             """
         }
-        for a in annotations {
+        let sides = Self.labelSides(annotations.map(\.x), span: xmax - xmin)
+        for (a, left) in zip(annotations, sides) {
             let x = GnuplotText.number(a.x)
             setup += "set arrow from first \(x), graph 0 to first \(x), graph 1 nohead back lc \(GnuplotText.rgb(ChartStyle.reference)) lw 1.5 dt (8,5)\n"
-            setup += "set label \(GnuplotText.enhanced(a.label)) at first \(x), graph 0.97 offset 0.6,0 left front tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",11\"\n"
+            setup += "set label \(GnuplotText.enhanced(a.label)) at first \(x), graph 0.97 offset \(left ? "-0.6,0 right" : "0.6,0 left") front tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",11\"\n"
+        }
+        for n in notes {
+            setup += "set arrow from first \(GnuplotText.number(n.textX)), first \(GnuplotText.number(n.textY)) to first \(GnuplotText.number(n.x)), first \(GnuplotText.number(n.y)) head size screen 0.008,25 front lc \(GnuplotText.rgb(ChartStyle.annotation)) lw 1\n"
+            setup += "set label \(GnuplotText.enhanced(n.text)) at first \(GnuplotText.number(n.textX)), first \(GnuplotText.number(n.textY)) offset \(n.rightAligned ? "-0.4,-1 right" : "0.4,-1 left") front tc \(GnuplotText.rgb(ChartStyle.annotation)) font \",10\"\n"
         }
 
         var parts: [String] = []
-        let ink = GnuplotText.rgb(ChartStyle.annotation)
+        // the legend's style entries in the colour they explain: the
+        // series' own when there is one; a neutral ink over several
+        let ink = GnuplotText.rgb(series.count == 1 ? ChartStyle.color(0) : ChartStyle.annotation)
         parts.append("keyentry with linespoints lw 2.5 pt 7 ps 1.1 lc \(ink) title \"p50 latency\"")
         parts.append("keyentry with linespoints lw 2 dt (10,6) pt 8 ps 1.8 lc \(ink) title \"p99 latency\"")
         if hasFPS {

@@ -50,6 +50,27 @@ public struct TalkTableChart: GnuplotChart {
     /// Bar centre offsets from the group centre, and the bar width.
     private static let offset = 0.19, barWidth = 0.36
 
+    /// Whether the talk's words for a row are a quotation rather than a
+    /// count (ios9-metal's "the very next frame").
+    static func isQuote(_ label: String) -> Bool { label.hasPrefix("\"") }
+
+    /// A row's tic: its label, and for a quotation the count it is plotted
+    /// as, since the bar's height is not in the talk's words.
+    static func tic(_ row: Row) -> String {
+        isQuote(row.label) ? "\(row.label) = \(formatNumber(row.talkFrames))" : row.label
+    }
+
+    /// The foot's note when a label is a quotation: how its words became a count.
+    static let quoteNote = [
+        "A quoted label is the talk's words, plotted as the talk counts frames: from the start of the touch's scan window",
+        "to the end of the frame on screen. The frame right after the one the GPU draws in is the third so counted.",
+    ]
+
+    /// `value` without a trailing ".0".
+    static func formatNumber(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
     /// The gnuplot script.
     public var script: ChartScript {
         var table = ChartTable(name: "talk", columns: ["index", "talk_frames", "simulated_frames", "scenario", "label"])
@@ -61,10 +82,11 @@ public struct TalkTableChart: GnuplotChart {
         let tics = rows.enumerated().map { i, row in
             let text = row.label == row.scenario || row.label.isEmpty
                 ? GnuplotText.escapeEnhanced(row.scenario)
-                : GnuplotText.escapeEnhanced(row.label) + "\\n{/*0.85 " + GnuplotText.escapeEnhanced(row.scenario) + "}"
+                : GnuplotText.escapeEnhanced(Self.tic(row)) + "\\n{/*0.85 " + GnuplotText.escapeEnhanced(row.scenario) + "}"
             return "\"\(text)\" \(i)"
         }.joined(separator: ", ")
         let many = rows.count > 6
+        let quoted = rows.contains { Self.isQuote($0.label) }
         var setup = ChartStyle.common(title: title, subtitle: subtitle)
         setup += """
         set ylabel "touch-to-display latency (display frames)"
@@ -73,12 +95,17 @@ public struct TalkTableChart: GnuplotChart {
         set ytics 1
         set mytics 2
         set grid ytics mytics noxtics
-        set xtics (\(tics)) scale 0 \(many ? "rotate by -25 left" : "")
+        set xtics (\(tics)) scale 0 \(many ? "rotate by -40 left" : "")
         set boxwidth \(GnuplotText.number(Self.barWidth)) absolute
         set key top right
-        set bmargin \(many ? 9 : 5)
+        set bmargin \((many ? 12 : 5) + (quoted ? 3 : 0))
 
         """
+        if quoted {
+            for (k, line) in Self.quoteNote.reversed().enumerated() {
+                setup += "set label \(GnuplotText.enhanced(line)) at screen 0.01, screen \(GnuplotText.number(0.02 + 0.03 * Double(k))) left font \",10\" tc \(GnuplotText.rgb(ChartStyle.quiet))\n"
+            }
+        }
         let talk = GnuplotText.rgb(ChartStyle.talk), simulated = GnuplotText.rgb(ChartStyle.color(0))
         let o = GnuplotText.number(Self.offset)
         let plot = """

@@ -84,10 +84,17 @@ public struct ValidationChart: GnuplotChart {
 
     /// A chart of `rows`, top to bottom.
     public init(rows: [Row], title: String = "Published measurements and latsim",
-                subtitle: String? = "each row: the published value and its spread above, latsim's distribution below; a row passes inside the shaded band") {
+                subtitle: String? = "each row: the published value and its spread above, latsim's distribution below;\na row passes inside the shaded band") {
         self.rows = rows
         self.title = title
         self.subtitle = subtitle
+    }
+
+    /// A row's verdict as the chart writes it beside the row.
+    func verdictText(_ r: Row) -> String {
+        let sign = r.simulated >= r.published ? "+" : "-"
+        let pct = abs(r.simulated - r.published) / r.published * 100
+        return "\(r.verdict)  \(formatDecimal(r.simulated, places: 1)) vs \(formatDecimal(r.published, places: 1)) ms (\(sign)\(formatDecimal(pct, places: 1))%)"
     }
 
     /// The gnuplot script.
@@ -99,9 +106,7 @@ public struct ValidationChart: GnuplotChart {
         ])
         for (i, r) in rows.enumerated() {
             let y = Double(n - 1 - i)
-            let sign = r.simulated >= r.published ? "+" : "-"
-            let pct = abs(r.simulated - r.published) / r.published * 100
-            let verdict = "\(r.verdict)  \(formatDecimal(r.simulated, places: 1)) vs \(formatDecimal(r.published, places: 1)) ms (\(sign)\(formatDecimal(pct, places: 1))%)"
+            let verdict = verdictText(r)
             table.append([.number(y), .number(r.published), .number(r.spread?.low ?? r.published),
                           .number(r.spread?.high ?? r.published), .number(r.published - r.tolerance),
                           .number(r.published + r.tolerance), .number(r.simulated), .number(r.p5), .number(r.p25),
@@ -112,25 +117,31 @@ public struct ValidationChart: GnuplotChart {
         let tics = rows.enumerated().map { i, r in
             "\"\(GnuplotText.escapeEnhanced(r.id))\\n{/*0.8 \(GnuplotText.escapeEnhanced(r.detail))}\" \(n - 1 - i)"
         }.joined(separator: ", ")
+        // the verdicts in the right margin, beside the axis, never over it
+        let verdicts = rows.map(verdictText)
+        let verdictWidth = verdicts.map(\.count).max() ?? 0
         var setup = ChartStyle.common(title: title, subtitle: subtitle)
         setup += """
         set xlabel "latency (ms)"
-        set xrange [0:\(GnuplotText.number(right * 1.6))]
+        set xrange [0:\(GnuplotText.number(right))]
         set yrange [-0.6:\(GnuplotText.number(Double(n) - 0.4))]
         set ytics (\(tics)) scale 0
         set xtics 0,\(right > 100 ? 20 : 10),\(GnuplotText.number(right)) nomirror
         set mxtics 2
         set grid xtics noytics
-        set key outside bottom center horizontal
+        set key at screen 0.5, screen 0.012 center bottom horizontal maxcols 2
         set lmargin \(GnuplotText.number(Double(max(14, rows.map { max($0.id.count, Int(Double($0.detail.count) * 0.8)) }.max() ?? 14) + 3)))
-        set bmargin 7
+        set bmargin 11
+        set rmargin \(verdictWidth + 3)
         set style fill solid 1.0 noborder
         set errorbars small
 
         """
         let band = GnuplotText.rgb(ChartStyle.passBand), pub = GnuplotText.rgb(ChartStyle.color(1)), sim = GnuplotText.rgb(ChartStyle.color(0))
-        let miss = GnuplotText.rgb(ChartStyle.color(1)), ok = GnuplotText.rgb(ChartStyle.color(2)), known = GnuplotText.rgb(ChartStyle.quiet)
-        let labelX = GnuplotText.number(right * 1.02)
+        let inks = [GnuplotText.rgb(ChartStyle.color(2)), GnuplotText.rgb(ChartStyle.quiet), GnuplotText.rgb(ChartStyle.color(1))]
+        for (i, r) in rows.enumerated() {
+            setup += "set label \"\(GnuplotText.escapeEnhanced(verdicts[i]))\" at graph 1, first \(n - 1 - i) offset 2,0 left font \",11:Bold\" tc \(inks[r.verdictClass]) front\n"
+        }
         let plot = """
         plot $validation using (($5+$6)/2):1:(($6-$5)/2):(0.42) with boxxyerror fc \(band) title "within 10% or 5 ms", \\
              $validation using 2:($1+0.18):3:4 with xerrorbars lc \(pub) lw 2 pt 13 ps 1.6 title "published value (spread)", \\
@@ -139,11 +150,6 @@ public struct ValidationChart: GnuplotChart {
              $validation using 7:($1-0.16) with points pt 7 ps 1.3 lc \(GnuplotText.rgb(ChartStyle.white)) notitle, \\
              $validation using 7:($1-0.16) with points pt 6 ps 1.3 lw 2 lc \(sim) title "latsim: the figure compared"
         """
-        // one labels clause per verdict present: gnuplot 5.4 crashes on a
-        // labels clause whose every point is filtered out (a one-row table)
-        + [(0, ok), (1, known), (2, miss)].filter { c in rows.contains { $0.verdictClass == c.0 } }.map { c in
-            ", \\\n     $validation using (\(labelX)):($13 == \(c.0) ? $1 : NaN):12 with labels left font \",11:Bold\" tc \(c.1) notitle"
-        }.joined()
         return ChartScript(title: title, tables: [table], setup: setup, plot: plot)
     }
 }

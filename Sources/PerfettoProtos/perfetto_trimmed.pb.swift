@@ -20,7 +20,15 @@
 /// google/perfetto's protos/third_party/android/frameworks/native/tracing/
 /// frameworks_native_trace_packet.proto (commit 06b36d00b2ade93f617400771be37d8757c25332)
 /// and declared here as TracePacket's field 76, which encodes the same bytes as the
-/// extension. Protos/README.md says how the Swift code was generated.
+/// extension. The Android input-event messages (AndroidInputEvent and what it
+/// holds) are Android's winscope protos as mirrored in google/perfetto at the same
+/// commit: protos/third_party/android/frameworks/native/tracing/winscope/
+/// android_input_event.proto, placed on the wire by frameworks_native_winscope.proto
+/// as TracePacket extension 112 (winscope_extensions, a WinscopeExtensions) holding
+/// extension 5 (android_input_event); here both are plain fields of those numbers,
+/// which encode the same bytes. Upstream their package is com.android.internal; a
+/// package name is not on the wire. Protos/README.md says how the Swift code was
+/// generated.
 
 import SwiftProtobuf
 
@@ -146,6 +154,17 @@ public nonisolated struct Perfetto_Protos_TracePacket: @unchecked Sendable {
   public var hasFrameTimelineEvent: Bool {_storage._frameTimelineEvent != nil}
   /// Clears the value of `frameTimelineEvent`. Subsequent reads from it will return its default value.
   public mutating func clearFrameTimelineEvent() {_uniqueStorage()._frameTimelineEvent = nil}
+
+  /// An extension upstream (frameworks_native_winscope.proto:
+  /// FrameworksNativeWinscopeTracePacket.winscope_extensions).
+  public var winscopeExtensions: Perfetto_Protos_WinscopeExtensions {
+    get {_storage._winscopeExtensions ?? Perfetto_Protos_WinscopeExtensions()}
+    set {_uniqueStorage()._winscopeExtensions = newValue}
+  }
+  /// Returns true if `winscopeExtensions` has been explicitly set.
+  public var hasWinscopeExtensions: Bool {_storage._winscopeExtensions != nil}
+  /// Clears the value of `winscopeExtensions`. Subsequent reads from it will return its default value.
+  public mutating func clearWinscopeExtensions() {_uniqueStorage()._winscopeExtensions = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1288,6 +1307,334 @@ public nonisolated struct Perfetto_Protos_FrameTimelineEvent: Sendable {
   public init() {}
 }
 
+/// Upstream WinscopeExtensions holds only extension ranges; android_input_event
+/// is its extension 5 (FrameworksNativeWinscopeExtensions).
+public nonisolated struct Perfetto_Protos_WinscopeExtensions: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var androidInputEvent: Perfetto_Protos_AndroidInputEvent {
+    get {_androidInputEvent ?? Perfetto_Protos_AndroidInputEvent()}
+    set {_androidInputEvent = newValue}
+  }
+  /// Returns true if `androidInputEvent` has been explicitly set.
+  public var hasAndroidInputEvent: Bool {self._androidInputEvent != nil}
+  /// Clears the value of `androidInputEvent`. Subsequent reads from it will return its default value.
+  public mutating func clearAndroidInputEvent() {self._androidInputEvent = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _androidInputEvent: Perfetto_Protos_AndroidInputEvent? = nil
+}
+
+public nonisolated struct Perfetto_Protos_AndroidInputEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var event: Perfetto_Protos_AndroidInputEvent.OneOf_Event? = nil
+
+  public var dispatcherMotionEvent: Perfetto_Protos_AndroidMotionEvent {
+    get {
+      if case .dispatcherMotionEvent(let v)? = event {return v}
+      return Perfetto_Protos_AndroidMotionEvent()
+    }
+    set {event = .dispatcherMotionEvent(newValue)}
+  }
+
+  public var dispatcherMotionEventRedacted: Perfetto_Protos_AndroidMotionEvent {
+    get {
+      if case .dispatcherMotionEventRedacted(let v)? = event {return v}
+      return Perfetto_Protos_AndroidMotionEvent()
+    }
+    set {event = .dispatcherMotionEventRedacted(newValue)}
+  }
+
+  public var dispatcherWindowDispatchEvent: Perfetto_Protos_AndroidWindowInputDispatchEvent {
+    get {
+      if case .dispatcherWindowDispatchEvent(let v)? = event {return v}
+      return Perfetto_Protos_AndroidWindowInputDispatchEvent()
+    }
+    set {event = .dispatcherWindowDispatchEvent(newValue)}
+  }
+
+  public var dispatcherWindowDispatchEventRedacted: Perfetto_Protos_AndroidWindowInputDispatchEvent {
+    get {
+      if case .dispatcherWindowDispatchEventRedacted(let v)? = event {return v}
+      return Perfetto_Protos_AndroidWindowInputDispatchEvent()
+    }
+    set {event = .dispatcherWindowDispatchEventRedacted(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Event: Equatable, Sendable {
+    case dispatcherMotionEvent(Perfetto_Protos_AndroidMotionEvent)
+    case dispatcherMotionEventRedacted(Perfetto_Protos_AndroidMotionEvent)
+    case dispatcherWindowDispatchEvent(Perfetto_Protos_AndroidWindowInputDispatchEvent)
+    case dispatcherWindowDispatchEventRedacted(Perfetto_Protos_AndroidWindowInputDispatchEvent)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Perfetto_Protos_AndroidMotionEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var eventID: UInt32 {
+    get {_eventID ?? 0}
+    set {_eventID = newValue}
+  }
+  /// Returns true if `eventID` has been explicitly set.
+  public var hasEventID: Bool {self._eventID != nil}
+  /// Clears the value of `eventID`. Subsequent reads from it will return its default value.
+  public mutating func clearEventID() {self._eventID = nil}
+
+  public var eventTimeNanos: Int64 {
+    get {_eventTimeNanos ?? 0}
+    set {_eventTimeNanos = newValue}
+  }
+  /// Returns true if `eventTimeNanos` has been explicitly set.
+  public var hasEventTimeNanos: Bool {self._eventTimeNanos != nil}
+  /// Clears the value of `eventTimeNanos`. Subsequent reads from it will return its default value.
+  public mutating func clearEventTimeNanos() {self._eventTimeNanos = nil}
+
+  public var source: UInt32 {
+    get {_source ?? 0}
+    set {_source = newValue}
+  }
+  /// Returns true if `source` has been explicitly set.
+  public var hasSource: Bool {self._source != nil}
+  /// Clears the value of `source`. Subsequent reads from it will return its default value.
+  public mutating func clearSource() {self._source = nil}
+
+  public var action: Int32 {
+    get {_action ?? 0}
+    set {_action = newValue}
+  }
+  /// Returns true if `action` has been explicitly set.
+  public var hasAction: Bool {self._action != nil}
+  /// Clears the value of `action`. Subsequent reads from it will return its default value.
+  public mutating func clearAction() {self._action = nil}
+
+  public var deviceID: Int32 {
+    get {_deviceID ?? 0}
+    set {_deviceID = newValue}
+  }
+  /// Returns true if `deviceID` has been explicitly set.
+  public var hasDeviceID: Bool {self._deviceID != nil}
+  /// Clears the value of `deviceID`. Subsequent reads from it will return its default value.
+  public mutating func clearDeviceID() {self._deviceID = nil}
+
+  public var displayID: Int32 {
+    get {_displayID ?? 0}
+    set {_displayID = newValue}
+  }
+  /// Returns true if `displayID` has been explicitly set.
+  public var hasDisplayID: Bool {self._displayID != nil}
+  /// Clears the value of `displayID`. Subsequent reads from it will return its default value.
+  public mutating func clearDisplayID() {self._displayID = nil}
+
+  public var flags: UInt32 {
+    get {_flags ?? 0}
+    set {_flags = newValue}
+  }
+  /// Returns true if `flags` has been explicitly set.
+  public var hasFlags: Bool {self._flags != nil}
+  /// Clears the value of `flags`. Subsequent reads from it will return its default value.
+  public mutating func clearFlags() {self._flags = nil}
+
+  public var pointer: [Perfetto_Protos_AndroidMotionEvent.Pointer] = []
+
+  public var downTimeNanos: Int64 {
+    get {_downTimeNanos ?? 0}
+    set {_downTimeNanos = newValue}
+  }
+  /// Returns true if `downTimeNanos` has been explicitly set.
+  public var hasDownTimeNanos: Bool {self._downTimeNanos != nil}
+  /// Clears the value of `downTimeNanos`. Subsequent reads from it will return its default value.
+  public mutating func clearDownTimeNanos() {self._downTimeNanos = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated struct Pointer: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    public var axisValue: [Perfetto_Protos_AndroidMotionEvent.Pointer.AxisValue] = []
+
+    public var pointerID: Int32 {
+      get {_pointerID ?? 0}
+      set {_pointerID = newValue}
+    }
+    /// Returns true if `pointerID` has been explicitly set.
+    public var hasPointerID: Bool {self._pointerID != nil}
+    /// Clears the value of `pointerID`. Subsequent reads from it will return its default value.
+    public mutating func clearPointerID() {self._pointerID = nil}
+
+    public var toolType: Int32 {
+      get {_toolType ?? 0}
+      set {_toolType = newValue}
+    }
+    /// Returns true if `toolType` has been explicitly set.
+    public var hasToolType: Bool {self._toolType != nil}
+    /// Clears the value of `toolType`. Subsequent reads from it will return its default value.
+    public mutating func clearToolType() {self._toolType = nil}
+
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    public nonisolated struct AxisValue: Sendable {
+      // SwiftProtobuf.Message conformance is added in an extension below. See the
+      // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+      // methods supported on all messages.
+
+      public var axis: Int32 {
+        get {_axis ?? 0}
+        set {_axis = newValue}
+      }
+      /// Returns true if `axis` has been explicitly set.
+      public var hasAxis: Bool {self._axis != nil}
+      /// Clears the value of `axis`. Subsequent reads from it will return its default value.
+      public mutating func clearAxis() {self._axis = nil}
+
+      public var value: Float {
+        get {_value ?? 0}
+        set {_value = newValue}
+      }
+      /// Returns true if `value` has been explicitly set.
+      public var hasValue: Bool {self._value != nil}
+      /// Clears the value of `value`. Subsequent reads from it will return its default value.
+      public mutating func clearValue() {self._value = nil}
+
+      public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+      public init() {}
+
+      fileprivate var _axis: Int32? = nil
+      fileprivate var _value: Float? = nil
+    }
+
+    public init() {}
+
+    fileprivate var _pointerID: Int32? = nil
+    fileprivate var _toolType: Int32? = nil
+  }
+
+  public init() {}
+
+  fileprivate var _eventID: UInt32? = nil
+  fileprivate var _eventTimeNanos: Int64? = nil
+  fileprivate var _source: UInt32? = nil
+  fileprivate var _action: Int32? = nil
+  fileprivate var _deviceID: Int32? = nil
+  fileprivate var _displayID: Int32? = nil
+  fileprivate var _flags: UInt32? = nil
+  fileprivate var _downTimeNanos: Int64? = nil
+}
+
+public nonisolated struct Perfetto_Protos_AndroidWindowInputDispatchEvent: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var eventID: UInt32 {
+    get {_eventID ?? 0}
+    set {_eventID = newValue}
+  }
+  /// Returns true if `eventID` has been explicitly set.
+  public var hasEventID: Bool {self._eventID != nil}
+  /// Clears the value of `eventID`. Subsequent reads from it will return its default value.
+  public mutating func clearEventID() {self._eventID = nil}
+
+  public var vsyncID: Int64 {
+    get {_vsyncID ?? 0}
+    set {_vsyncID = newValue}
+  }
+  /// Returns true if `vsyncID` has been explicitly set.
+  public var hasVsyncID: Bool {self._vsyncID != nil}
+  /// Clears the value of `vsyncID`. Subsequent reads from it will return its default value.
+  public mutating func clearVsyncID() {self._vsyncID = nil}
+
+  public var windowID: Int32 {
+    get {_windowID ?? 0}
+    set {_windowID = newValue}
+  }
+  /// Returns true if `windowID` has been explicitly set.
+  public var hasWindowID: Bool {self._windowID != nil}
+  /// Clears the value of `windowID`. Subsequent reads from it will return its default value.
+  public mutating func clearWindowID() {self._windowID = nil}
+
+  public var dispatchedPointer: [Perfetto_Protos_AndroidWindowInputDispatchEvent.DispatchedPointer] = []
+
+  public var resolvedFlags: UInt32 {
+    get {_resolvedFlags ?? 0}
+    set {_resolvedFlags = newValue}
+  }
+  /// Returns true if `resolvedFlags` has been explicitly set.
+  public var hasResolvedFlags: Bool {self._resolvedFlags != nil}
+  /// Clears the value of `resolvedFlags`. Subsequent reads from it will return its default value.
+  public mutating func clearResolvedFlags() {self._resolvedFlags = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated struct DispatchedPointer: Sendable {
+    // SwiftProtobuf.Message conformance is added in an extension below. See the
+    // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+    // methods supported on all messages.
+
+    public var pointerID: Int32 {
+      get {_pointerID ?? 0}
+      set {_pointerID = newValue}
+    }
+    /// Returns true if `pointerID` has been explicitly set.
+    public var hasPointerID: Bool {self._pointerID != nil}
+    /// Clears the value of `pointerID`. Subsequent reads from it will return its default value.
+    public mutating func clearPointerID() {self._pointerID = nil}
+
+    public var xInDisplay: Float {
+      get {_xInDisplay ?? 0}
+      set {_xInDisplay = newValue}
+    }
+    /// Returns true if `xInDisplay` has been explicitly set.
+    public var hasXInDisplay: Bool {self._xInDisplay != nil}
+    /// Clears the value of `xInDisplay`. Subsequent reads from it will return its default value.
+    public mutating func clearXInDisplay() {self._xInDisplay = nil}
+
+    public var yInDisplay: Float {
+      get {_yInDisplay ?? 0}
+      set {_yInDisplay = newValue}
+    }
+    /// Returns true if `yInDisplay` has been explicitly set.
+    public var hasYInDisplay: Bool {self._yInDisplay != nil}
+    /// Clears the value of `yInDisplay`. Subsequent reads from it will return its default value.
+    public mutating func clearYInDisplay() {self._yInDisplay = nil}
+
+    public var axisValueInWindow: [Perfetto_Protos_AndroidMotionEvent.Pointer.AxisValue] = []
+
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+    public init() {}
+
+    fileprivate var _pointerID: Int32? = nil
+    fileprivate var _xInDisplay: Float? = nil
+    fileprivate var _yInDisplay: Float? = nil
+  }
+
+  public init() {}
+
+  fileprivate var _eventID: UInt32? = nil
+  fileprivate var _vsyncID: Int64? = nil
+  fileprivate var _windowID: Int32? = nil
+  fileprivate var _resolvedFlags: UInt32? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "perfetto.protos"
@@ -1324,7 +1671,7 @@ nonisolated extension Perfetto_Protos_Trace: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Perfetto_Protos_TracePacket: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TracePacket"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ftrace_events\0\u{3}process_tree\0\u{2}\u{6}timestamp\0\u{4}\u{2}trusted_packet_sequence_id\0\u{3}track_event\0\u{4}\u{2}sequence_flags\0\u{4}-timestamp_clock_id\0\u{4}\u{2}track_descriptor\0\u{4}\u{10}frame_timeline_event\0\u{4}\u{3}trusted_pid\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}ftrace_events\0\u{3}process_tree\0\u{2}\u{6}timestamp\0\u{4}\u{2}trusted_packet_sequence_id\0\u{3}track_event\0\u{4}\u{2}sequence_flags\0\u{4}-timestamp_clock_id\0\u{4}\u{2}track_descriptor\0\u{4}\u{10}frame_timeline_event\0\u{4}\u{3}trusted_pid\0\u{4}!winscope_extensions\0")
 
   fileprivate class _StorageClass {
     var _timestamp: UInt64? = nil
@@ -1334,6 +1681,7 @@ nonisolated extension Perfetto_Protos_TracePacket: SwiftProtobuf.Message, SwiftP
     var _trustedPid: Int32? = nil
     var _sequenceFlags: UInt32? = nil
     var _frameTimelineEvent: Perfetto_Protos_FrameTimelineEvent? = nil
+    var _winscopeExtensions: Perfetto_Protos_WinscopeExtensions? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1351,6 +1699,7 @@ nonisolated extension Perfetto_Protos_TracePacket: SwiftProtobuf.Message, SwiftP
       _trustedPid = source._trustedPid
       _sequenceFlags = source._sequenceFlags
       _frameTimelineEvent = source._frameTimelineEvent
+      _winscopeExtensions = source._winscopeExtensions
     }
   }
 
@@ -1434,6 +1783,7 @@ nonisolated extension Perfetto_Protos_TracePacket: SwiftProtobuf.Message, SwiftP
         }()
         case 76: try { try decoder.decodeSingularMessageField(value: &_storage._frameTimelineEvent) }()
         case 79: try { try decoder.decodeSingularInt32Field(value: &_storage._trustedPid) }()
+        case 112: try { try decoder.decodeSingularMessageField(value: &_storage._winscopeExtensions) }()
         default: break
         }
       }
@@ -1481,6 +1831,9 @@ nonisolated extension Perfetto_Protos_TracePacket: SwiftProtobuf.Message, SwiftP
       try { if let v = _storage._trustedPid {
         try visitor.visitSingularInt32Field(value: v, fieldNumber: 79)
       } }()
+      try { if let v = _storage._winscopeExtensions {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 112)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1497,6 +1850,7 @@ nonisolated extension Perfetto_Protos_TracePacket: SwiftProtobuf.Message, SwiftP
         if _storage._trustedPid != rhs_storage._trustedPid {return false}
         if _storage._sequenceFlags != rhs_storage._sequenceFlags {return false}
         if _storage._frameTimelineEvent != rhs_storage._frameTimelineEvent {return false}
+        if _storage._winscopeExtensions != rhs_storage._winscopeExtensions {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -2659,6 +3013,401 @@ nonisolated extension Perfetto_Protos_FrameTimelineEvent.FrameEnd: SwiftProtobuf
 
   public static func ==(lhs: Perfetto_Protos_FrameTimelineEvent.FrameEnd, rhs: Perfetto_Protos_FrameTimelineEvent.FrameEnd) -> Bool {
     if lhs._cookie != rhs._cookie {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_WinscopeExtensions: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WinscopeExtensions"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{4}\u{5}android_input_event\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._androidInputEvent) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._androidInputEvent {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_WinscopeExtensions, rhs: Perfetto_Protos_WinscopeExtensions) -> Bool {
+    if lhs._androidInputEvent != rhs._androidInputEvent {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_AndroidInputEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AndroidInputEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}dispatcher_motion_event\0\u{3}dispatcher_motion_event_redacted\0\u{4}\u{3}dispatcher_window_dispatch_event\0\u{3}dispatcher_window_dispatch_event_redacted\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Perfetto_Protos_AndroidMotionEvent?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .dispatcherMotionEvent(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .dispatcherMotionEvent(v)
+        }
+      }()
+      case 2: try {
+        var v: Perfetto_Protos_AndroidMotionEvent?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .dispatcherMotionEventRedacted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .dispatcherMotionEventRedacted(v)
+        }
+      }()
+      case 5: try {
+        var v: Perfetto_Protos_AndroidWindowInputDispatchEvent?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .dispatcherWindowDispatchEvent(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .dispatcherWindowDispatchEvent(v)
+        }
+      }()
+      case 6: try {
+        var v: Perfetto_Protos_AndroidWindowInputDispatchEvent?
+        var hadOneofValue = false
+        if let current = self.event {
+          hadOneofValue = true
+          if case .dispatcherWindowDispatchEventRedacted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.event = .dispatcherWindowDispatchEventRedacted(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.event {
+    case .dispatcherMotionEvent?: try {
+      guard case .dispatcherMotionEvent(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .dispatcherMotionEventRedacted?: try {
+      guard case .dispatcherMotionEventRedacted(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    }()
+    case .dispatcherWindowDispatchEvent?: try {
+      guard case .dispatcherWindowDispatchEvent(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .dispatcherWindowDispatchEventRedacted?: try {
+      guard case .dispatcherWindowDispatchEventRedacted(let v)? = self.event else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_AndroidInputEvent, rhs: Perfetto_Protos_AndroidInputEvent) -> Bool {
+    if lhs.event != rhs.event {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_AndroidMotionEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AndroidMotionEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{3}event_time_nanos\0\u{1}source\0\u{1}action\0\u{3}device_id\0\u{3}display_id\0\u{2}\u{2}flags\0\u{1}pointer\0\u{4}\u{8}down_time_nanos\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFixed32Field(value: &self._eventID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self._eventTimeNanos) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self._source) }()
+      case 4: try { try decoder.decodeSingularInt32Field(value: &self._action) }()
+      case 5: try { try decoder.decodeSingularInt32Field(value: &self._deviceID) }()
+      case 6: try { try decoder.decodeSingularSInt32Field(value: &self._displayID) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self._flags) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.pointer) }()
+      case 17: try { try decoder.decodeSingularInt64Field(value: &self._downTimeNanos) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._eventID {
+      try visitor.visitSingularFixed32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._eventTimeNanos {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._source {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._action {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._deviceID {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 5)
+    } }()
+    try { if let v = self._displayID {
+      try visitor.visitSingularSInt32Field(value: v, fieldNumber: 6)
+    } }()
+    try { if let v = self._flags {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 8)
+    } }()
+    if !self.pointer.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.pointer, fieldNumber: 9)
+    }
+    try { if let v = self._downTimeNanos {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 17)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_AndroidMotionEvent, rhs: Perfetto_Protos_AndroidMotionEvent) -> Bool {
+    if lhs._eventID != rhs._eventID {return false}
+    if lhs._eventTimeNanos != rhs._eventTimeNanos {return false}
+    if lhs._source != rhs._source {return false}
+    if lhs._action != rhs._action {return false}
+    if lhs._deviceID != rhs._deviceID {return false}
+    if lhs._displayID != rhs._displayID {return false}
+    if lhs._flags != rhs._flags {return false}
+    if lhs.pointer != rhs.pointer {return false}
+    if lhs._downTimeNanos != rhs._downTimeNanos {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_AndroidMotionEvent.Pointer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = Perfetto_Protos_AndroidMotionEvent.protoMessageName + ".Pointer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}axis_value\0\u{3}pointer_id\0\u{3}tool_type\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.axisValue) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self._pointerID) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self._toolType) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.axisValue.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.axisValue, fieldNumber: 1)
+    }
+    try { if let v = self._pointerID {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._toolType {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_AndroidMotionEvent.Pointer, rhs: Perfetto_Protos_AndroidMotionEvent.Pointer) -> Bool {
+    if lhs.axisValue != rhs.axisValue {return false}
+    if lhs._pointerID != rhs._pointerID {return false}
+    if lhs._toolType != rhs._toolType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_AndroidMotionEvent.Pointer.AxisValue: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = Perfetto_Protos_AndroidMotionEvent.Pointer.protoMessageName + ".AxisValue"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}axis\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self._axis) }()
+      case 2: try { try decoder.decodeSingularFloatField(value: &self._value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._axis {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._value {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_AndroidMotionEvent.Pointer.AxisValue, rhs: Perfetto_Protos_AndroidMotionEvent.Pointer.AxisValue) -> Bool {
+    if lhs._axis != rhs._axis {return false}
+    if lhs._value != rhs._value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_AndroidWindowInputDispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AndroidWindowInputDispatchEvent"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}event_id\0\u{3}vsync_id\0\u{3}window_id\0\u{3}dispatched_pointer\0\u{3}resolved_flags\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularFixed32Field(value: &self._eventID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self._vsyncID) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self._windowID) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.dispatchedPointer) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self._resolvedFlags) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._eventID {
+      try visitor.visitSingularFixed32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._vsyncID {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._windowID {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 3)
+    } }()
+    if !self.dispatchedPointer.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.dispatchedPointer, fieldNumber: 4)
+    }
+    try { if let v = self._resolvedFlags {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 5)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_AndroidWindowInputDispatchEvent, rhs: Perfetto_Protos_AndroidWindowInputDispatchEvent) -> Bool {
+    if lhs._eventID != rhs._eventID {return false}
+    if lhs._vsyncID != rhs._vsyncID {return false}
+    if lhs._windowID != rhs._windowID {return false}
+    if lhs.dispatchedPointer != rhs.dispatchedPointer {return false}
+    if lhs._resolvedFlags != rhs._resolvedFlags {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Perfetto_Protos_AndroidWindowInputDispatchEvent.DispatchedPointer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = Perfetto_Protos_AndroidWindowInputDispatchEvent.protoMessageName + ".DispatchedPointer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}pointer_id\0\u{3}x_in_display\0\u{3}y_in_display\0\u{3}axis_value_in_window\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self._pointerID) }()
+      case 2: try { try decoder.decodeSingularFloatField(value: &self._xInDisplay) }()
+      case 3: try { try decoder.decodeSingularFloatField(value: &self._yInDisplay) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.axisValueInWindow) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._pointerID {
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 1)
+    } }()
+    try { if let v = self._xInDisplay {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 2)
+    } }()
+    try { if let v = self._yInDisplay {
+      try visitor.visitSingularFloatField(value: v, fieldNumber: 3)
+    } }()
+    if !self.axisValueInWindow.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.axisValueInWindow, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Perfetto_Protos_AndroidWindowInputDispatchEvent.DispatchedPointer, rhs: Perfetto_Protos_AndroidWindowInputDispatchEvent.DispatchedPointer) -> Bool {
+    if lhs._pointerID != rhs._pointerID {return false}
+    if lhs._xInDisplay != rhs._xInDisplay {return false}
+    if lhs._yInDisplay != rhs._yInDisplay {return false}
+    if lhs.axisValueInWindow != rhs.axisValueInWindow {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -95,15 +95,32 @@ extension ReportWriter {
                 onsets.append("\(label) at a handler of \(formatDecimal(first, places: 0)) ms")
             }
         }
-        let chart = SweepChart(series: series, xLabel: "touch handler time (ms)",
+        var chart = SweepChart(series: series, xLabel: "touch handler time (ms)",
                                title: "Where each platform adds a frame",
                                subtitle: "app.handler swept, GPU 4 ms, \(duration) per point; the dashed lines mark where each adds a frame",
                                annotations: annotations)
+        // a median that falls as the handler grows: past a period, frames
+        // decided late interpolate toward a sample already batched
+        // (Docs/Android.md, "A handler longer than a period")
+        var dips: [String] = []
+        for (s, (label, _, _)) in zip(series, Self.sideBySide) {
+            guard let dip = zip(s.points, s.points.dropFirst()).first(where: { $1.p50Ms < $0.p50Ms - 0.5 })?.1 else { continue }
+            // the note below the curves, right of the dip: clear of both platforms' lines
+            chart.notes.append(.init(x: dip.x, y: dip.p50Ms, textX: dip.x + 0.3, textY: 0.57 * dip.p50Ms,
+                                     text: "p50 dips: frames started late\nresample nearer the finger"))
+            let back = s.points.first { $0.x > dip.x && $0.p50Ms >= dip.p50Ms + 0.5 }
+            dips.append("\(label)'s median falls to \(formatDecimal(dip.p50Ms, places: 1)) ms at a handler of \(formatDecimal(dip.x, places: 0)) ms"
+                + (back.map { " and rises again from \(formatDecimal($0.x, places: 0)) ms" } ?? ""))
+        }
         page.add("### Handler time: where each platform adds a frame")
         page.add()
         page.chart(try render(chart, "platforms-sweep-handler"), alt: "touch-to-photon vs handler time, iOS and Android")
         page.add("The first frame each adds: \(onsets.joined(separator: "; ")). iOS misses its vsync once handler, prepare and GPU (3 + 4 ms) no longer fit in a period; Android once handler, RenderThread and GPU (2 + 4 ms) no longer fit before vsync-sf, `D_app` after vsync-app. Past a period the UI thread is still busy at the next vsync-app: Choreographer's skipped-frame correction runs frames back to back, the frame rate falls, and FrameTimeline classes the late frames as buffer stuffing or missed app deadlines.")
         page.add()
+        if !dips.isEmpty {
+            page.add("\(dips.joined(separator: "; ")). Past a period the latencies are a mixture, not one value: a frame decided late (the UI thread was still busy at its vsync-app) finds the next sample already batched and interpolates toward it, so its point is nearer the finger than an on-time frame's, which extrapolates at most 8 ms; frames that slip a further vsync are a frame later than those. While the late frames are more than half, the median is theirs; as the handler grows the slipped frames take over and the median rises (Docs/Android.md, \"A handler longer than a period\").")
+            page.add()
+        }
         return page
     }
 }

@@ -20,6 +20,8 @@ public struct DeviceImport: Sendable {
     public var displayHz: Figure<Double>?
     /// FrameTimeline's `D_app` and `D_sf`, ns.
     public var appDuration, sfDuration: Figure<SimTime>?
+    /// The input dispatch latency from Android's input events, ns.
+    public var dispatchLatency: Figure<SimTime>?
     /// Measured durations per scenario key, ns, in the recording's order.
     public var stages: [(key: String, durations: Figure<[SimTime]>)] = []
     /// What was left out or could not be seen.
@@ -177,6 +179,7 @@ public struct DeviceImport: Sendable {
         var android: [String] = [], app: [String] = [], gpu: [String] = []
         if let a = appDuration { android += ["  " + Self.comment(a.origin), "  appDuration: \(Self.milliseconds(a.value))"] }
         if let s = sfDuration { android += ["  " + Self.comment(s.origin), "  sfDuration: \(Self.milliseconds(s.value))"] }
+        if let d = dispatchLatency { android += ["  " + Self.comment(d.origin), "  dispatchLatency: \(Self.milliseconds(d.value))"] }
         for (key, figure) in stages {
             let (values, origin) = keptValues(key, figure)
             guard !values.isEmpty else { continue }
@@ -203,6 +206,7 @@ public struct DeviceImport: Sendable {
         if displayHz != nil { keys.formUnion(["device.displayHz", "device.scanHz"]) }
         if appDuration != nil { keys.insert("android.appDuration") }
         if sfDuration != nil { keys.insert("android.sfDuration") }
+        if dispatchLatency != nil { keys.insert("android.dispatchLatency") }
         for (key, figure) in stages where !keptValues(key, figure).values.isEmpty { keys.insert(key) }
         return keys
     }
@@ -487,6 +491,7 @@ enum PerfettoImport {
         var timelines: [Timeline] = []
         var slices: [Slice] = []
         var processNames: [Int32: String] = [:]
+        var input = InputEventImport.Collected()
     }
 
     static func read(_ data: Data, file: String) throws(LatsimError) -> DeviceImport {
@@ -495,10 +500,10 @@ enum PerfettoImport {
     }
 
     /// The fields of a `TracePacket` read here: `ftrace_events` (1),
-    /// `process_tree` (2), `track_event` (11), `track_descriptor` (60) and
-    /// `frame_timeline_event` (76). A packet with none of them is skipped
-    /// unread.
-    static let fieldsRead: Set<UInt64> = [1, 2, 11, 60, 76]
+    /// `process_tree` (2), `track_event` (11), `track_descriptor` (60),
+    /// `frame_timeline_event` (76) and `winscope_extensions` (112, Android's
+    /// input events). A packet with none of them is skipped unread.
+    static let fieldsRead: Set<UInt64> = [1, 2, 11, 60, 76, 112]
 
     /// What a trace's packets are, as a first pass finds them: each packet
     /// that holds a field read, with its timestamp and where it lies. 16
@@ -614,10 +619,15 @@ enum PerfettoImport {
             let from = data.startIndex + Int(entry.start)
             let p: Perfetto_Protos_TracePacket
             do { p = try Perfetto_Protos_TracePacket(serializedBytes: data[from..<from + Int(entry.length)]) } catch {
+                if let input = InputEventImport.corruption(data[from..<from + Int(entry.length)]) {
+                    throw LatsimError(file: file, problem: "the packet at byte \(entry.start) is not a trace packet: \(input) (protobuf decoding failed: \(error))",
+                                      expected: "a .perfetto-trace recorded on the device, its input events as Android's android.input.inputevent data source writes them")
+                }
                 throw LatsimError(file: file, problem: "the packet at byte \(entry.start) is not a trace packet (protobuf decoding failed: \(error))",
                                   expected: "a .perfetto-trace recorded on the device")
             }
             let ts = SimTime(clamping: p.timestamp)
+            if p.hasWinscopeExtensions { InputEventImport.add(p, at: ts, to: &c.input) }
             if p.hasFrameTimelineEvent, let e = p.frameTimelineEvent.event {
                 func open(_ cookie: Int64, _ t: Timeline) {
                     openByCookie[cookie] = timelines.count
@@ -769,9 +779,10 @@ enum PerfettoImport {
             let thread = found.thread.isEmpty ? "thread \(found.tid)" : "thread '\(DeviceImport.recorded(found.thread))' (tid \(found.tid))"
             result.stages.append((r.key, .init(value: values, origin: "\(r.what) on \(thread)")))
         }
-        if result.displayHz == nil && result.stages.isEmpty {
-            throw LatsimError(file: file, problem: "is a Perfetto trace with neither FrameTimeline packets nor the app's frame slices",
-                              expected: "a trace recorded with the android.surfaceflinger.frametimeline data source and atrace categories gfx and view (Android 12 or later)")
+        InputEventImport.figures(c.input, into: &result)
+        if result.displayHz == nil && result.stages.isEmpty && result.dispatchLatency == nil {
+            throw LatsimError(file: file, problem: "is a Perfetto trace with neither FrameTimeline packets, the app's frame slices nor dispatched input events",
+                              expected: "a trace recorded with the android.surfaceflinger.frametimeline data source and atrace categories gfx and view (Android 12 or later), or android.input.inputevent")
         }
         if let app {
             let mine = surfaces.filter { $0.pid == app }

@@ -83,8 +83,10 @@ extension ChromeTrace {
     /// `actual_frame_timeline_slice` tables. All packets are on one
     /// sequence, in time order; nested slices are ordered so they nest on
     /// their track (ends before begins at one instant, inner ends first,
-    /// outer begins first). Times before 0 are clamped to 0.
-    public func perfetto(frameTimeline: FrameTimelineTracks? = nil) throws -> Data {
+    /// outer begins first). With `inputEvents`, each touch's Android motion
+    /// event and its dispatch to the app's window (``InputEventTrace``).
+    /// Times before 0 are clamped to 0.
+    public func perfetto(frameTimeline: FrameTimelineTracks? = nil, inputEvents: [InputEventTouch] = []) throws -> Data {
         var packets: [Perfetto_Protos_TracePacket] = []
         let sequence: UInt32 = 1
         func packet(_ ts: SimTime) -> Perfetto_Protos_TracePacket {
@@ -188,6 +190,9 @@ extension ChromeTrace {
         if let frameTimeline { items += Self.frameTimelineItems(frameTimeline, appPid: Int32(pid), packet: packet).map {
             Item(ts: $0.ts, rank: $0.rank, key: 0, index: $0.index, packet: $0.packet)
         } }
+        items += InputEventTrace.items(inputEvents, packet: packet).map {
+            Item(ts: $0.ts, rank: $0.rank, key: 0, index: $0.index, packet: $0.packet)
+        }
         items.sort { ($0.ts, $0.rank, $0.key, $0.index) < ($1.ts, $1.rank, $1.key, $1.index) }
         if let frameTimeline {
             var sf = packet(0)

@@ -15,11 +15,12 @@ public enum PipelineTraceExport {
     /// The run in Perfetto's own format (``ChromeTrace/perfetto(frameTimeline:)``):
     /// the tracks, slices, flows and counters of ``trace(_:scenario:)`` and,
     /// for an Android run, FrameTimeline's packets in place of the JSON's
-    /// timeline tracks. Nil when the run kept no frame log.
+    /// timeline tracks and each touch's input-event packets. Nil when the run kept no frame log.
     public static func perfetto(_ result: RunResult, scenario: String) throws -> Data? {
         if result.configuration.platform == .android {
             guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false) else { return nil }
-            return try t.perfetto(frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario))
+            return try t.perfetto(frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario),
+                                  inputEvents: InputEventTrace.touches(result))
         }
         return try trace(result, scenario: scenario)?.perfetto()
     }

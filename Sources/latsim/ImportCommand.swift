@@ -62,6 +62,7 @@ struct ImportCommand: ParsableCommand {
             let stages = imported.stages.map { "\($0.key) (\($0.durations.value.count))" }.joined(separator: ", ")
             CLI.warn("import: \(out) from \(imported.kind)\(stages.isEmpty ? "" : ": " + stages)")
         }
+        if let d = imported.dispatchLatency { CLI.warn("import: android.dispatchLatency: \(d.origin)") }
         // what the recording could not give, said where it is seen: the scan
         // rate (it shapes every figure) by name, the rest counted
         let unread = imported.unreadKeys()

@@ -67,7 +67,7 @@ import Testing
         #expect(ios8.values.allSatisfy { $0.count == 1 })
     }
 
-    @Test(arguments: [["--bmf", "-", "--json", "-"], ["--bmf", "/nonexistent-dir/b.json"]])
+    @Test(arguments: [["--bmf", "-", "--json", "-"], ["--bmf", "/etc/hostname/b.json"]])
     func badDestinationsAreRefusedBeforeRunning(_ args: [String]) throws {
         let o = try Latsim.run(["run", "ios8", "--duration", "1s"] + args)
         #expect(o.status == 2, "\(o.stderr)")

@@ -63,13 +63,15 @@ import Testing
         #expect(compare.status == 0, "\(compare.stderr)")
     }
 
-    /// latsim's own native trace back in: D_app, D_sf and the rate are the
+    /// latsim's own native trace back in: D_app, D_sf, the rate and the
+    /// dispatch latency (from the touches' input events) are the
     /// configuration's, and each stage holds exactly the durations of the
     /// trace's slices, drawn from the distributions that were set.
     @Test func theRoundTripGivesBackTheSimulatedDurations() throws {
         let dir = try Latsim.temporaryDirectory()
         let trace = dir.appendingPathComponent("run.perfetto-trace"), json = dir.appendingPathComponent("run.json")
-        let sets = ["--set", "app.handler=uniform(3ms,6ms)", "--set", "gpu.render=uniform(2ms,5ms)", "--set", "android.renderThread=2.5ms"]
+        let sets = ["--set", "app.handler=uniform(3ms,6ms)", "--set", "gpu.render=uniform(2ms,5ms)", "--set", "android.renderThread=2.5ms",
+                    "--set", "android.dispatchLatency=3.25ms"]
         let first = try Latsim.run(["run", "android-default", "--duration", "2s", "--trace", trace.path, "--json", "-", "--stable"] + sets)
         #expect(first.status == 0, "\(first.stderr)")
         let counts = try #require((try Latsim.onlyRun(first.stdout)["display"] as? [String: Any])?["frameTimeline"] as? [String: Int])
@@ -87,6 +89,8 @@ import Testing
         #expect(Self.value(yaml, "displayHz") == "60")
         #expect(Self.value(yaml, "appDuration") == "16.666667ms", "auto: T")
         #expect(Self.value(yaml, "sfDuration") == "15.666667ms", "auto: T - 1 ms")
+        #expect(Self.value(yaml, "dispatchLatency") == "3.25ms", "every touch's dispatch is 3.25 ms after its event time")
+        #expect(o.stderr.contains("import: android.dispatchLatency: median event time to first window dispatch of "), "\(o.stderr)")
 
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         let events = try #require(doc["traceEvents"] as? [[String: Any]])
@@ -120,6 +124,21 @@ import Testing
         #expect(o.stderr.contains(name) && o.stderr.contains("expected"), "\(o.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
         if name == "short-row.txt" { #expect(o.stderr.contains(":3:"), "names the line: \(o.stderr)") }
+    }
+
+    /// Perfetto's own input-event test trace, recorded on a device: its six
+    /// motion events' dispatch latencies (InputEventTraceTests derives them)
+    /// have the median 4.812257 ms; it has no frames, so every other key is
+    /// listed as not in the recording, and the scenario runs.
+    @Test func perfettosInputEventTraceGivesADispatchLatency() throws {
+        let dir = try Latsim.temporaryDirectory()
+        let out = dir.appendingPathComponent("input.yaml")
+        let o = try Latsim.run(["import", Self.fixtures.appendingPathComponent("input_event_trace.perfetto-trace").path, "--out", out.path])
+        #expect(o.status == 0, "\(o.stderr)")
+        let yaml = try String(contentsOf: out, encoding: .utf8)
+        #expect(Self.value(yaml, "dispatchLatency") == "4.812257ms", "\(yaml)")
+        #expect(yaml.contains("# Note: android.dispatchLatency 4.812257ms from the trace's input events (6 motion events and 30 window dispatches)"), "\(yaml)")
+        #expect(try Latsim.run(["run", out.path, "--duration", "1s"]).status == 0)
     }
 
     @Test func perfettosOwnTestTraceIsRefusedForItsNanosecondClock() throws {

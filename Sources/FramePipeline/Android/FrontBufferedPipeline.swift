@@ -200,7 +200,8 @@ struct FrontBufferedPipeline: PlatformPipeline {
             s.handledWithin(.sampleReady)
             if let touch = scan(readyAt: digitizer.nextReady) {
                 s.handledWithin(.inputChannel)
-                log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began))
+                log?.android?.arrivals.append(.init(scan: touch.scan, ready: touch.ready, arrival: now, down: touch.began,
+                                                     lifted: touch.lifted, position: touch.position))
                 ui.receive(.touch(touch, arrived: now))
             } else if let lift = digitizer.lift {
                 // the scan saw the pen up: ACTION_UP reaches the app with it
