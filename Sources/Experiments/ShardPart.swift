@@ -50,6 +50,12 @@ extension ShardPart {
     /// index below a count of 1 to ``Shard/maximumCount``), the version and
     /// ``problem()``. `file` names it in errors.
     public static func decode(_ data: Data, file path: String) throws(LatsimError) -> Self {
+        // the version first: a part of another format is named as such,
+        // not as a malformed part of this one
+        if let v = try? JSONDecoder().decode(PartVersion.self, from: data), v.version != currentVersion {
+            throw LatsimError(file: path, problem: "part format version \(v.version)",
+                              expected: "version \(currentVersion) (run the shards again with this latsim)")
+        }
         let part: Self
         do { part = try JSONDecoder().decode(Self.self, from: data) } catch let e as LatsimError {
             throw LatsimError(file: path, value: e.value, problem: "shard: " + e.problem, expected: e.expected)
@@ -93,4 +99,9 @@ extension ShardPart {
         }
         return (0..<count).map { byIndex[$0]! }
     }
+}
+
+/// A part file's format version, read before the rest.
+struct PartVersion: Decodable {
+    var version: Int
 }

@@ -86,19 +86,33 @@ public enum Sweep {
         let baseConfiguration = base.configuration
         let headline = try Figure.headline(of: scenario, baseConfiguration)
 
-        // resolve every point before running anything
+        // resolve this shard's points (every point of an unsplit sweep)
+        // before running anything: a shard resolves its own points only
+        let first = mine.lowerBound
         let trajectories = TrajectoryCache()
-        let resolved = Parallel.map(grid.count, jobs: jobs) { i -> Result<PipelineConfiguration, LatsimError> in
+        // the finger of a point whose axes leave it as the scenario's is
+        // made (and checked) once
+        let baseTrajectory = (baseConfiguration.trajectory, baseConfiguration.trajectoryParameters)
+        let baseChecked = Locked<Result<Bool, LatsimError>?>(nil)
+        let resolved = Parallel.map(mine.count, jobs: jobs) { r -> Result<PipelineConfiguration, LatsimError> in
             Result { () throws(LatsimError) -> PipelineConfiguration in
+                let i = first + r
                 let c = try base.configuration(setting: zip(grid.axes, grid.values(of: i)).map {
                     Assignment(path: $0.path, value: $1, source: $0.source)
                 })
-                _ = try trajectories.trajectory(for: c)
+                if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
+                    _ = try trajectories.trajectory(for: c)
+                } else {
+                    try baseChecked.withLock { checked in
+                        if checked == nil { checked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: c); return true } }
+                        return checked!
+                    }.get()
+                }
                 return c
             }
         }
         var points: [PipelineConfiguration] = []
-        points.reserveCapacity(grid.count)
+        points.reserveCapacity(mine.count)
         for r in resolved { points.append(try r.get()) }
         if seeds > 1, let c = points.first(where: { $0.seed > UInt64.max - UInt64(seeds - 1) }) {
             throw LatsimError(key: "seed", value: String(c.seed), problem: "seeds \(c.seed) to \(c.seed) + \(seeds - 1) go past the largest seed",
@@ -106,47 +120,70 @@ public enum Sweep {
         }
         let configurations = points
         var perSeed = 0.0
-        for c in configurations[mine] { perSeed += WorkEstimate.events(c) }
+        for c in configurations { perSeed += WorkEstimate.events(c) }
         try WorkEstimate.check(events: perSeed * Double(seeds), runs: runs, limit: maxEvents)
 
-        // run: runs are handed out in index order; a point's seeds are
-        // merged, in seed order, by whichever thread finishes its last seed
+        // run: runs are handed out in index order. One seed: the row is
+        // made from the run at once (nothing kept but the row). More: a
+        // point's seeds are merged, in seed order, by whichever thread
+        // finishes its last seed.
         let rows = Locked([SweepRow?](repeating: nil, count: mine.count))
         let state = RunState(seeds: seeds)
-        let first = mine.lowerBound
+        @Sendable func row(_ point: Int, _ p: PipelineConfiguration, runs: Int, invariantsHold: Bool, figures: FigureValues,
+                           seedFigures: SweepSeedFigures?) -> SweepRow {
+            SweepRow(index: point, values: grid.values(of: point),
+                     numbers: zip(grid.axes, grid.indices(of: point)).map { $0.numbers?[$1] },
+                     buffering: p.buffering,
+                     simulatedSeconds: Double(p.duration) / 1e9,
+                     framePeriodMs: p.framePeriod.doubleValue / 1e6,
+                     runs: runs,
+                     invariantsHold: invariantsHold,
+                     figures: figures,
+                     seeds: seedFigures)
+        }
         Parallel.forEach(runs, jobs: jobs) { r in
             let point = first + r / seeds, k = r % seeds
-            var c = configurations[point]
+            var c = configurations[point - first]
             c.seed = c.seed &+ UInt64(k)
-            let digest: Result<RunDigest, LatsimError>
+            let result: Result<RunResult, LatsimError>
             do throws(LatsimError) {
                 let run = PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c))
-                digest = .success(RunDigest(try run.run()))
+                result = .success(try run.run())
             } catch {
-                digest = .failure(error)
+                result = .failure(error)
             }
-            let complete = state.finish(point: point, seed: k, digest)
+            if seeds == 1 {
+                // the point's one run: its row now, figures read in place
+                var failure: LatsimError?
+                if case .failure(let e) = result { failure = e }
+                state.finish(point: point, failure: failure)
+                if case .success(let run) = result {
+                    let made = row(point, c, runs: 1, invariantsHold: run.invariants.holds,
+                                   figures: FigureValues(single: run, configuration: c), seedFigures: nil)
+                    rows.withLock { $0[point - first] = made }
+                }
+            } else {
+                let complete = state.finish(point: point, seed: k, result.map(RunDigest.init))
+                if case .success(let digests)? = complete {
+                    let p = configurations[point - first]
+                    let made = row(point, p, runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
+                                   figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
+                                   seedFigures: SweepSeedFigures(first: p.seed, runs: digests.map(\.figures)))
+                    rows.withLock { $0[point - first] = made }
+                }
+            }
             if let progress {
                 state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
             }
-            guard case .success(let digests)? = complete else { return }
-            let p = configurations[point]
-            let row = SweepRow(index: point, values: grid.values(of: point),
-                               numbers: zip(grid.axes, grid.indices(of: point)).map { $0.numbers?[$1] },
-                               buffering: p.buffering,
-                               simulatedSeconds: Double(p.duration) / 1e9,
-                               framePeriodMs: p.framePeriod.doubleValue / 1e6,
-                               runs: digests.count,
-                               invariantsHold: digests.allSatisfy(\.invariantsHold),
-                               figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
-                               seeds: seeds > 1 ? SweepSeedFigures(first: p.seed, runs: digests.map(\.figures)) : nil)
-            rows.withLock { $0[point - first] = row }
         }
         if let e = state.firstError { throw e }
         var result = SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.current.map { $0! }, runs: runs,
                                  wallSeconds: elapsed(), shard: shard)
-        // every figure some point of the whole grid produces, so each shard shows the same columns
+        // every figure some point produces; a shard's are those of its
+        // points, and merging the parts takes every figure some part shows
+        // (SweepPart.merge), the columns of the whole grid
         result.figures = Figure.shown(for: configurations, first: [headline])
+        result.headline = headline
         return result
     }
 }
@@ -236,6 +273,15 @@ final class RunState: Sendable {
                 return .failure(e.error)
             }
             return .success(p.digests.map { $0! })
+        }
+    }
+
+    /// Records the one run of `point` in a sweep of one seed: only a
+    /// failure is kept.
+    func finish(point: Int, failure: LatsimError?) {
+        state.withLock { st in
+            st.completed += 1
+            if let failure { st.failed[point] = failure }
         }
     }
 

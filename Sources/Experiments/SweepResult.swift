@@ -153,6 +153,10 @@ public struct SweepResult: Sendable {
     /// The figures some point produces, the scenario's headline first
     /// (``Figure/shown(for:first:)``): the columns of the sweep's outputs.
     public var figures: [Figure] = []
+    /// The scenario's headline figure (``Figure/headline(of:_:)``), shown
+    /// first when its points produce it; nil when a library call made the
+    /// result without one.
+    public var headline: Figure?
 
     /// The axes.
     public var axes: [SweepAxis] { grid.axes }

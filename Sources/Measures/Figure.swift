@@ -17,9 +17,13 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
 
     init(index: Int) { self.index = index }
 
-    /// The figure declared with this name; nil when none is.
+    /// The figure declared with this name, or once declared with it
+    /// (``FigureCatalogue/formerNames``: a gate file, `--fail-if-worse` or a
+    /// baseline written before a rename still reads); nil when none is.
     public init?(rawValue name: String) {
-        guard let i = FigureCatalogue.index[name] else { return nil }
+        guard let i = FigureCatalogue.index[name] ?? FigureCatalogue.formerNames[name].flatMap({ FigureCatalogue.index[$0] }) else {
+            return nil
+        }
         index = i
     }
 
@@ -57,8 +61,6 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
 
     /// The column name, as every table prints it.
     public var column: String { declaration.column }
-    /// The name in the sweep's CSV and JSON (`t2pP50Ms`).
-    public var sweepKey: String { declaration.sweepKey }
     /// The unit.
     public var unit: FigureUnit { declaration.unit }
     /// Which way is better.
@@ -128,6 +130,13 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
         shown(first) { f in runs.contains(where: f.isProduced) }
     }
 
+    /// The figures `produced` holds, in catalogue order after `first`
+    /// (those of `first` it holds), each once: what ``shown(for:first:)``
+    /// gives when `produced` is the union of the figures some run produces.
+    public static func shown(first: [Figure], where produced: (Figure) -> Bool) -> [Figure] {
+        shown(first, produced)
+    }
+
     static func shown(_ first: [Figure], _ produced: (Figure) -> Bool) -> [Figure] {
         var out: [Figure] = []
         for f in first + allCases where !out.contains(f) && produced(f) { out.append(f) }
@@ -161,8 +170,6 @@ public struct FigureDeclaration: Sendable {
     public var name: String
     /// The column name in tables.
     public var column: String
-    /// The name in the sweep's CSV and JSON.
-    public var sweepKey: String
     /// What it is said in.
     public var unit: FigureUnit
     /// Which way is better.
@@ -181,11 +188,10 @@ public struct FigureDeclaration: Sendable {
     /// How it aggregates over a sweep point's seeds.
     public var aggregation: FigureAggregation { value.aggregation }
 
-    public init(name: String, column: String, sweepKey: String, unit: FigureUnit, better: FigureDirection,
+    public init(name: String, column: String, unit: FigureUnit, better: FigureDirection,
                 platform: FigurePlatform, channel: FigureChannel, places: Int, inFrames: Bool = false, value: FigureValue) {
         self.name = name
         self.column = column
-        self.sweepKey = sweepKey
         self.unit = unit
         self.better = better
         self.platform = platform

@@ -21,6 +21,19 @@ public enum FigureCatalogue {
     public static let declarations: [FigureDeclaration] = touch + tap + transitions + scroll + ink + display + displayRate + android
         + force + prediction
 
+    /// Names figures had before 0.11.0, each with its name now. Every name
+    /// says what is measured and which statistic, never the unit (the unit
+    /// is the declaration's, and each output states it), so the twelve
+    /// names that ended in their unit were renamed; the old names are
+    /// still read wherever a figure is named, and never written.
+    public static let formerNames: [String: String] = [
+        "effectiveP50Ms": "effectiveP50", "appDurationMs": "appDuration", "sfDurationMs": "sfDuration",
+        "peekDecidedMs": "peekDecidedP50", "peekHapticMs": "peekHapticP50", "peekPhotonMs": "peekPhotonP50",
+        "popDecidedMs": "popDecidedP50", "popHapticMs": "popHapticP50", "popPhotonMs": "popPhotonP50",
+        "touchToPhotonAnimatingMs": "touchToPhotonAnimatingP50", "touchToPhotonOtherwiseMs": "touchToPhotonOtherwiseP50",
+        "hitchMsPerS": "hitchTimeRatio",
+    ]
+
     /// Where each name is in ``declarations``.
     static let index: [String: Int] = Dictionary(uniqueKeysWithValues: declarations.enumerated().map { ($1.name, $0) })
 
@@ -30,86 +43,86 @@ public enum FigureCatalogue {
     /// content, the talk's pipeline frames, prediction's effective figures,
     /// every drawn sample's latency; and WALT's frame-to-photon.
     static let touch: [D] = [
-        D(name: "touchToPhotonP50", column: "t2p p50 ms", sweepKey: "t2pP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "touchToPhotonP50", column: "t2p p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.touchToPhotonMs })),
-        D(name: "touchToPhotonP95", column: "t2p p95 ms", sweepKey: "t2pP95Ms", unit: .milliseconds, better: .lower,
+        D(name: "touchToPhotonP95", column: "t2p p95 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p95, of: { $0.touchToPhotonMs })),
-        D(name: "touchToPhotonP99", column: "t2p p99 ms", sweepKey: "t2pP99Ms", unit: .milliseconds, better: .lower,
+        D(name: "touchToPhotonP99", column: "t2p p99 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.touchToPhotonMs })),
-        D(name: "touchToPhotonMean", column: "t2p mean ms", sweepKey: "t2pMeanMs", unit: .milliseconds, better: .lower,
+        D(name: "touchToPhotonMean", column: "t2p mean ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.touchToPhotonMs })),
-        D(name: "pipelineFramesP50", column: "frames p50", sweepKey: "framesP50", unit: .frames, better: .lower,
+        D(name: "pipelineFramesP50", column: "frames p50", unit: .frames, better: .lower,
           platform: .both, channel: .touch, places: 3, value: .pooled(.p50, of: { $0.pipelineFrames })),
-        D(name: "pipelineFramesMean", column: "frames mean", sweepKey: "framesMean", unit: .frames, better: .lower,
+        D(name: "pipelineFramesMean", column: "frames mean", unit: .frames, better: .lower,
           platform: .both, channel: .touch, places: 3, value: .pooled(.mean, of: { $0.pipelineFrames })),
-        D(name: "pipelineFramesMax", column: "frames max", sweepKey: "framesMax", unit: .frames, better: .lower,
+        D(name: "pipelineFramesMax", column: "frames max", unit: .frames, better: .lower,
           platform: .both, channel: .touch, places: 3, value: .pooled(.max, of: { $0.pipelineFrames })),
-        D(name: "effectiveP50Ms", column: "effective p50 ms", sweepKey: "effectiveP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "effectiveP50", column: "effective p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.effectiveMs })),
-        D(name: "effectiveFramesP50", column: "effective frames p50", sweepKey: "effectiveFramesP50", unit: .frames, better: .lower,
+        D(name: "effectiveFramesP50", column: "effective frames p50", unit: .frames, better: .lower,
           platform: .both, channel: .touch, places: 3, value: .pooled(.p50, of: { $0.effectiveFrames })),
-        D(name: "perSampleP50", column: "per-sample p50 ms", sweepKey: "perSampleP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "perSampleP50", column: "per-sample p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.perSampleMs })),
-        D(name: "frameToPhotonP50", column: "f2p p50 ms", sweepKey: "f2pP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "frameToPhotonP50", column: "f2p p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .display, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.frameToPhotonMs })),
     ]
 
     /// A finger that taps: from each contact (and lift) to its photon, and
     /// to its touch-down (touch-up) being ready.
     static let tap: [D] = [
-        D(name: "tapToPhotonP50", column: "tap p50 ms", sweepKey: "tapP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "tapToPhotonP50", column: "tap p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.tapToPhotonMs })),
-        D(name: "tapToPhotonMean", column: "tap mean ms", sweepKey: "tapMeanMs", unit: .milliseconds, better: .lower,
+        D(name: "tapToPhotonMean", column: "tap mean ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.tapToPhotonMs })),
-        D(name: "tapToPhotonP95", column: "tap p95 ms", sweepKey: "tapP95Ms", unit: .milliseconds, better: .lower,
+        D(name: "tapToPhotonP95", column: "tap p95 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p95, of: { $0.tapToPhotonMs })),
-        D(name: "tapToPhotonP99", column: "tap p99 ms", sweepKey: "tapP99Ms", unit: .milliseconds, better: .lower,
+        D(name: "tapToPhotonP99", column: "tap p99 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.tapToPhotonMs })),
-        D(name: "touchDownMean", column: "touch-down ms", sweepKey: "touchDownMeanMs", unit: .milliseconds, better: .lower,
+        D(name: "touchDownMean", column: "touch-down ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.touchDownMs })),
-        D(name: "liftToPhotonMean", column: "lift mean ms", sweepKey: "liftMeanMs", unit: .milliseconds, better: .lower,
+        D(name: "liftToPhotonMean", column: "lift mean ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .lift, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.liftToPhotonMs })),
-        D(name: "touchUpMean", column: "touch-up ms", sweepKey: "touchUpMeanMs", unit: .milliseconds, better: .lower,
+        D(name: "touchUpMean", column: "touch-up ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .lift, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.touchUpMs })),
     ]
 
     /// The first touch after a quiet screen against steady ones
     /// (Docs/Figures.md, "First touch after idle").
     static let transitions: [D] = [
-        D(name: "firstTouchP50", column: "first touch p50 ms", sweepKey: "firstTouchP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "firstTouchP50", column: "first touch p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.firstTouchMs })),
-        D(name: "firstTouchP99", column: "first touch p99 ms", sweepKey: "firstTouchP99Ms", unit: .milliseconds, better: .lower,
+        D(name: "firstTouchP99", column: "first touch p99 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.firstTouchMs })),
-        D(name: "steadyTouchP50", column: "steady touch p50 ms", sweepKey: "steadyTouchP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "steadyTouchP50", column: "steady touch p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.steadyTouchMs })),
-        D(name: "steadyTouchP99", column: "steady touch p99 ms", sweepKey: "steadyTouchP99Ms", unit: .milliseconds, better: .lower,
+        D(name: "steadyTouchP99", column: "steady touch p99 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.steadyTouchMs })),
     ]
 
     /// A display that changes its rate (Docs/Model.md, "Display rate"):
     /// how often it switched and where it spent the run.
     static let displayRate: [D] = [
-        D(name: "rateSwitches", column: "rate switches", sweepKey: "rateSwitches", unit: .count, better: .none,
+        D(name: "rateSwitches", column: "rate switches", unit: .count, better: .none,
           platform: .both, channel: .displayRate, places: 0, value: .runMean { $0.measurements.displayRate.map { Double($0.switches) } }),
-        D(name: "peakRatePercent", column: "at peak rate %", sweepKey: "peakRatePercent", unit: .percent, better: .none,
+        D(name: "peakRatePercent", column: "at peak rate %", unit: .percent, better: .none,
           platform: .both, channel: .displayRate, places: 1, value: .runMean { $0.measurements.displayRate?.peakPercent }),
-        D(name: "meanRateHz", column: "mean rate Hz", sweepKey: "meanRateHz", unit: .hertz, better: .none,
+        D(name: "meanRateHz", column: "mean rate Hz", unit: .hertz, better: .none,
           platform: .both, channel: .displayRate, places: 1, value: .runMean { $0.measurements.displayRate?.meanHz }),
     ]
 
     /// A scroll view following a dragging finger (Docs/Model.md, "Scrolling").
     static let scroll: [D] = [
-        D(name: "scrollStartP50", column: "scroll start p50 ms", sweepKey: "scrollStartP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "scrollStartP50", column: "scroll start p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.scroll?.startMs })),
-        D(name: "scrollStartMean", column: "scroll start mean ms", sweepKey: "scrollStartMeanMs", unit: .milliseconds, better: .lower,
+        D(name: "scrollStartMean", column: "scroll start mean ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.scroll?.startMs })),
-        D(name: "scrollToPhotonP50", column: "s2p p50 ms", sweepKey: "s2pP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "scrollToPhotonP50", column: "s2p p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.scroll?.scrollToPhotonMs })),
-        D(name: "scrollToPhotonP95", column: "s2p p95 ms", sweepKey: "s2pP95Ms", unit: .milliseconds, better: .lower,
+        D(name: "scrollToPhotonP95", column: "s2p p95 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p95, of: { $0.scroll?.scrollToPhotonMs })),
-        D(name: "scrollToPhotonP99", column: "s2p p99 ms", sweepKey: "s2pP99Ms", unit: .milliseconds, better: .lower,
+        D(name: "scrollToPhotonP99", column: "s2p p99 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.scroll?.scrollToPhotonMs })),
-        D(name: "scrollTrailMean", column: "scroll trail pt", sweepKey: "scrollTrailMeanPt", unit: .points, better: .lower,
+        D(name: "scrollTrailMean", column: "scroll trail pt", unit: .points, better: .lower,
           platform: .both, channel: .scroll, places: 3, value: .pooled(.mean, of: { $0.scroll?.trailPoints })),
     ]
 
@@ -117,99 +130,99 @@ public enum FigureCatalogue {
     /// predicted ink's on-screen error, a front buffer's torn draws and its
     /// dry commits.
     static let ink: [D] = [
-        D(name: "penToInkP50", column: "ink p50 ms", sweepKey: "inkP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "penToInkP50", column: "ink p50 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.ink?.penToInkMs })),
-        D(name: "penToInkP99", column: "ink p99 ms", sweepKey: "inkP99Ms", unit: .milliseconds, better: .lower,
+        D(name: "penToInkP99", column: "ink p99 ms", unit: .milliseconds, better: .lower,
           platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.ink?.penToInkMs })),
-        D(name: "inkErrorRms", column: "ink error rms pt", sweepKey: "inkErrorRmsPt", unit: .points, better: .lower,
+        D(name: "inkErrorRms", column: "ink error rms pt", unit: .points, better: .lower,
           platform: .both, channel: .ink, places: 3, value: .runMean { $0.measurements.ink?.errorMoments.rms }),
-        D(name: "tornPerSecond", column: "torn frames/s", sweepKey: "tornPerS", unit: .perSecond, better: .lower,
+        D(name: "tornPerSecond", column: "torn frames/s", unit: .perSecond, better: .lower,
           platform: .android, channel: .frontBuffer, places: 1, value: .runMean { $0.measurements.ink?.tornPerSecond }),
-        D(name: "dryCommitP50", column: "dry commit p50 ms", sweepKey: "dryCommitP50Ms", unit: .milliseconds, better: .lower,
+        D(name: "dryCommitP50", column: "dry commit p50 ms", unit: .milliseconds, better: .lower,
           platform: .android, channel: .frontBuffer, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.ink?.dryCommitMs })),
     ]
 
     /// What the display showed (Docs/Model.md, "Repeated frames and hitches").
     static let display: [D] = [
-        D(name: "framesPresented", column: "presented", sweepKey: "framesPresented", unit: .count, better: .none,
+        D(name: "framesPresented", column: "presented", unit: .count, better: .none,
           platform: .both, channel: .display, places: 0, value: .runMean { Double($0.measurements.framesPresented) }),
-        D(name: "fps", column: "fps", sweepKey: "fps", unit: .perSecond, better: .higher,
+        D(name: "fps", column: "fps", unit: .perSecond, better: .higher,
           platform: .both, channel: .display, places: 1, value: .runMean { $0.framesPerSecond }),
-        D(name: "repeatedFrames", column: "repeated", sweepKey: "repeatedFrames", unit: .count, better: .lower,
+        D(name: "repeatedFrames", column: "repeated", unit: .count, better: .lower,
           platform: .both, channel: .display, places: 0, value: .runMean { Double($0.measurements.repeatedFrames) }),
-        D(name: "droppedFrames", column: "dropped", sweepKey: "droppedFrames", unit: .count, better: .lower,
+        D(name: "droppedFrames", column: "dropped", unit: .count, better: .lower,
           platform: .both, channel: .display, places: 0, value: .runMean { Double($0.measurements.droppedFrames) }),
-        D(name: "hitches", column: "hitches", sweepKey: "hitches", unit: .count, better: .lower,
+        D(name: "hitches", column: "hitches", unit: .count, better: .lower,
           platform: .both, channel: .display, places: 0, value: .runMean { Double($0.measurements.hitches) }),
-        D(name: "hitchMsPerS", column: "hitch ms/s", sweepKey: "hitchMsPerS", unit: .msPerSecond, better: .lower,
+        D(name: "hitchTimeRatio", column: "hitch ms/s", unit: .msPerSecond, better: .lower,
           platform: .both, channel: .display, places: 1, value: .runMean { $0.hitchTimeRatioMsPerS }),
-        D(name: "triplePercent", column: "triple %", sweepKey: "triplePercent", unit: .percent, better: .lower,
+        D(name: "triplePercent", column: "triple %", unit: .percent, better: .lower,
           platform: .ios, channel: .display, places: 1, value: .runMean { $0.tripleBufferedFraction * 100 }),
-        D(name: "wastedUpdates", column: "wasted updates", sweepKey: "wastedUpdates", unit: .count, better: .lower,
+        D(name: "wastedUpdates", column: "wasted updates", unit: .count, better: .lower,
           platform: .both, channel: .display, places: 0, value: .runMean { Double($0.measurements.wastedUpdates) }),
     ]
 
     /// Android's BufferQueue and FrameTimeline (Docs/Android.md, "Measurements").
     static let android: [D] = [
-        D(name: "appDurationMs", column: "D_app ms", sweepKey: "appDurationMs", unit: .milliseconds, better: .none,
+        D(name: "appDuration", column: "D_app ms", unit: .milliseconds, better: .none,
           platform: .android, channel: .bufferQueue, places: 3, value: .runMean { $0.measurements.android.map { Double($0.appDuration) / 1e6 } }),
-        D(name: "sfDurationMs", column: "D_sf ms", sweepKey: "sfDurationMs", unit: .milliseconds, better: .none,
+        D(name: "sfDuration", column: "D_sf ms", unit: .milliseconds, better: .none,
           platform: .android, channel: .bufferQueue, places: 3, value: .runMean { $0.measurements.android.map { Double($0.sfDuration) / 1e6 } }),
-        D(name: "buffers", column: "buffers", sweepKey: "buffers", unit: .count, better: .none,
+        D(name: "buffers", column: "buffers", unit: .count, better: .none,
           platform: .android, channel: .bufferQueue, places: 0, value: .runMean { $0.measurements.android.map { Double($0.buffers) } }),
-        D(name: "maxBuffersHeld", column: "held max", sweepKey: "maxBuffersHeld", unit: .count, better: .none,
+        D(name: "maxBuffersHeld", column: "held max", unit: .count, better: .none,
           platform: .android, channel: .bufferQueue, places: 0, value: .runMean { $0.measurements.android.map { Double($0.maxBuffersHeld) } }),
-        D(name: "dequeueWaits", column: "dequeue waits", sweepKey: "dequeueWaits", unit: .count, better: .lower,
+        D(name: "dequeueWaits", column: "dequeue waits", unit: .count, better: .lower,
           platform: .android, channel: .bufferQueue, places: 0, value: .runMean { $0.measurements.android.map { Double($0.dequeueWaits) } }),
-        D(name: "fenceWaits", column: "fence waits", sweepKey: "fenceWaits", unit: .count, better: .lower,
+        D(name: "fenceWaits", column: "fence waits", unit: .count, better: .lower,
           platform: .android, channel: .bufferQueue, places: 0, value: .runMean { $0.measurements.android.map { Double($0.fenceWaits) } }),
-        jank(name: "jankOnTime", column: "onTime", sweepKey: "frameTimelineOnTime", .onTime, better: .higher),
-        jank(name: "jankAppDeadlineMissed", column: "appMissed", sweepKey: "frameTimelineAppDeadlineMissed", .appDeadlineMissed, better: .lower),
-        jank(name: "jankBufferStuffing", column: "stuffing", sweepKey: "frameTimelineBufferStuffing", .bufferStuffing, better: .lower),
-        jank(name: "jankSurfaceFlingerDeadlineMissed", column: "sfMissed", sweepKey: "frameTimelineSurfaceFlingerDeadlineMissed",
+        jank(name: "jankOnTime", column: "onTime", .onTime, better: .higher),
+        jank(name: "jankAppDeadlineMissed", column: "appMissed", .appDeadlineMissed, better: .lower),
+        jank(name: "jankBufferStuffing", column: "stuffing", .bufferStuffing, better: .lower),
+        jank(name: "jankSurfaceFlingerDeadlineMissed", column: "sfMissed",
              .surfaceFlingerDeadlineMissed, better: .lower),
-        jank(name: "jankDropped", column: "ft dropped", sweepKey: "frameTimelineDropped", .dropped, better: .lower),
-        jank(name: "jankUnknown", column: "unknown", sweepKey: "frameTimelineUnknown", .unknown, better: .none),
+        jank(name: "jankDropped", column: "ft dropped", .dropped, better: .lower),
+        jank(name: "jankUnknown", column: "unknown", .unknown, better: .none),
     ]
 
     /// 3D Touch (Docs/Force.md, "What is measured"): presses recognised,
     /// each stage's latency from the true threshold crossing, the force the
     /// frame showed.
     static let force: [D] = [
-        D(name: "peeks", column: "peeks", sweepKey: "peeks", unit: .count, better: .none,
+        D(name: "peeks", column: "peeks", unit: .count, better: .none,
           platform: .ios, channel: .force, places: 0, value: .runMean { recognizing($0).map { Double($0.peek.recognized) } }),
-        D(name: "pops", column: "pops", sweepKey: "pops", unit: .count, better: .none,
+        D(name: "pops", column: "pops", unit: .count, better: .none,
           platform: .ios, channel: .force, places: 0, value: .runMean { recognizing($0).map { Double($0.pop.recognized) } }),
-        D(name: "forceRejected", column: "rejected", sweepKey: "forceRejected", unit: .count, better: .none,
+        D(name: "forceRejected", column: "rejected", unit: .count, better: .none,
           platform: .ios, channel: .force, places: 0, value: .runMean { recognizing($0).map { Double($0.rejected) } }),
-        forceMedian(name: "peekDecidedMs", column: "peek decided ms", sweepKey: "peekDecidedP50Ms") { $0.peek.crossingToRecognitionMs },
-        forceMedian(name: "peekHapticMs", column: "peek tap ms", sweepKey: "peekHapticP50Ms") { $0.peek.crossingToHapticMs },
-        forceMedian(name: "peekPhotonMs", column: "peek photon ms", sweepKey: "peekPhotonP50Ms") { $0.peek.crossingToPhotonMs },
-        forceMedian(name: "popDecidedMs", column: "pop decided ms", sweepKey: "popDecidedP50Ms") { $0.pop.crossingToRecognitionMs },
-        forceMedian(name: "popHapticMs", column: "pop tap ms", sweepKey: "popHapticP50Ms") { $0.pop.crossingToHapticMs },
-        forceMedian(name: "popPhotonMs", column: "pop photon ms", sweepKey: "popPhotonP50Ms") { $0.pop.crossingToPhotonMs },
-        forceMedian(name: "touchToPhotonAnimatingMs", column: "t2p animating ms", sweepKey: "t2pAnimatingP50Ms") { $0.touchToPhotonAnimatingMs },
-        forceMedian(name: "touchToPhotonOtherwiseMs", column: "t2p otherwise ms", sweepKey: "t2pOtherwiseP50Ms") { $0.touchToPhotonOtherwiseMs },
-        D(name: "forceErrorP50", column: "force error p50", sweepKey: "forceErrorP50", unit: .force, better: .lower,
+        forceMedian(name: "peekDecidedP50", column: "peek decided ms") { $0.peek.crossingToRecognitionMs },
+        forceMedian(name: "peekHapticP50", column: "peek tap ms") { $0.peek.crossingToHapticMs },
+        forceMedian(name: "peekPhotonP50", column: "peek photon ms") { $0.peek.crossingToPhotonMs },
+        forceMedian(name: "popDecidedP50", column: "pop decided ms") { $0.pop.crossingToRecognitionMs },
+        forceMedian(name: "popHapticP50", column: "pop tap ms") { $0.pop.crossingToHapticMs },
+        forceMedian(name: "popPhotonP50", column: "pop photon ms") { $0.pop.crossingToPhotonMs },
+        forceMedian(name: "touchToPhotonAnimatingP50", column: "t2p animating ms") { $0.touchToPhotonAnimatingMs },
+        forceMedian(name: "touchToPhotonOtherwiseP50", column: "t2p otherwise ms") { $0.touchToPhotonOtherwiseMs },
+        D(name: "forceErrorP50", column: "force error p50", unit: .force, better: .lower,
           platform: .ios, channel: .force, places: 3, value: .pooled(.p50, of: { $0.force?.forceErrorAtPhoton })),
-        D(name: "forceErrorP99", column: "force error p99", sweepKey: "forceErrorP99", unit: .force, better: .lower,
+        D(name: "forceErrorP99", column: "force error p99", unit: .force, better: .lower,
           platform: .ios, channel: .force, places: 3, value: .pooled(.p99, of: { $0.force?.forceErrorAtPhoton })),
     ]
 
     /// A predicting app's accuracy (Docs/Prediction.md), in points.
     static let prediction: [D] = [
-        predictionMetric(name: "predictionErrorRms", column: "pred error rms pt", sweepKey: "predictionErrorRmsPt", .errorRms),
-        predictionMetric(name: "predictionErrorP95", column: "pred error p95 pt", sweepKey: "predictionErrorP95Pt", .errorP95),
-        predictionMetric(name: "predictionAlongTrackMean", column: "pred along-track pt", sweepKey: "predictionAlongTrackMeanPt", .alongTrackMean),
-        predictionMetric(name: "predictionJitter", column: "pred jitter pt", sweepKey: "predictionJitterPt", .jitter),
-        predictionMetric(name: "predictionPhotonRms", column: "pred photon rms pt", sweepKey: "predictionPhotonRmsPt", .photonRms),
+        predictionMetric(name: "predictionErrorRms", column: "pred error rms pt", .errorRms),
+        predictionMetric(name: "predictionErrorP95", column: "pred error p95 pt", .errorP95),
+        predictionMetric(name: "predictionAlongTrackMean", column: "pred along-track pt", .alongTrackMean),
+        predictionMetric(name: "predictionJitter", column: "pred jitter pt", .jitter),
+        predictionMetric(name: "predictionPhotonRms", column: "pred photon rms pt", .photonRms),
     ]
 
     // MARK: the families' shared parts
 
     /// FrameTimeline's count of class `c` per run.
-    static func jank(name: String, column: String, sweepKey: String, _ c: JankClass, better: FigureDirection) -> D {
-        D(name: name, column: column, sweepKey: sweepKey, unit: .count, better: better, platform: .android, channel: .frameTimeline,
+    static func jank(name: String, column: String, _ c: JankClass, better: FigureDirection) -> D {
+        D(name: name, column: column, unit: .count, better: better, platform: .android, channel: .frameTimeline,
           places: 0, value: .runMean { $0.measurements.android?.frameTimeline.map { Double($0[c]) } })
     }
 
@@ -219,15 +232,15 @@ public enum FigureCatalogue {
     }
 
     /// The median of a force run's latency stream, ms.
-    static func forceMedian(name: String, column: String, sweepKey: String,
+    static func forceMedian(name: String, column: String,
                             _ stream: @escaping @Sendable (ForceMeasurements) -> StreamingStats) -> D {
-        D(name: name, column: column, sweepKey: sweepKey, unit: .milliseconds, better: .lower, platform: .ios, channel: .force,
+        D(name: name, column: column, unit: .milliseconds, better: .lower, platform: .ios, channel: .force,
           places: 3, inFrames: true, value: .pooled(.p50, of: { $0.force.map(stream) }))
     }
 
     /// A prediction metric of the run's score (nil when nothing was scored).
-    static func predictionMetric(name: String, column: String, sweepKey: String, _ metric: PredictionMetric) -> D {
-        D(name: name, column: column, sweepKey: sweepKey, unit: .points, better: metric.isSigned ? .towardZero : .lower,
+    static func predictionMetric(name: String, column: String, _ metric: PredictionMetric) -> D {
+        D(name: name, column: column, unit: .points, better: metric.isSigned ? .towardZero : .lower,
           platform: .both, channel: .prediction, places: 3,
           value: .runMean { r in r.predictionScore.flatMap { $0.samples > 0 ? metric.value($0) : nil } })
     }

@@ -6,15 +6,15 @@ import SimKernel
 public enum FigureCatalogueText {
     static func row(_ f: Figure) -> [String] {
         let d = f.declaration
-        return [f.rawValue, d.column, d.sweepKey, d.unit.rawValue, d.better.rawValue, d.platform.phrase,
+        return [f.rawValue, d.column, d.unit.rawValue, d.better.rawValue, d.platform.phrase,
                 d.channel.phrase, String(d.places), d.aggregation.phrase, d.inFrames ? "yes" : ""]
     }
 
-    static let header = ["name", "column", "sweep key", "unit", "better", "platform", "produced by", "places", "over a sweep point's seeds", "in frames"]
+    static let header = ["name", "column", "unit", "better", "platform", "produced by", "places", "over a sweep point's seeds", "in frames"]
 
     /// The catalogue as a text table.
     public static func table() -> TextTable {
-        TextTable(header: header, rows: Figure.allCases.map(row), rightAligned: [7])
+        TextTable(header: header, rows: Figure.allCases.map(row), rightAligned: [6])
     }
 
     /// `latsim figures --json`: `{"figures": [...]}`, one object per figure
@@ -23,7 +23,7 @@ public enum FigureCatalogueText {
         .object([("figures", .array(Figure.allCases.map { f in
             let d = f.declaration
             return .object([
-                ("name", .string(f.rawValue)), ("column", .string(d.column)), ("sweepKey", .string(d.sweepKey)),
+                ("name", .string(f.rawValue)), ("column", .string(d.column)),
                 ("unit", .string(d.unit.rawValue)), ("better", .string(d.better.rawValue)),
                 ("platform", .string(d.platform.rawValue)), ("channel", .string(d.channel.rawValue)),
                 ("places", .int(d.places)), ("aggregation", .string(d.aggregation.rawValue)), ("inFrames", .bool(d.inFrames)),
@@ -44,10 +44,15 @@ public enum FigureCatalogueText {
         produces appears in every one of them, and a figure it does not produce is
         left out (or shown as `-` beside runs that do).
 
-        - **name**: the stable key: `compare --fail-if-worse NAME`, the JSON's
-          `figures` (summary, `seeds`, `compare`).
-        - **column**: the name tables print. **sweep key**: the sweep's CSV column
-          and JSON key.
+        - **name**: the figure's one name, wherever a file or a flag holds it:
+          `compare --fail-if-worse NAME`, a gate's `metrics:`, `headline:`, the
+          JSON's `figures` (summary, `seeds`, `compare`), the sweep's CSV
+          columns and JSON keys, Bencher's measures. A name says what is
+          measured and which statistic, never the unit (the **unit** column
+          does, and the long sweep CSV's `unit`). Names renamed in 0.11.0 are
+          still read: \(FigureCatalogue.formerNames.sorted { $0.key < $1.key }.map { "`\($0.key)` (now `\($0.value)`)" }.joined(separator: ", ")).
+        - **column**: the label a text table prints over it, short enough
+          for a terminal; never read back.
         - **better**: `lower`, `higher`, `towardZero` (a signed error) or `none` (a
           count that describes the run); `compare` says `better` or `worse` by it.
         - **produced by**: the runs that have the figure: every run, a drawing

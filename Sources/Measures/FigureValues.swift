@@ -37,6 +37,35 @@ public struct FigureValues: Sendable, Equatable, Codable {
         }
     }
 
+    /// ``init(pooling:configuration:)`` of one run, read in place: a
+    /// sweep point of one seed. A statistic of one stream is that stream's
+    /// own and a mean of one value that value, so the values are those of
+    /// pooling the run alone, without computing its figures twice or
+    /// copying its measurements.
+    public init(single r: RunResult, configuration: PipelineConfiguration) {
+        values = Figure.allCases.map { f -> Double? in
+            guard f.isProduced(by: configuration) else { return nil }
+            switch f.declaration.value {
+            case .pooled(let statistic, let stream):
+                return stream(r.measurements).flatMap(statistic.of)
+            case .runMean:
+                // the mean of one value, as pooling takes it
+                guard let x = f.value(r) else { return nil }
+                var sum = CompensatedSum()
+                sum.add(x)
+                return sum.value / 1
+            }
+        }
+    }
+
+    /// The values of `figures` (`values[i]` is `figures[i]`'s), nil for
+    /// every other figure: a sweep part's row read back.
+    public init(_ figures: [Figure], values: [Double?]) {
+        var all = [Double?](repeating: nil, count: Figure.allCases.count)
+        for (f, v) in zip(figures, values) { all[f.index] = v }
+        self.values = all
+    }
+
     /// The value of figure `f`.
     public subscript(f: Figure) -> Double? {
         f.index < values.count ? values[f.index] : nil

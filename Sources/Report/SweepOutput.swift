@@ -34,31 +34,80 @@ public enum SweepOutput {
     /// seed mean of a percentile is not the percentile of the pooled frames,
     /// though the two are close when the interval is narrow.
     public static func columns(_ result: SweepResult) -> [Column] {
-        var out = result.figures.map { f in Column(name: f.sweepKey, value: { $0.figures[f] }) }
+        var out = result.figures.map { f in Column(name: f.rawValue, value: { $0.figures[f] }) }
         out.append(Column(name: "runs", value: { Double($0.runs) }))
         if result.seeds > 1 {
             for f in result.figures {
-                out.append(Column(name: f.sweepKey + "SeedMean", value: { $0.seeds?.statistic(f)?.mean }))
-                out.append(Column(name: f.sweepKey + "HalfWidth95", value: { $0.seeds?.statistic(f)?.halfWidth95 }))
+                out.append(Column(name: f.rawValue + "SeedMean", value: { $0.seeds?.statistic(f)?.mean }))
+                out.append(Column(name: f.rawValue + "HalfWidth95", value: { $0.seeds?.statistic(f)?.halfWidth95 }))
             }
         }
         return out
     }
 
-    /// The CSV header: the varied keys by path, then ``columns(_:)``.
+    /// The CSV header: the varied keys (``axisColumn(_:)``), then
+    /// ``columns(_:)``.
     public static func header(_ result: SweepResult) -> [String] {
-        result.axes.map(\.path) + columns(result).map(\.name)
+        result.axes.map(axisColumn) + columns(result).map(\.name)
+    }
+
+    /// A varied key's CSV column: a numeric axis holds numbers, its unit in
+    /// the header (`gpu.render_ms`, `app.handler_frames`; `device.scanHz`
+    /// for plain numbers); any other axis (names, distributions) its
+    /// values' text under the key (`os.buffering`).
+    public static func axisColumn(_ axis: SweepAxis) -> String {
+        guard axis.numbers != nil, !axis.unit.isEmpty else { return axis.path }
+        return axis.path + "_" + (axis.unit == "µs" ? "us" : axis.unit)
+    }
+
+    /// A grid point's cell of `axis` (the `axis`-th varied key): the value
+    /// as a number in the axis's unit on a numeric axis, else its text.
+    static func axisCells(_ row: SweepRow, _ result: SweepResult) -> [String] {
+        zip(row.values, row.numbers).map { text, number in
+            number.map { formatDecimal($0, places: 9) } ?? csvField(text)
+        }
     }
 
     /// The CSV text: a header row and one row per grid point, POSIX
-    /// decimals (at most six places), empty cells for values not measured,
-    /// fields holding commas or quotes quoted as RFC 4180 says.
+    /// decimals (at most six places for figures), empty cells for values
+    /// not measured, fields holding commas or quotes quoted as RFC 4180
+    /// says. Every cell of a numeric axis parses as a number.
     public static func csv(_ result: SweepResult) -> String {
         let columns = columns(result)
         var out = header(result).map(csvField).joined(separator: ",") + "\n"
         for row in result.rows {
-            let cells = row.values.map(csvField) + columns.map { c in c.value(row).map { formatDecimal($0, places: 6) } ?? "" }
+            let cells = axisCells(row, result) + columns.map { c in c.value(row).map { formatDecimal($0, places: 6) } ?? "" }
             out += cells.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// The long (tidy) CSV header: the varied keys as ``header(_:)`` names
+    /// them, then `figure`, `value`, `unit`, `runs`, `ci95Low`, `ci95High`.
+    public static func longHeader(_ result: SweepResult) -> [String] {
+        result.axes.map(axisColumn) + ["figure", "value", "unit", "runs", "ci95Low", "ci95High"]
+    }
+
+    /// The sweep as a long (tidy) table, for ggplot, seaborn or Vega-Lite:
+    /// one row per grid point and figure the sweep shows
+    /// (``SweepResult/figures``), so points x figures rows: the point's
+    /// varied values (as in ``csv(_:)``), the figure's catalogue name, its
+    /// value over the point's seeds (empty when not measured), its unit
+    /// (the catalogue's, ``FigureUnit``), the runs merged, and with more than one
+    /// seed the 95% interval of the seeds' mean (Student's t), else empty.
+    public static func longCSV(_ result: SweepResult) -> String {
+        var out = longHeader(result).map(csvField).joined(separator: ",") + "\n"
+        for row in result.rows {
+            let axes = axisCells(row, result).joined(separator: ",")
+            for f in result.figures {
+                var cells = [axes, f.rawValue, row.figures[f].map { formatDecimal($0, places: 6) } ?? "", csvField(f.unit.rawValue), String(row.runs)]
+                if let s = row.seeds?.statistic(f), let mean = s.mean, let half = s.halfWidth95 {
+                    cells += [formatDecimal(mean - half, places: 6), formatDecimal(mean + half, places: 6)]
+                } else {
+                    cells += ["", ""]
+                }
+                out += cells.joined(separator: ",") + "\n"
+            }
         }
         return out
     }
@@ -92,7 +141,7 @@ public enum SweepOutput {
     public static func points(_ result: SweepResult) -> JSONValue {
         .array(result.rows.map { row in
             var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
-            for f in result.figures { fields.append((f.sweepKey, .ms(row.figures[f]))) }
+            for f in result.figures { fields.append((f.rawValue, .ms(row.figures[f]))) }
             fields.append(("runs", .int(row.runs)))
             if let seeds = row.seeds { fields.append(("seeds", SeedJSON.seeds(first: seeds.first, seeds.statistics))) }
             return .object(fields)

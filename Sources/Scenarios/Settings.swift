@@ -126,8 +126,15 @@ public struct Settings: Sendable {
     /// checked together: the platform's, the input's, the force's and the
     /// predictor's rules.
     func checked(_ parsed: PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
+        try checkPlatform(parsed)
+        return try checkedAcrossKeys(parsed)
+    }
+
+    /// ``checked(_:)`` without ``checkPlatform(_:)``: the rules between keys.
+    /// These read the configuration alone (the settings only to place an
+    /// error).
+    func checkedAcrossKeys(_ parsed: PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
         var c = parsed
-        try checkPlatform(c)
         if c.platform == .android { try checkAndroid(c) }
         try checkDisplayRate(c)
         try checkInput(&c)
@@ -208,6 +215,7 @@ public struct ResolvedSettings: Sendable {
     /// (in order): the configuration, or the error,
     /// ``Settings/configuration()`` gives for those settings.
     public func configuration(setting changes: [Assignment]) throws(LatsimError) -> PipelineConfiguration {
+        if let c = quickConfiguration(setting: changes) { return c }
         var s = settings
         for a in changes { try s.apply(a) }
         if changes.contains(where: { Self.rereadAll.contains($0.path) }) { return try s.configuration() }
@@ -220,5 +228,31 @@ public struct ResolvedSettings: Sendable {
             try s.resolve(key.path, into: &c, context)
         }
         return try s.checked(c)
+    }
+
+    /// ``configuration(setting:)`` when every change is good: each changed
+    /// key parsed over the parsed base without copying the settings, then
+    /// the rules between keys (the base passed the platform's, and each
+    /// changed key must apply to the platform). Nil when a change rereads
+    /// every key, or anything fails: the full path then gives the error,
+    /// placed as ``Settings/configuration()`` places it. A sweep makes
+    /// every grid point here (Docs/Engine.md, "Sweeps resolve once").
+    func quickConfiguration(setting changes: [Assignment]) -> PipelineConfiguration? {
+        // Android's checks ask which keys are set (durations with phase
+        // offsets), not only the values: those points take the full path
+        guard parsed.platform == .ios else { return nil }
+        var c = parsed
+        let context = ParseContext(framePeriod: c.framePeriod)
+        for a in changes {
+            guard !Self.rereadAll.contains(a.path), let key = ConfigurationKey.byPath[a.path], key.applies(to: c.platform) else { return nil }
+            var keyContext = context
+            // a value naming a file (measured durations) reads it beside
+            // the file that set it, as Settings.resolve does
+            if let file = a.source.file, FileManager.default.fileExists(atPath: file) {
+                keyContext.folder = (file as NSString).deletingLastPathComponent
+            }
+            do { try key.apply(a.value, &c, keyContext) } catch { return nil }
+        }
+        do { return try settings.checkedAcrossKeys(c) } catch { return nil }
     }
 }

@@ -57,8 +57,12 @@ struct SweepRunCommand: ParsableCommand {
         its headline first (Docs/Figures.md; `latsim figures` lists them), with \
         the run table's column names. --csv and --json write every point with \
         the columns: the varied keys, each of those figures by its sweep key \
-        (t2pP50Ms, t2pP99Ms, ..., fps, repeatedFrames, hitchMsPerS, \
-        triplePercent, ...), runs. --plot draws p50/p99 \
+        (touchToPhotonP50, touchToPhotonP99, ..., fps, repeatedFrames, \
+        hitchTimeRatio, triplePercent, ...: the names of `latsim figures`), runs; \
+        a numeric key's column holds numbers, its unit in the header \
+        (gpu.render_ms). --csv-long writes the same as a long (tidy) table: \
+        one row per point and figure (figure, value, unit, runs, ci95Low, \
+        ci95High), for ggplot, seaborn or Vega-Lite. --plot draws p50/p99 \
         latency and fps against the first key (one line per value of the \
         second) into DIR/sweep.png, .svg, .gp and .dat, marking where adaptive \
         buffering goes triple. The wall time goes to stderr, never into files.
@@ -92,6 +96,8 @@ struct SweepRunCommand: ParsableCommand {
     @OptionGroup var options: RunOptions
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout, then nothing else is printed there).", valueName: "PATH"))
     var csv: String?
+    @Option(name: .customLong("csv-long"), help: ArgumentHelp("Write the sweep as a long (tidy) CSV to PATH ('-' for stdout): one row per grid point and figure, with the varied keys, figure, value, unit, runs, ci95Low, ci95High.", valueName: "PATH"))
+    var csvLong: String?
     @Option(help: ArgumentHelp("Write the sweep as JSON to PATH ('-' for stdout, then nothing else is printed there): one object with the grid's axes, the settings and `points`, one per grid point (Docs/Results.md).", valueName: "PATH"))
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR as sweep.png, sweep.svg, sweep.gp and sweep.dat (needs gnuplot for the images).", valueName: "DIR"))
@@ -105,8 +111,8 @@ struct SweepRunCommand: ParsableCommand {
         let theShard = try shard.map { try ShardOption.resolve($0) }
         if theShard != nil && part == nil { throw CLI.badFlag("--shard", shard, "needs --part FILE", expected: "--part FILE for this shard's rows") }
         if theShard == nil && part != nil { throw CLI.badFlag("--part", part, "needs --shard I/N") }
-        if theShard != nil && (csv != nil || json != nil || plot != nil) {
-            throw CLI.badFlag("--shard", shard, "a shard holds only its rows", expected: "--csv, --json and --plot given to `latsim sweep merge`")
+        if theShard != nil && (csv != nil || csvLong != nil || json != nil || plot != nil) {
+            throw CLI.badFlag("--shard", shard, "a shard holds only its rows", expected: "--csv, --csv-long, --json and --plot given to `latsim sweep merge`")
         }
         // check every input before running anything: nothing half-done on bad input
         if seeds < 1 || seeds > Sweep.maximumSeeds {
@@ -123,7 +129,7 @@ struct SweepRunCommand: ParsableCommand {
             throw CLI.badFlag("--vary", nil, "given \(vary.count) times: a sweep varies one or two keys (a line or a grid)",
                               expected: "the other keys fixed with --set PATH=VALUE")
         }
-        try CLI.preflight(files: [csv, json, part], directories: [plot])
+        try CLI.preflight(files: [csv, csvLong, json, part], directories: [plot])
         let axes = try vary.map { try SweepAxis(parsing: $0, source: SettingSource(file: "--vary")) }
         let s = try options.scenario(scenario)
 
@@ -143,12 +149,13 @@ struct SweepRunCommand: ParsableCommand {
             CLI.warn("shard \(result.shard!): \(result.rows.count) of \(result.grid.count) points, \(result.runs) runs in \(formatDecimal(result.wallSeconds, places: 1, fixed: true)) s -> \(part)")
             return
         }
-        try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
+        try SweepRunCommand.write(result, csv: csv, csvLong: csvLong, json: json, plot: plot)
     }
 
     /// Writes a sweep's outputs and prints its table (unless stdout is an output).
-    static func write(_ result: SweepResult, csv: String?, json: String?, plot: String?) throws {
+    static func write(_ result: SweepResult, csv: String?, csvLong: String?, json: String?, plot: String?) throws {
         if let csv { try CLI.write(SweepOutput.csv(result), to: csv) }
+        if let csvLong { try CLI.write(SweepOutput.longCSV(result), to: csvLong) }
         if let json { try CLI.write(SweepOutput.json(result).text() + "\n", to: json) }
         if let plot {
             let out = try Gnuplot.system().render(SweepOutput.chart(result), directory: URL(fileURLWithPath: plot), basename: "sweep")
@@ -156,7 +163,7 @@ struct SweepRunCommand: ParsableCommand {
             if !out.warnings.isEmpty { CLI.warn("gnuplot: " + out.warnings) }
             if out.rendered { CLI.warn("chart: " + out.images.map(\.path).joined(separator: ", ")) }
         }
-        if csv != "-" && json != "-" {
+        if csv != "-" && csvLong != "-" && json != "-" {
             CLI.say(SweepOutput.heading(result))
             CLI.say("")
             CLI.say(SweepOutput.table(result))
@@ -183,16 +190,18 @@ struct SweepMergeCommand: ParsableCommand {
     @Argument(help: "The part files.") var parts: [String] = []
     @Option(help: ArgumentHelp("Write one CSV row per grid point to PATH ('-' for stdout).", valueName: "PATH"))
     var csv: String?
+    @Option(name: .customLong("csv-long"), help: ArgumentHelp("Write the sweep as a long (tidy) CSV to PATH ('-' for stdout): one row per grid point and figure.", valueName: "PATH"))
+    var csvLong: String?
     @Option(help: ArgumentHelp("Write the merged sweep as JSON to PATH ('-' for stdout): one object with the grid's axes, the settings and `points`, one per grid point (Docs/Results.md).", valueName: "PATH"))
     var json: String?
     @Option(help: ArgumentHelp("Draw the chart into DIR.", valueName: "DIR"))
     var plot: String?
 
     func run() throws {
-        try CLI.preflight(files: [csv, json], directories: [plot], inputs: parts)
-        let read = try parts.map { path throws(LatsimError) in (path, try SweepPart.read(path)) }
-        let result = try SweepPart.merge(read)
-        try SweepRunCommand.write(result, csv: csv, json: json, plot: plot)
+        try CLI.preflight(files: [csv, csvLong, json], directories: [plot], inputs: parts)
+        // read one at a time: only the rows are kept
+        let result = try SweepPart.merge(reading: parts)
+        try SweepRunCommand.write(result, csv: csv, csvLong: csvLong, json: json, plot: plot)
     }
 }
 

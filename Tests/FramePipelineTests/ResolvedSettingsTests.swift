@@ -49,6 +49,9 @@ import Testing
             [set("renderServer.prepare", "nonsense"), set("gpu.render", "-3ms")],
             [set("gpu.render", "-3ms"), set("renderServer.prepare", "nonsense")],
             [set("app.liftResponse", "true")],      // a check across keys fails
+            [set("android.appDuration", "10ms")],  // a key of the other platform on an iOS run: refused
+            [set("gpu.render", "-3ms"), set("gpu.render", "4ms")],  // the same key twice: the last wins
+            [set("gpu.render", "4ms"), set("gpu.render", "-3ms")],
         ]
         var compared = 0
         for scenario in BuiltinScenarios.all() {

@@ -163,6 +163,22 @@ import Testing
         #expect(one.rows.allSatisfy { $0.invariantsHold })
     }
 
+    /// A point of one seed reads its figures in place
+    /// (``FigureValues/init(single:configuration:)``) instead of pooling
+    /// the run with itself: the values must be those pooling gives, for
+    /// every figure and every built-in scenario (a statistic of one stream
+    /// is that stream's, a mean of one value that value).
+    @Test func aPointOfOneSeedHasThePooledFigures() throws {
+        for s in BuiltinScenarios.all() {
+            let c = try s.configuration(overrides: [], duration: "1s", seed: 3)
+            let r = try PipelineRun.run(c)
+            let single = FigureValues(single: r, configuration: c)
+            let pooled = FigureValues(pooling: [(FigureValues(r), r.measurements)], configuration: c)
+            #expect(single == pooled, "\(s.name)")
+            #expect(Figure.allCases.contains { single[$0] != nil }, "\(s.name) produces figures")
+        }
+    }
+
     @Test func seedsAreMergedPercentilesFromHistogramsCountsAveraged() throws {
         let s = try Scenario.named("ios9-low-latency")
         let overrides = Self.stochastic + ["gpu.render=uniform(3ms,12ms)"]

@@ -17,17 +17,21 @@ import Testing
         return try PipelineRun.run(try s.settings(with: assignments).configuration(), keepBudget: true)
     }
 
-    /// Names, columns and sweep keys each name one figure: a table, a CSV
-    /// header or `--fail-if-worse` could not tell two apart otherwise.
-    @Test func everyNameColumnAndSweepKeyIsOneFiguresOwn() {
+    /// Names and columns each name one figure, and a former name the
+    /// figure it became (never a figure's name now): a table, a CSV header
+    /// or `--fail-if-worse` could not tell two apart otherwise.
+    @Test func everyNameAndColumnIsOneFiguresOwn() {
         let d = FigureCatalogue.declarations
-        for key in [\FigureDeclaration.name, \.column, \.sweepKey] {
+        for key in [\FigureDeclaration.name, \.column] {
             let values = d.map { $0[keyPath: key] }
             #expect(Set(values).count == values.count, "\(values)")
         }
         #expect(Figure.allCases.map(\.rawValue) == d.map(\.name))
         #expect(Figure.allCases.allSatisfy { Figure(rawValue: $0.rawValue) == $0 })
         #expect(Figure(rawValue: "noSuchFigure") == nil)
+        for (old, new) in FigureCatalogue.formerNames {
+            #expect(FigureCatalogue.index[old] == nil && Figure(rawValue: old)?.rawValue == new, "\(old) -> \(new)")
+        }
     }
 
     /// The figures the code names (headlines, the sweep chart's lines, the

@@ -7,7 +7,7 @@ import Testing
 /// headline first.
 @Suite struct FigureCatalogueTests {
     struct Declared {
-        var name, column, sweepKey: String
+        var name, column: String
     }
 
     static func catalogue() throws -> [Declared] {
@@ -16,8 +16,7 @@ import Testing
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
         let figures = try #require(doc["figures"] as? [[String: Any]])
         return try figures.map { f in
-            Declared(name: try #require(f["name"] as? String), column: try #require(f["column"] as? String),
-                     sweepKey: try #require(f["sweepKey"] as? String))
+            Declared(name: try #require(f["name"] as? String), column: try #require(f["column"] as? String))
         }
     }
 
@@ -62,7 +61,7 @@ import Testing
         // a channel's figures are there exactly when the run has the channel
         let kinds: [String: [String]] = [
             "agawi-glkit": ["tapToPhotonP50", "touchDownMean"], "android-default": ["jankAppDeadlineMissed", "jankBufferStuffing", "buffers"],
-            "ios9-peek-pop": ["peekHapticMs", "peekPhotonMs", "popHapticMs", "popPhotonMs"], "ios9-prediction": ["predictionErrorRms", "effectiveP50Ms"],
+            "ios9-peek-pop": ["peekHapticP50", "peekPhotonP50", "popHapticP50", "popPhotonP50"], "ios9-prediction": ["predictionErrorRms", "effectiveP50"],
         ]
         for name in kinds[scenario] ?? [] { #expect(produced.contains(name), "\(scenario) lacks \(name)") }
         #expect(produced.contains("tapToPhotonP50") == (scenario == "agawi-glkit"))
@@ -99,7 +98,7 @@ import Testing
             let csv = try Latsim.run(sweep + ["--csv", "-"])
             #expect(csv.status == 0, "\(csv.stderr)")
             let lines = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-            let keys = shown.map { byName[$0]!.sweepKey }
+            let keys = shown.map { byName[$0]!.name }
             #expect(Array(lines[0][1..<(1 + keys.count)]) == keys, "\(scenario) sweep csv header \(lines[0])")
             // no row can be cut short or run long: every row has a cell per header column
             for row in lines.dropFirst() { #expect(row.count == lines[0].count) }
@@ -124,7 +123,15 @@ import Testing
                 "Docs/Figures.md differs from `latsim figures --markdown`: regenerate it with `swift run latsim figures --markdown > Docs/Figures.md`")
         let names = try Self.catalogue().map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(Set(try Self.catalogue().map(\.sweepKey)).count == names.count)
+        // a name says the statistic, not the unit; a former name reads as its figure
+        #expect(names.allSatisfy { !$0.hasSuffix("Ms") }, "\(names.filter { $0.hasSuffix("Ms") })")
+        for (old, new, scenario) in [("hitchMsPerS", "hitchTimeRatio", "ios8"), ("effectiveP50Ms", "effectiveP50", "ios9-prediction"),
+                                     ("peekPhotonMs", "peekPhotonP50", "ios9-peek-pop")] {
+            let o = try Latsim.run(["compare", scenario, "--b-set", "gpu.render=3ms", "--duration", "1s", "--fail-if-worse", old,
+                                    "--format", "json"])
+            #expect(o.status == 0 || o.status == 1, "\(old) is read as \(new): \(o.stderr)")
+            #expect(o.stdout.contains("\"\(new)\"") && !o.stdout.contains("\"\(old)\""), "a former name is read, never written")
+        }
     }
 
     /// A tap app's headline reacts to a slower touch controller as two runs

@@ -32,14 +32,14 @@ import Testing
         let worse = try Latsim.run(["compare", "android-scroll", "--b-set", "app.touchSlop=16", "--duration", "3s",
                                     "--fail-if-worse", "scrollStartP50"])
         #expect(worse.status == 1, "a larger slop starts scrolling later: \(worse.stdout)")
-        // a sweep's CSV has a column per scroll figure, under its sweep key
+        // a sweep's CSV has a column per scroll figure, under its name
         let dir = try Latsim.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("slop.csv")
         let sweep = try Latsim.run(["sweep", "ios-scroll", "--vary", "app.touchSlop=0,16", "--duration", "2s", "--csv", csv.path])
         #expect(sweep.status == 0, "\(sweep.stderr)")
         let header = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
-        for key in ["scrollStartP50Ms", "scrollStartMeanMs", "s2pP50Ms", "s2pP99Ms", "scrollTrailMeanPt"] {
+        for key in ["scrollStartP50", "scrollStartMean", "scrollToPhotonP50", "scrollToPhotonP99", "scrollTrailMean"] {
             #expect(header.split(separator: ",").contains { $0 == key }, "\(key) in \(header)")
         }
     }

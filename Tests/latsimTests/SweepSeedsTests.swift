@@ -24,7 +24,7 @@ import Testing
             let figures = try #require(seeds["figures"] as? [String: [String: Any]])
             let p99 = try #require(figures["touchToPhotonP99"]?["perSeed"] as? [Double])
             let fps = try #require(figures["fps"]?["perSeed"] as? [Double])
-            let hitches = try #require(figures["hitchMsPerS"]?["perSeed"] as? [Double])
+            let hitches = try #require(figures["hitchTimeRatio"]?["perSeed"] as? [Double])
             // seed 7 + k of the point is `run` with that seed and that GPU time
             for k in [0, 3] {
                 let single = try Latsim.onlyRun(try Latsim.run(["run", "ios9-coalescing-120hz", "--seed", String(7 + k), "--set", "gpu.render=\(gpu)",
@@ -41,7 +41,7 @@ import Testing
             #expect(abs((figures["fps"]?["halfWidth95"] as? Double ?? 0) - 3.1824463 * sd / 2) < 1e-6)
             spread = spread || Set(fps).count > 1
             // the merged figures are still there, over every seed's frames
-            #expect(point["runs"] as? Int == 4 && point["t2pP50Ms"] is Double)
+            #expect(point["runs"] as? Int == 4 && point["touchToPhotonP50"] is Double)
         }
         #expect(spread, "a lognormal handler should make the frame rate depend on the seed")
     }
@@ -54,13 +54,13 @@ import Testing
         #expect(table.stdout.contains("4 seeds (each cell the mean of the seeds' values ± the half-width of its 95% interval"))
         for (row, point) in zip(csv, json) {
             let f = try #require((point["seeds"] as? [String: Any])?["figures"] as? [String: [String: Any]])
-            for (column, figure) in [("t2pP99Ms", "touchToPhotonP99"), ("hitchMsPerS", "hitchMsPerS"), ("triplePercent", "triplePercent")] {
+            for (column, figure) in [("touchToPhotonP99", "touchToPhotonP99"), ("hitchTimeRatio", "hitchTimeRatio"), ("triplePercent", "triplePercent")] {
                 let mean = try #require(f[figure]?["mean"] as? Double), h = try #require(f[figure]?["halfWidth95"] as? Double)
                 #expect(abs(Double(row[column + "SeedMean"] ?? "")! - mean) < 1e-6, "\(column)")
                 #expect(abs(Double(row[column + "HalfWidth95"] ?? "")! - h) < 1e-6, "\(column)")
             }
             // the table's hitch cell is the same mean and half-width, one decimal
-            let hitch = try #require(f["hitchMsPerS"])
+            let hitch = try #require(f["hitchTimeRatio"])
             let cell = String(format: "%.1f ± %.1f", hitch["mean"] as! Double, hitch["halfWidth95"] as! Double)
             #expect(table.stdout.contains(cell), "'\(cell)' not in \(table.stdout)")
         }
@@ -102,18 +102,18 @@ import Testing
         #expect(try Latsim.run(["sweep", "merge"] + parts).status == 0)
         // drop one seed's values of the first part
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: parts[0]))) as? [String: Any])
-        var rows = try #require(object["rows"] as? [[String: Any]])
-        var seeds = try #require(rows[0]["seeds"] as? [String: Any])
+        var rows = try #require(object["rows"] as? [[Any]])
+        var seeds = try #require(rows[0].last as? [String: Any], "a row's last field is its seeds")
         var figures = try #require(seeds["figures"] as? [[String: Any]])
         figures[0]["perSeed"] = Array((figures[0]["perSeed"] as? [Any] ?? []).dropLast())
         seeds["figures"] = figures
-        rows[0]["seeds"] = seeds
+        rows[0][rows[0].count - 1] = seeds
         object["rows"] = rows
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: parts[0]))
         let csv = dir.appendingPathComponent("merged.csv")
         let o = try Latsim.run(["sweep", "merge"] + parts + ["--csv", csv.path])
         #expect(o.status == 2, "\(o.stderr)")
-        #expect(o.stderr.contains(parts[0]) && o.stderr.contains("rows"), "\(o.stderr)")
+        #expect(o.stderr.contains(parts[0]) && o.stderr.contains("row"), "\(o.stderr)")
         #expect(!FileManager.default.fileExists(atPath: csv.path))
     }
 }
