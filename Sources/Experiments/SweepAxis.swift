@@ -236,10 +236,13 @@ public struct SweepAxis: Sendable, Equatable, Codable {
         let unit = first.unit == "frame" ? "frames" : first.unit
         let outScale = scale + first.exponent // digits after the point in `unit`
         var values: [String] = [], numbers: [Double] = []
+        values.reserveCapacity(Int(count))
+        numbers.reserveCapacity(Int(count))
+        let divisor = pow(10, Double(outScale))
         for k in 0..<Int(count) {
             let v = lo + Int128(k) * s
             values.append(format(v, scale: outScale) + unit)
-            numbers.append(Double(v) / pow(10, Double(outScale)))
+            numbers.append((Int64(exactly: v).map(Double.init) ?? Double(v)) / divisor)
         }
         return (values, numbers, unit)
     }
@@ -265,13 +268,23 @@ public struct SweepAxis: Sendable, Equatable, Codable {
     /// `v / 10^scale` as the shortest exact decimal text.
     static func format(_ v: Int128, scale: Int) -> String {
         if scale <= 0 { return String(v * power(-scale)) }
-        let negative = v < 0
-        var digits = String(negative ? -v : v)
-        if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
-        let point = digits.index(digits.endIndex, offsetBy: -scale)
-        var whole = String(digits[..<point]), fraction = String(digits[point...])
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        if whole.isEmpty { whole = "0" }
-        return (negative ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+        // built as bytes: a range of 100,000 values is formatted once per
+        // sweep (and per shard), so this is the grid's cost
+        let zero = UInt8(ascii: "0")
+        let magnitude = v < 0 ? -v : v
+        var digits = Array((UInt64(exactly: magnitude).map { String($0) } ?? String(magnitude)).utf8)
+        if digits.count <= scale { digits.insert(contentsOf: repeatElement(zero, count: scale - digits.count + 1), at: 0) }
+        let point = digits.count - scale
+        var end = digits.count
+        while end > point && digits[end - 1] == zero { end -= 1 }
+        var out: [UInt8] = []
+        out.reserveCapacity(end + 2)
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        out += digits[..<point]
+        if end > point {
+            out.append(UInt8(ascii: "."))
+            out += digits[point..<end]
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

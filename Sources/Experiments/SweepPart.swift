@@ -190,17 +190,24 @@ public struct SweepPart: ShardPart {
 
     /// The digest of a sweep: 64-bit FNV-1a, in hex, of its scenario, every
     /// axis (key, values, numbers, unit), seeds, number of shards, command
-    /// and settings, each field length-prefixed. Parts of different sweeps
+    /// and settings, each field prefixed by its length (8 bytes), each
+    /// number its 8 bytes. Parts of different sweeps
     /// (or a part edited or cut short) differ in it; it is a check against
     /// mistakes, not against forgery.
     public static func digest(scenario: String, axes: [SweepAxis], seeds: Int, shards: Int, command: String,
                               settings: [ResolvedSetting]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        // a field: its length (8 bytes, little-endian), then its bytes
+        func add(bits: UInt64) {
+            for k in 0..<8 { add(byte: UInt8(truncatingIfNeeded: bits >> (8 * k))) }
+        }
         func add(_ text: String) {
-            for byte in String(text.utf8.count).utf8 + [0x3A] + Array(text.utf8) {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
+            add(bits: UInt64(text.utf8.count))
+            for byte in text.utf8 { add(byte: byte) }
         }
         add(scenario)
         add(String(axes.count))
@@ -209,7 +216,12 @@ public struct SweepPart: ShardPart {
             add(a.unit)
             add(String(a.values.count))
             for v in a.values { add(v) }
-            add(a.numbers.map { $0.map { String($0.bitPattern) }.joined(separator: ",") } ?? "-")
+            if let numbers = a.numbers {
+                add(bits: UInt64(numbers.count))
+                for n in numbers { add(bits: n.bitPattern) }
+            } else {
+                add("-")
+            }
         }
         add(String(seeds))
         add(String(shards))

@@ -11,21 +11,28 @@ public enum WorkEstimate {
     /// machine.
     public static let defaultEventLimit = 1e9
     /// The most events a run that keeps its frame log (a trace, a diagram)
-    /// may handle by default: 7 × 10^5 × ``logBytesPerEvent``, about 2.5 GB
-    /// of memory (it was 2 × 10^6 at a claimed 1,100 bytes an event, and a
-    /// 1-hour android-default Perfetto trace took 4.9 GB where the refusal said 2).
-    public static let defaultLogEventLimit = 7e5
+    /// may handle by default: 2.5 × 10^6 × ``logBytesPerEvent``, about
+    /// 2.5 GB of memory, 77 minutes of android-default (``memoryText(events:)``
+    /// states it). It was 7 × 10^5 at 3,500 bytes an event before the
+    /// traces were written as they are made.
+    public static let defaultLogEventLimit = 2.5e6
     /// Memory a run keeping its frame log takes per estimated model event,
-    /// bytes, for its costliest output: a Perfetto trace of an Android run,
-    /// whose writer holds the trace's events, its packets and the encoded
-    /// file at once. Measured as the growth of the peak resident memory
-    /// from 20 s to 120 s of every built-in scenario and output (a release
-    /// build): at most 2,663 bytes an estimated event (android-default's
-    /// `.perfetto-trace`; its Chrome JSON 1,600, `--frames` alone 123), and
-    /// about 2,900 in a debug build; Android's input events (two packets a
-    /// touch) took the debug build to 3,180 (67,464 to 235,360 KB for the
-    /// same 54,000 events); 3,500 covers both (Docs/Limits.md, "Work").
-    public static let logBytesPerEvent = 3_500.0
+    /// bytes, for its costliest output: a trace of an Android run, whose
+    /// writer holds the run's frame log and the trace's events (the file
+    /// itself is written as it is made, through a 1 MiB buffer). Measured
+    /// as the growth of the peak resident memory from 20 s to 120 s of
+    /// android-default (54,000 more estimated events): 729 bytes an event
+    /// for its `.perfetto-trace` in a release build, 731 in a debug build,
+    /// 712 and 722 for its Chrome JSON, 101 and 95 for `--frames` alone;
+    /// 1,000 covers them with a margin (Docs/Limits.md, "Work").
+    public static let logBytesPerEvent = 1_000.0
+
+    /// The memory `events` estimated events of a run keeping its frame log
+    /// take, as messages and help say it (`2.5 GB`, `700 MB`).
+    public static func memoryText(events: Double) -> String {
+        let mb = events * logBytesPerEvent / 1e6
+        return mb >= 1000 ? "\(formatDecimal(mb / 1000, places: 1)) GB" : "\(formatDecimal(mb, places: 0)) MB"
+    }
 
     /// An upper bound on the model events of a run of `c`.
     public static func events(_ c: PipelineConfiguration) -> Double {
@@ -61,8 +68,7 @@ public enum WorkEstimate {
                              limit: Double = defaultEventLimit, logLimit: Double = defaultLogEventLimit) throws(LatsimError) {
         let what = runs == 1 ? "this run" : "these \(runs) runs"
         if keepLog && total > logLimit {
-            let mb = total * logBytesPerEvent / 1e6
-            let memory = mb >= 1000 ? "\(formatDecimal(mb / 1000, places: 0)) GB" : "\(formatDecimal(mb, places: 0)) MB"
+            let memory = memoryText(events: total)
             var e = LatsimError(problem: "\(what) would keep a trace of about \(scientific(total)) events, about \(memory) of memory, past the limit of \(scientific(logLimit)) events",
                                 expected: "a shorter duration (the trace holds every event)")
             e.seeAlso = .workLimit
@@ -77,7 +83,7 @@ public enum WorkEstimate {
     }
 
     /// `4.8e9`, `2e6`: two significant digits.
-    static func scientific(_ x: Double) -> String {
+    public static func scientific(_ x: Double) -> String {
         guard x >= 1e4 else { return formatDecimal(x, places: 0) }
         var e = 0
         var m = x
