@@ -103,7 +103,7 @@ public enum Sweep {
                 if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
                     _ = try trajectories.trajectory(for: c)
                 } else {
-                    try baseChecked.withLock { checked in
+                    _ = try baseChecked.withLock { checked in
                         if checked == nil { checked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: c); return true } }
                         return checked!
                     }.get()

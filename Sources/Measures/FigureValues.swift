@@ -43,19 +43,24 @@ public struct FigureValues: Sendable, Equatable, Codable {
     /// pooling the run alone, without computing its figures twice or
     /// copying its measurements.
     public init(single r: RunResult, configuration: PipelineConfiguration) {
-        values = Figure.allCases.map { f -> Double? in
-            guard f.isProduced(by: configuration) else { return nil }
+        // the measurements bound once: handing `r.measurements` (a few KB)
+        // to each figure's reader copied it every time, 52 copies a run
+        let measurements = r.measurements
+        var values = [Double?](repeating: nil, count: Figure.allCases.count)
+        for f in Figure.allCases where f.isProduced(by: configuration) {
             switch f.declaration.value {
             case .pooled(let statistic, let stream):
-                return stream(r.measurements).flatMap(statistic.of)
-            case .runMean:
-                // the mean of one value, as pooling takes it
-                guard let x = f.value(r) else { return nil }
+                values[f.index] = stream(measurements).flatMap(statistic.of)
+            case .runMean(let read):
+                // the mean of one value, as pooling takes it (the run
+                // produces the figure: its configuration is `configuration`)
+                guard let x = read(r) else { continue }
                 var sum = CompensatedSum()
                 sum.add(x)
-                return sum.value / 1
+                values[f.index] = sum.value / 1
             }
         }
+        self.values = values
     }
 
     /// The values of `figures` (`values[i]` is `figures[i]`'s), nil for

@@ -76,13 +76,16 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
             s = String(format: "%.\(places)f", r)
         }
     }
-    if s.contains(".") {
-        while s.hasSuffix("0") { s.removeLast() }
-        if s.hasSuffix(".") { s.removeLast() }
+    // (a byte search: `contains(".")` on a String went through Foundation's
+    // substring search, a tenth of a sweep's instructions)
+    let point = UInt8(ascii: ".")
+    if s.utf8.contains(point) {
+        while s.utf8.last == UInt8(ascii: "0") { s.removeLast() }
+        if s.utf8.last == point { s.removeLast() }
     }
     if s == "-0" { s = "0" }
     if fixed && places > 0 {
-        if !s.contains(".") { s += "." }
+        if !s.utf8.contains(point) { s += "." }
         let decimals = s.count - 1 - s.distance(from: s.startIndex, to: s.firstIndex(of: ".")!)
         s += String(repeating: "0", count: Swift.max(0, places - decimals))
     }
