@@ -24,6 +24,19 @@ public protocol ShardPart: Codable, Sendable {
 }
 
 extension ShardPart {
+    /// Refuses a merge missing some of its `count` shards (`present` says
+    /// which are there), naming them up to ten, then counting: a message
+    /// stays one short paragraph.
+    static func checkNoneMissing(count: Int, _ present: (Int) -> Bool) throws(LatsimError) {
+        let missing = (0..<count).filter { !present($0) }
+        guard missing.isEmpty else {
+            var listed = missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ")
+            if missing.count > 10 { listed += " and \(missing.count - 10) more" }
+            throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(listed) missing",
+                              expected: "the parts of all \(count) shards")
+        }
+    }
+
     /// No more to check by default.
     public func problem() -> String? { nil }
 
@@ -89,14 +102,7 @@ extension ShardPart {
             }
             byIndex[p.shard.index] = (path, p)
         }
-        let missing = (0..<count).filter { byIndex[$0] == nil }
-        guard missing.isEmpty else {
-            // named up to ten, then counted: a message stays one short paragraph
-            var listed = missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ")
-            if missing.count > 10 { listed += " and \(missing.count - 10) more" }
-            throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(listed) missing",
-                              expected: "the parts of all \(count) shards")
-        }
+        try checkNoneMissing(count: count) { byIndex[$0] != nil }
         return (0..<count).map { byIndex[$0]! }
     }
 }

@@ -354,14 +354,7 @@ public struct SweepPart: ShardPart {
                 throw LatsimError(problem: "no part to merge", expected: "the part files of every shard of one sweep")
             }
             let count = first.part.shard.count
-            let missing = (0..<count).filter { rows[$0] == nil }
-            guard missing.isEmpty else {
-                // named up to ten, then counted: a message stays one short paragraph
-                var listed = missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ")
-                if missing.count > 10 { listed += " and \(missing.count - 10) more" }
-                throw LatsimError(problem: "shard\(missing.count == 1 ? "" : "s") \(listed) missing",
-                                  expected: "the parts of all \(count) shards")
-            }
+            try SweepPart.checkNoneMissing(count: count) { rows[$0] != nil }
             guard let settings else {
                 throw LatsimError(file: paths[0], problem: "shard 0 holds no settings", expected: "a part as a sweep wrote it")
             }
