@@ -33,14 +33,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
     scenarios=(ios9-coalescing-120hz android-default ios9-prediction)
   fi
 fi
-# the same hash seed in every process, so the counts repeat exactly
-export SWIFT_DETERMINISTIC_HASHING=1
-command -v valgrind >/dev/null || { echo "callgrind-per-frame: valgrind is not installed" >&2; exit 3; }
-if [ ! -x "$binary" ]; then swift build -c release --product latsim >&2; fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp "$binary" "$work/latsim"
-strip "$work/latsim"
+. Benchmarks/callgrind-setup.sh callgrind-per-frame "$binary"
 
 # instructions of one run (callgrind's "Collected" total)
 instructions() {

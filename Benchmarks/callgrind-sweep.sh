@@ -25,13 +25,7 @@ while [ $# -gt 0 ]; do
     *) echo "callgrind-sweep: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-export SWIFT_DETERMINISTIC_HASHING=1
-command -v valgrind >/dev/null || { echo "callgrind-sweep: valgrind is not installed" >&2; exit 3; }
-if [ ! -x "$binary" ]; then swift build -c release --product latsim >&2; fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp "$binary" "$work/latsim"
-strip "$work/latsim"
+. Benchmarks/callgrind-setup.sh callgrind-sweep "$binary"
 
 # instructions of one latsim command (callgrind's "Collected" total)
 instructions() {
