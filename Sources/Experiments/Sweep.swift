@@ -132,7 +132,7 @@ public enum Sweep {
         @Sendable func row(_ point: Int, _ p: PipelineConfiguration, runs: Int, invariantsHold: Bool, figures: FigureValues,
                            seedFigures: SweepSeedFigures?) -> SweepRow {
             SweepRow(index: point, values: grid.values(of: point),
-                     numbers: zip(grid.axes, grid.indices(of: point)).map { $0.numbers?[$1] },
+                     numbers: zip(grid.axes, grid.indices(of: point)).map { $0.number(at: $1) },
                      buffering: p.buffering,
                      simulatedSeconds: Double(p.duration) / 1e9,
                      framePeriodMs: p.framePeriod.doubleValue / 1e6,

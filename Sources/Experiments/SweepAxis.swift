@@ -23,15 +23,13 @@ import TouchModel
 /// Each value is the text of a `--set PATH=VALUE`; it is checked when the
 /// grid is resolved against a scenario (``Sweep/run(scenario:baseOverrides:axes:seeds:duration:seed:jobs:progress:)``),
 /// with the usual ``LatsimError``.
-public struct SweepAxis: Sendable, Equatable, Codable {
+public struct SweepAxis: Sendable, Equatable {
     /// The configuration key varied (see ``ConfigurationKey/all``).
     public let path: String
-    /// The values, as `--set` text, in sweep order.
-    public let values: [String]
-    /// Each value as a number in ``unit``, when every value is a number
-    /// (plain or with a unit of the same kind); nil for a list of names or
-    /// distributions.
-    public let numbers: [Double]?
+    /// The values as given: a list is kept as its texts; a range as its
+    /// first value, step and count, each value made when asked for (a
+    /// shard of a 100,000-value range makes only its own).
+    let storage: Storage
     /// The unit the values are written in (`ms`, `frames`, ...), empty for
     /// plain numbers and for non-numeric values.
     public let unit: String
@@ -40,11 +38,51 @@ public struct SweepAxis: Sendable, Equatable, Codable {
     /// Where it was given (the command line names it).
     public let source: SettingSource
 
+    enum Storage: Sendable, Equatable {
+        /// A list's values and, when all are numbers, those numbers.
+        case list([String], [Double]?)
+        /// Value k is `(first + k * step) / 10^scale` in the axis's unit.
+        case range(first: Int128, step: Int128, count: Int, scale: Int)
+    }
+
+    /// The values, as `--set` text, in sweep order (all of them made:
+    /// ``value(at:)`` makes one).
+    public var values: [String] { (0..<count).map(value(at:)) }
+
+    /// Each value as a number in ``unit``, when every value is a number
+    /// (plain or with a unit of the same kind); nil for a list of names or
+    /// distributions (``number(at:)`` makes one).
+    public var numbers: [Double]? { isNumeric ? (0..<count).map { number(at: $0)! } : nil }
+
+    /// True when every value is a number (``numbers`` is not nil).
+    public var isNumeric: Bool {
+        switch storage {
+        case .list(_, let numbers): return numbers != nil
+        case .range: return true
+        }
+    }
+
+    /// The `--set` text of value `i`.
+    public func value(at i: Int) -> String {
+        switch storage {
+        case .list(let values, _): return values[i]
+        case let .range(first, step, _, scale): return Self.format(first + Int128(i) * step, scale: scale) + unit
+        }
+    }
+
+    /// Value `i` as a number in ``unit``; nil when the axis is not numeric.
+    public func number(at i: Int) -> Double? {
+        switch storage {
+        case .list(_, let numbers): return numbers?[i]
+        case let .range(first, step, _, scale):
+            let v = first + Int128(i) * step
+            return (Int64(exactly: v).map(Double.init) ?? Double(v)) / pow(10, Double(scale))
+        }
+    }
     /// An axis from its parts (for callers that build values themselves).
     public init(path: String, values: [String], numbers: [Double]? = nil, unit: String = "", source: SettingSource = SettingSource()) {
         self.path = path
-        self.values = values
-        self.numbers = numbers
+        self.storage = .list(values, numbers)
         self.unit = unit
         self.argument = path + "=" + values.joined(separator: ",")
         self.source = source
@@ -76,10 +114,7 @@ public struct SweepAxis: Sendable, Equatable, Codable {
         self.argument = argument
         self.source = source
         if spec.contains("...") {
-            let range = try SweepAxis.range(spec, path: path, bad: bad)
-            values = range.values
-            numbers = range.numbers
-            unit = range.unit
+            (storage, unit) = try SweepAxis.range(spec, path: path, bad: bad)
         } else {
             // `2ms..20ms` or `2ms…20ms` meant a range: say how to write one
             if spec.range(of: #"^\s*[0-9][0-9.]*[^0-9.,;]*(\.\.|…)\s*[0-9]"#, options: .regularExpression) != nil {
@@ -92,13 +127,19 @@ public struct SweepAxis: Sendable, Equatable, Codable {
             if items.count > Sweep.maximumPoints {
                 throw bad("\(items.count) values is more than the \(Sweep.maximumPoints) grid points a sweep may have")
             }
-            values = items
-            (numbers, unit) = SweepAxis.numbers(of: items)
+            let (numbers, unit) = SweepAxis.numbers(of: items)
+            storage = .list(items, numbers)
+            self.unit = unit
         }
     }
 
     /// The number of values.
-    public var count: Int { values.count }
+    public var count: Int {
+        switch storage {
+        case .list(let values, _): return values.count
+        case .range(_, _, let count, _): return count
+        }
+    }
 
     // MARK: parsing
 
@@ -170,8 +211,9 @@ public struct SweepAxis: Sendable, Equatable, Codable {
         return (values, unit)
     }
 
-    /// The values of `FROM...TO[:STEP]`.
-    static func range(_ spec: String, path: String, bad: (String) -> LatsimError) throws(LatsimError) -> (values: [String], numbers: [Double], unit: String) {
+    /// The values of `FROM...TO[:STEP]` (as a first value, step and count)
+    /// and their unit.
+    static func range(_ spec: String, path: String, bad: (String) -> LatsimError) throws(LatsimError) -> (Storage, String) {
         let form = "write FROM...TO[:STEP], e.g. \(path)=\(example(for: path))"
         let ends = spec.components(separatedBy: "...")
         guard ends.count == 2 else { throw bad("a range has one `...` between its two ends: \(form)") }
@@ -235,16 +277,8 @@ public struct SweepAxis: Sendable, Equatable, Codable {
         }
         let unit = first.unit == "frame" ? "frames" : first.unit
         let outScale = scale + first.exponent // digits after the point in `unit`
-        var values: [String] = [], numbers: [Double] = []
-        values.reserveCapacity(Int(count))
-        numbers.reserveCapacity(Int(count))
-        let divisor = pow(10, Double(outScale))
-        for k in 0..<Int(count) {
-            let v = lo + Int128(k) * s
-            values.append(format(v, scale: outScale) + unit)
-            numbers.append((Int64(exactly: v).map(Double.init) ?? Double(v)) / divisor)
-        }
-        return (values, numbers, unit)
+        // value k is (lo + k s) / 10^scale base units, which is (lo + k s) / 10^outScale in `unit`
+        return (.range(first: lo, step: s, count: Int(count), scale: outScale), unit)
     }
 
     /// `r` as `mantissa / 10^scale`, when its denominator divides a power of ten.
@@ -268,8 +302,7 @@ public struct SweepAxis: Sendable, Equatable, Codable {
     /// `v / 10^scale` as the shortest exact decimal text.
     static func format(_ v: Int128, scale: Int) -> String {
         if scale <= 0 { return String(v * power(-scale)) }
-        // built as bytes: a range of 100,000 values is formatted once per
-        // sweep (and per shard), so this is the grid's cost
+        // built as bytes: each grid point formats its values
         let zero = UInt8(ascii: "0")
         let magnitude = v < 0 ? -v : v
         var digits = Array((UInt64(exactly: magnitude).map { String($0) } ?? String(magnitude)).utf8)

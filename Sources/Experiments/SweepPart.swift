@@ -189,7 +189,8 @@ public struct SweepPart: ShardPart {
     public static let writer = "a sweep with a shard"
 
     /// The digest of a sweep: 64-bit FNV-1a, in hex, of its scenario, every
-    /// axis (key, values, numbers, unit), seeds, number of shards, command
+    /// axis (key, unit, and its values and numbers, or a range's first
+    /// value, step and scale), seeds, number of shards, command
     /// and settings, each field prefixed by its length (8 bytes), each
     /// number its 8 bytes. Parts of different sweeps
     /// (or a part edited or cut short) differ in it; it is a check against
@@ -214,13 +215,23 @@ public struct SweepPart: ShardPart {
         for a in axes {
             add(a.path)
             add(a.unit)
-            add(String(a.values.count))
-            for v in a.values { add(v) }
-            if let numbers = a.numbers {
-                add(bits: UInt64(numbers.count))
-                for n in numbers { add(bits: n.bitPattern) }
-            } else {
-                add("-")
+            add(String(a.count))
+            switch a.storage {
+            case .list(let values, let numbers):
+                for v in values { add(v) }
+                if let numbers {
+                    add(bits: UInt64(numbers.count))
+                    for n in numbers { add(bits: n.bitPattern) }
+                } else {
+                    add("-")
+                }
+            case let .range(first, step, _, scale):
+                // a range is its first value, step and scale: a shard
+                // digests them, not its grid's values
+                add("range")
+                add(String(first))
+                add(String(step))
+                add(String(scale))
             }
         }
         add(String(seeds))
@@ -334,7 +345,7 @@ public struct SweepPart: ShardPart {
             let range = p.shard.points(of: p.points)
             rows[p.shard.index] = zip(range, p.rows).map { i, r in
                 SweepRow(index: i, values: grid!.values(of: i),
-                         numbers: zip(grid!.axes, grid!.indices(of: i)).map { $0.numbers?[$1] },
+                         numbers: zip(grid!.axes, grid!.indices(of: i)).map { $0.number(at: $1) },
                          buffering: r.buffering, simulatedSeconds: r.simulatedSeconds, framePeriodMs: r.framePeriodMs,
                          runs: r.runs, invariantsHold: r.invariantsHold, figures: FigureValues(p.figures, values: r.figures),
                          seeds: r.seeds)

@@ -52,7 +52,7 @@ public struct SweepGrid: Sendable, Equatable {
 
     /// The `--set` text of each axis at grid point `i`.
     public func values(of i: Int) -> [String] {
-        zip(axes, indices(of: i)).map { $0.values[$1] }
+        zip(axes, indices(of: i)).map { $0.value(at: $1) }
     }
 }
 

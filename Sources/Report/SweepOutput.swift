@@ -56,7 +56,7 @@ public enum SweepOutput {
     /// for plain numbers); any other axis (names, distributions) its
     /// values' text under the key (`os.buffering`).
     public static func axisColumn(_ axis: SweepAxis) -> String {
-        guard axis.numbers != nil, !axis.unit.isEmpty else { return axis.path }
+        guard axis.isNumeric, !axis.unit.isEmpty else { return axis.path }
         return axis.path + "_" + (axis.unit == "µs" ? "us" : axis.unit)
     }
 
@@ -164,7 +164,7 @@ public enum SweepOutput {
         }
         // numbers right-aligned, including numeric varied values
         var right = Set(numeric..<header.count)
-        for (i, axis) in result.axes.enumerated() where axis.numbers != nil { right.insert(i) }
+        for (i, axis) in result.axes.enumerated() where axis.isNumeric { right.insert(i) }
         return TextTable(header: header, rows: rows, rightAligned: right).render()
     }
 
@@ -189,7 +189,7 @@ public enum SweepOutput {
     public static func label(of axis: SweepAxis) -> String {
         let d = ConfigurationKey.byPath[axis.path]
         let name = d.map { "\($0.phrase), \(axis.path)" } ?? axis.path
-        guard axis.numbers != nil else {
+        guard axis.isNumeric else {
             let legend = axis.values.enumerated().map { "\($0.offset + 1) = \($0.element)" }.joined(separator: ", ")
             return "\(name): \(legend)"
         }
@@ -250,8 +250,8 @@ public enum SweepOutput {
     public static func shortLabel(_ axis: SweepAxis, value index: Int) -> String {
         let key = ConfigurationKey.byPath[axis.path]
         let name = key?.shortName ?? String(axis.path.split(separator: ".").last ?? Substring(axis.path))
-        var value = axis.values[index]
-        if axis.numbers != nil, axis.unit.isEmpty, let unit = key?.plainUnit { value += unit }
+        var value = axis.value(at: index)
+        if axis.isNumeric, axis.unit.isEmpty, let unit = key?.plainUnit { value += unit }
         return "\(name) \(value)"
     }
 
@@ -293,7 +293,7 @@ public enum SweepOutput {
             row.numbers[axis] ?? Double(result.grid.indices(of: row.index)[axis] + 1)
         }
         func tics(_ axis: Int) -> [(Double, String)]? {
-            result.axes[axis].numbers == nil ? result.axes[axis].values.enumerated().map { (Double($0.offset + 1), $0.element) } : nil
+            !result.axes[axis].isNumeric ? result.axes[axis].values.enumerated().map { (Double($0.offset + 1), $0.element) } : nil
         }
         let cells = result.rows.map {
             SweepHeatMapChart.Cell(x: position(0, $0), y: position(1, $0), p50Ms: $0.figures[.touchToPhotonP50], fps: $0.figures[.fps] ?? 0)

@@ -42,6 +42,29 @@ import Testing
         #expect(try SweepAxis(parsing: "gpu.render=4ms...4ms").values == ["4ms"])
     }
 
+    /// A range is kept as its first value, step and count: any value is
+    /// made on its own and is the one the whole list would hold, and the
+    /// list itself is never made for one value (a shard's point).
+    @Test func aRangeMakesEachValueWhenAskedFor() throws {
+        let wide = try SweepAxis(parsing: "gpu.render=1ms...100.999ms:0.001ms")
+        #expect(wide.count == 100_000 && wide.isNumeric && wide.unit == "ms")
+        #expect(wide.value(at: 0) == "1ms" && wide.value(at: 1) == "1.001ms" && wide.value(at: 99_999) == "100.999ms")
+        #expect(wide.number(at: 50_000) == 51 && wide.number(at: 99_999) == 100.999)
+        for spec in ["gpu.render=2ms...16ms", "gpu.render=500us...2ms:500us", "device.sampleInstant=0...1:0.1", "device.scanHz=60...240:60"] {
+            let a = try SweepAxis(parsing: spec)
+            let values = a.values, numbers = a.numbers!
+            #expect(values.count == a.count && numbers.count == a.count)
+            for i in 0..<a.count {
+                #expect(a.value(at: i) == values[i] && a.number(at: i) == numbers[i])
+                // the number is the text's own
+                #expect(Double(values[i].prefix { $0.isNumber || $0 == "." }) == numbers[i])
+            }
+        }
+        // a list answers the same questions from its texts
+        let list = try SweepAxis(parsing: "os.buffering=double,triple")
+        #expect(!list.isNumeric && list.value(at: 1) == "triple" && list.number(at: 1) == nil)
+    }
+
     @Test func listsKeepTheirTextAndKnowWhetherTheyAreNumbers() throws {
         let buffering = try SweepAxis(parsing: "os.buffering=double,triple,adaptive")
         #expect(buffering.values == ["double", "triple", "adaptive"])
