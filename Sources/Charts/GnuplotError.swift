@@ -37,7 +37,7 @@ extension LatsimError {
 
     /// gnuplot's standard error on one line, at most a few hundred characters.
     static func quoted(_ stderr: String) -> String {
-        let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmedWhitespace }.filter { !$0.isEmpty }
         let text = lines.joined(separator: " | ")
         return text.count > 400 ? String(text.prefix(397)) + "..." : text
     }

@@ -11,7 +11,7 @@ public struct Horizon: Sendable, Hashable, CustomStringConvertible {
     /// Parses a duration (`8ms`, `1frame`, `0.5frames`); a bare number is a
     /// number of display frames.
     public init(parsing text: String) throws(LatsimError) {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         let spec = Rational(decimal: t) != nil ? t + "frames" : t
         // checked against a 60 Hz frame here; the run's own rate resolves it
         let ns = try DurationSyntax.parse(spec, framePeriod: Rational(16_666_667))

@@ -99,8 +99,8 @@ public struct SweepAxis: Sendable, Equatable {
         guard let eq = argument.firstIndex(of: "=") else {
             throw bad("expected PATH=FROM...TO[:STEP] or PATH=A,B,C (a configuration key, `=`, then a range or a list), e.g. gpu.render=2ms...16ms:1ms or os.buffering=double,triple,adaptive")
         }
-        let path = argument[..<eq].trimmingCharacters(in: .whitespaces)
-        let spec = argument[argument.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        let path = argument[..<eq].trimmedWhitespace
+        let spec = argument[argument.index(after: eq)...].trimmedWhitespace
         guard !path.isEmpty else {
             throw bad("no key before `=`: expected PATH=FROM...TO[:STEP] with a key from `latsim keys`, e.g. gpu.render=2ms...16ms:1ms")
         }
@@ -157,7 +157,7 @@ public struct SweepAxis: Sendable, Equatable {
         /// Splits `text` into a decimal number and the trailing unit; nil
         /// when the part before the unit is not a plain decimal number.
         init?(_ text: String) {
-            let t = text.trimmingCharacters(in: .whitespaces)
+            let t = text.trimmedWhitespace
             var numberEnd = t.endIndex
             while numberEnd > t.startIndex {
                 let c = t[t.index(before: numberEnd)]
@@ -166,7 +166,7 @@ public struct SweepAxis: Sendable, Equatable {
             }
             guard let r = Rational(decimal: String(t[..<numberEnd])) else { return nil }
             number = r
-            unit = t[numberEnd...].trimmingCharacters(in: .whitespaces)
+            unit = t[numberEnd...].trimmedWhitespace
         }
     }
 
@@ -183,19 +183,19 @@ public struct SweepAxis: Sendable, Equatable {
     /// Splits a list at commas outside parentheses, or at `;` when there is one.
     static func split(list spec: String) -> [String] {
         if spec.contains(";") {
-            return spec.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            return spec.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmedWhitespace }
         }
         var items: [String] = [], current = "", depth = 0
         for c in spec {
             if c == "(" { depth += 1 } else if c == ")" { depth = max(0, depth - 1) }
             if c == "," && depth == 0 {
-                items.append(current.trimmingCharacters(in: .whitespaces))
+                items.append(current.trimmedWhitespace)
                 current = ""
             } else {
                 current.append(c)
             }
         }
-        items.append(current.trimmingCharacters(in: .whitespaces))
+        items.append(current.trimmedWhitespace)
         return items
     }
 
@@ -217,12 +217,12 @@ public struct SweepAxis: Sendable, Equatable {
         let form = "write FROM...TO[:STEP], e.g. \(path)=\(example(for: path))"
         let ends = spec.components(separatedBy: "...")
         guard ends.count == 2 else { throw bad("a range has one `...` between its two ends: \(form)") }
-        let fromText = ends[0].trimmingCharacters(in: .whitespaces)
-        var toText = ends[1].trimmingCharacters(in: .whitespaces)
+        let fromText = ends[0].trimmedWhitespace
+        var toText = ends[1].trimmedWhitespace
         var stepText: String?
         if let colon = toText.firstIndex(of: ":") {
-            stepText = toText[toText.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            toText = toText[..<colon].trimmingCharacters(in: .whitespaces)
+            stepText = toText[toText.index(after: colon)...].trimmedWhitespace
+            toText = toText[..<colon].trimmedWhitespace
             if stepText!.isEmpty { throw bad("nothing after `:`: the step is optional, but when given it is a number in the range's unit: \(form)") }
         }
         guard !fromText.isEmpty, !toText.isEmpty else {

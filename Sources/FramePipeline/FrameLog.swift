@@ -55,9 +55,26 @@ public final class FrameLog: @unchecked Sendable {
     /// platform's stages per measured frame (see ``FrameRecord/stageOffset``).
     public var stageNanos: [SimTime] = []
 
+    /// Where the vsyncs' records go instead of ``frames`` when the run
+    /// streams them (``PipelineRun/streamFrames(to:)``).
+    var stream: (any FrameRecordSink)?
+    /// Records handed to ``stream`` since the events were last dropped.
+    private var streamed = 0
+
     /// Adds a vsync's record; a measured one takes the budget's stages of
-    /// the frame just split.
+    /// the frame just split. A streaming log hands it on and keeps nothing:
+    /// every 1,024 records it drops the events it was given, which nothing
+    /// reads during a run, so its memory stays that of 1,024 vsyncs.
     func record(_ r: FrameRecord, stages: UnsafeBufferPointer<SimTime>? = nil) {
+        if let stream {
+            stream.frame(r, stages: stages)
+            streamed += 1
+            if streamed == 1_024 {
+                streamed = 0
+                dropEvents()
+            }
+            return
+        }
         var r = r
         if let stages {
             r.stageOffset = stageNanos.count
@@ -66,10 +83,34 @@ public final class FrameLog: @unchecked Sendable {
         frames.append(r)
     }
 
+    /// Empties the event lists (capacity kept).
+    private func dropEvents() {
+        scans.removeAll(keepingCapacity: true)
+        deliveries.removeAll(keepingCapacity: true)
+        handlers.removeAll(keepingCapacity: true)
+        commits.removeAll(keepingCapacity: true)
+        prepares.removeAll(keepingCapacity: true)
+        gpuJobs.removeAll(keepingCapacity: true)
+        latches.removeAll(keepingCapacity: true)
+        drops.removeAll(keepingCapacity: true)
+        lateReads.removeAll(keepingCapacity: true)
+        bufferSamples.removeAll(keepingCapacity: true)
+        rateSwitches.removeAll(keepingCapacity: true)
+    }
+
     /// A force run's records (nil when the app does not use force).
     public var force: ForceLog?
 
     public init() {}
+}
+
+/// Takes a run's vsync records as they are made (`--frames` written as
+/// the run goes): `stages` holds a measured frame's stage durations, ns,
+/// in the order of the run's ``StageBudget/stages`` (nil otherwise), and
+/// is valid only during the call. The record's ``FrameRecord/stageOffset``
+/// is -1.
+public protocol FrameRecordSink: AnyObject {
+    func frame(_ record: FrameRecord, stages: UnsafeBufferPointer<SimTime>?)
 }
 
 /// One vsync of a run as `--frames` exports it: what the display showed,

@@ -106,6 +106,24 @@ public struct PipelineRun: ~Copyable {
         }
     }
 
+    /// Hands each vsync's record to `sink` as the run makes it, instead of
+    /// keeping it: the result's frame log then holds no frames and no
+    /// events, and the run's memory does not grow with its duration
+    /// (`--frames` without `--trace`). Records come in vsync order, as
+    /// ``FrameLog/frames`` would hold them.
+    public mutating func streamFrames(to sink: some FrameRecordSink) {
+        let kept: FrameLog?
+        switch model {
+        case .ios(let m): kept = m.log
+        case .android(let m): kept = m.log
+        case .frontBuffered(let m): kept = m.log
+        }
+        guard let log = kept else { preconditionFailure("streamFrames needs a run prepared with keepLog") }
+        log.stream = sink
+        // Android's own records are for traces and diagrams: none kept
+        log.android = nil
+    }
+
     /// Runs to the configured duration and returns the result.
     ///
     /// - Throws: ``LatsimError`` (bad input) when the run meets a draw the

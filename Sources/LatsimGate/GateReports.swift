@@ -139,7 +139,7 @@ extension GateOutcome {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        let host = hostname.trimmingCharacters(in: .whitespaces).isEmpty ? "localhost" : hostname
+        let host = hostname.trimmedWhitespace.isEmpty ? "localhost" : hostname
         return "timestamp=\"\(formatter.string(from: timestamp))\" hostname=\"\(xml(host))\""
     }
 

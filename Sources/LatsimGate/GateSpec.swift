@@ -235,9 +235,9 @@ struct SpecReader {
     /// `5%` or `0.5pt` (a bare number is refused: the unit says which).
     func tolerance(_ node: Node, key: String) throws(LatsimError) -> MetricRule.Tolerance {
         let expected = "a percentage of the baseline value such as 5% or a number of points such as 0.5pt"
-        let t = try scalar(node, key: key, expected: expected).trimmingCharacters(in: .whitespaces)
+        let t = try scalar(node, key: key, expected: expected).trimmedWhitespace
         let unit = t.hasSuffix("%") ? "%" : t.hasSuffix("pt") ? "pt" : ""
-        let number = String(t.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
+        let number = String(t.dropLast(unit.count)).trimmedWhitespace
         guard !unit.isEmpty, number.range(of: #"^[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil,
               let x = Double(number), x <= 1_000_000 else {
             throw fail(node, key: key, unit.isEmpty && Double(t) != nil ? "has no unit" : "is not a tolerance", expected: expected)
@@ -248,7 +248,7 @@ struct SpecReader {
     func points(_ node: Node, key: String) throws(LatsimError) -> Double {
         let expected = "a number of points such as 0.01pt"
         let t = try scalar(node, key: key, expected: expected)
-        let number = t.hasSuffix("pt") ? String(t.dropLast(2)).trimmingCharacters(in: .whitespaces) : t
+        let number = t.hasSuffix("pt") ? String(t.dropLast(2)).trimmedWhitespace : t
         guard number.range(of: #"^[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil, let x = Double(number), x <= 1_000_000 else {
             throw fail(node, key: key, "is not a number of points", expected: expected)
         }

@@ -19,7 +19,7 @@ public struct PredictorCommand: Sendable {
     /// number of seconds from a millisecond to an hour.
     public init(_ command: String, timeout: Double = PredictorProtocol.defaultTimeout,
                 watcher: (any PredictorProcessWatcher)? = nil) throws(LatsimError) {
-        guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !command.trimmedWhitespace.isEmpty else {
             throw LatsimError(value: command, problem: "an empty predictor command", expected: "a command such as 'python3 predictor.py'")
         }
         guard PredictorProtocol.timeouts.contains(timeout) else {

@@ -40,7 +40,7 @@ extension ValueType where Value == SimTime? {
     static var midFrameLead: ValueType {
         let expected = "off, or a duration from 0 to 1frame, e.g. 3.5ms, 0.42frames (units ns, us, ms, s, or frames)"
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "off" { return nil }
+            if text.trimmedWhitespace.lowercased() == "off" { return nil }
             let v: SimTime
             do throws(LatsimError) { v = try DurationSyntax.parse(text, framePeriod: ctx.framePeriod) } catch {
                 throw failure(text, error.problem, expected)

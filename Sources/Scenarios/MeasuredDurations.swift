@@ -18,21 +18,21 @@ enum MeasuredDurations {
 
     /// True when `text` is the file form `empirical(@FILE:COLUMN)`.
     static func isFileForm(_ text: String) -> Bool {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         return t.hasPrefix("empirical(") && t.dropFirst("empirical(".count).hasPrefix("@")
     }
 
     /// The distribution of the durations in the named file's column.
     static func distribution(_ text: String, relativeTo base: String?, upTo maximum: SimTime,
                              framePeriod: Rational) throws(LatsimError) -> DurationDistribution {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         guard t.hasSuffix(")") else { throw LatsimError(value: text, problem: "not closed", expected: "empirical(@FILE:COLUMN)") }
         let inner = t.dropFirst("empirical(@".count).dropLast()
         guard let colon = inner.lastIndex(of: ":"), colon != inner.startIndex else {
             throw LatsimError(value: text, problem: "no column named", expected: "empirical(@FILE:COLUMN), e.g. empirical(@frames.csv:handler_ms)")
         }
         var path = String(inner[..<colon])
-        let column = String(inner[inner.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        let column = String(inner[inner.index(after: colon)...]).trimmedWhitespace
         if !path.hasPrefix("/"), let base { path = (base as NSString).appendingPathComponent(path) }
         let values = try read(path, column: column, upTo: maximum, framePeriod: framePeriod)
         return .empirical(values)
@@ -41,7 +41,7 @@ enum MeasuredDurations {
     /// A cell without surrounding spaces and double quotes (query tools
     /// such as Perfetto's quote their CSV).
     static func unquoted(_ cell: Substring) -> String {
-        var t = cell.trimmingCharacters(in: .whitespaces)
+        var t = cell.trimmedWhitespace
         if t.count >= 2, t.hasPrefix("\""), t.hasSuffix("\"") { t = String(t.dropFirst().dropLast()) }
         return t
     }
@@ -70,7 +70,7 @@ enum MeasuredDurations {
         guard let header = records.next(wanting: nil) else {
             throw LatsimError(file: path, problem: "the file is empty", expected: "a header row and values")
         }
-        let names = header.cells.map { $0.text.trimmingCharacters(in: .whitespaces) }
+        let names = header.cells.map { $0.text.trimmedWhitespace }
         guard let index = names.firstIndex(of: column) else {
             var listed = names.prefix(20).map { LatsimError.shortened($0) }.joined(separator: ", ")
             if names.count > 20 { listed += " and \(names.count - 20) more" }
@@ -96,7 +96,7 @@ enum MeasuredDurations {
             if let fast {
                 v = fast
             } else {
-                let text = cell.text.trimmingCharacters(in: .whitespaces)
+                let text = cell.text.trimmedWhitespace
                 if text.isEmpty { continue }
                 let spec = NumberSyntax.double(text) != nil ? text + unit : text
                 do { v = try DurationSyntax.parse(spec, framePeriod: framePeriod) } catch {

@@ -165,7 +165,7 @@ public struct MeasurementTable: Sendable {
             text[key] = (try PresetYAML.string(v, file: file, key: key), v)
         }
         func required(_ key: String) throws(LatsimError) -> (String, Node) {
-            guard let t = text[key], !t.0.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let t = text[key], !t.0.trimmedWhitespace.isEmpty else {
                 throw PresetYAML.error(node, file: file, key: key, "is missing from this row",
                                        expected: "id, device, scenario, measure, published, source and tag in every row")
             }
@@ -200,7 +200,7 @@ public struct MeasurementTable: Sendable {
             }
             expectedMiss = e == "miss"
         }
-        let reason = text["reason"]?.0.trimmingCharacters(in: .whitespaces) ?? ""
+        let reason = text["reason"]?.0.trimmedWhitespace ?? ""
         if expectedMiss, reason.isEmpty {
             throw PresetYAML.error(node, file: file, key: "reason", "is missing from a row expected to miss",
                                    expected: "reason: why the model misses this measurement (Docs/Devices.md lists each)")

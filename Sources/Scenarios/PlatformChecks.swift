@@ -106,7 +106,7 @@ extension Settings {
     }
 
     /// True when a work duration is left `auto` (written or by default).
-    func isAuto(_ path: String) -> Bool { text(path).trimmingCharacters(in: .whitespaces).lowercased() == "auto" }
+    func isAuto(_ path: String) -> Bool { text(path).trimmedWhitespace.lowercased() == "auto" }
 
     /// The largest draw of a bounded distribution; nil for normal and lognormal.
     static func largestDraw(_ d: DurationDistribution) -> SimTime? {

@@ -42,8 +42,8 @@ public struct Assignment: Sendable, Hashable {
             throw LatsimError(file: source.file, value: text, problem: "not an assignment",
                               expected: "PATH=VALUE, e.g. app.handler=uniform(2ms,6ms)")
         }
-        path = text[..<eq].trimmingCharacters(in: .whitespaces)
-        value = text[text.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        path = text[..<eq].trimmedWhitespace
+        value = text[text.index(after: eq)...].trimmedWhitespace
         self.source = source
     }
 }

@@ -166,7 +166,7 @@ extension ValueType where Value == Bool {
     /// `true` or `false` (also yes/no, on/off, 1/0).
     static var bool: ValueType {
         ValueType("true or false") { text, _ throws(LatsimError) in
-            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch text.trimmedWhitespace.lowercased() {
             case "true", "yes", "on", "1": return true
             case "false", "no", "off", "0": return false
             default: throw failure(text, "not true or false", "true or false")
@@ -180,7 +180,7 @@ extension ValueType where Value == LatchUnsignaledSetting {
     static var latchUnsignaled: ValueType {
         let expected = "auto (the release's default: before the fence up to 7.0, on an HWC1 build to 8.1, and from 13 (AutoSingleLayer); after it otherwise), true or false"
         return ValueType(expected) { text, _ throws(LatsimError) in
-            switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch text.trimmedWhitespace.lowercased() {
             case "auto": return .auto
             case "true", "yes", "on", "1": return .always
             case "false", "no", "off", "0": return .never
@@ -205,7 +205,7 @@ extension ValueType where Value == String {
     /// Any non-empty text.
     static func text(_ expected: String) -> ValueType {
         ValueType(expected) { text, _ throws(LatsimError) in
-            let t = text.trimmingCharacters(in: .whitespaces)
+            let t = text.trimmedWhitespace
             guard !t.isEmpty else { throw failure(text, "empty value", expected) }
             return t
         }
@@ -217,7 +217,7 @@ extension ValueType where Value == AnimationSchedule {
     static var animations: ValueType {
         let expected = "never, always, or intervals such as 2s..4s,6s..7s (each from 0, ending after it starts)"
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            let t = text.trimmingCharacters(in: .whitespaces)
+            let t = text.trimmedWhitespace
             if t == "never" { return .never }
             if t == "always" { return .always }
             var ranges: [Range<SimTime>] = []
@@ -247,7 +247,7 @@ extension ValueType where Value == MeasureRow {
         let fraction = ValueType<Rational>.fraction("the screen row whose scan-out is the photon time")
         let expected = fraction.expected + " or touch"
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            if text.trimmingCharacters(in: .whitespaces) == "touch" { return .touch }
+            if text.trimmedWhitespace == "touch" { return .touch }
             do throws(LatsimError) { return .fraction(try fraction.parse(text, ctx)) } catch {
                 throw failure(text, error.problem, expected)
             }
@@ -261,7 +261,7 @@ extension ValueType where Value == WorkDuration {
         let plain = ValueType<SimTime>.duration(upTo: maximum, example: "16.6ms")
         let expected = "auto (\(auto)) or " + plain.expected
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return .auto }
+            if text.trimmedWhitespace.lowercased() == "auto" { return .auto }
             do throws(LatsimError) { return .fixed(try plain.parse(text, ctx)) } catch {
                 throw failure(text, error.problem, expected)
             }
@@ -274,7 +274,7 @@ extension ValueType where Value == SimTime? {
     static func phaseOffset(upTo maximum: SimTime) -> ValueType {
         let expected = "unset, or a duration from -\(DurationSyntax.format(maximum)) to \(DurationSyntax.format(maximum)), e.g. 7.5ms (set with the other phase offset, instead of the work durations)"
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            let t = text.trimmingCharacters(in: .whitespaces)
+            let t = text.trimmedWhitespace
             if t.lowercased() == "unset" { return nil }
             let negative = t.hasPrefix("-")
             let v: SimTime
@@ -293,7 +293,7 @@ extension ValueType where Value == BufferCount {
         let limit = AndroidTiming.maximumBuffers
         let expected = "auto (maxAcquired + 2) or a whole number from 2 to \(limit)"
         return ValueType(expected) { text, _ throws(LatsimError) in
-            let t = text.trimmingCharacters(in: .whitespaces)
+            let t = text.trimmedWhitespace
             if t.lowercased() == "auto" { return .auto }
             guard let n = NumberSyntax.integer(t) else { throw failure(text, "not a whole number", expected) }
             guard (2...limit).contains(n) else { throw failure(text, "is outside the range", expected) }
@@ -330,7 +330,7 @@ extension ValueType where Value == DurationDistribution? {
         let plain = ValueType<DurationDistribution>.distribution(upTo: maximum)
         let expected = "auto (the end of the first scan window that begins at or after the \(event), plus device.digitizerDelay) or " + plain.expected
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return nil }
+            if text.trimmedWhitespace.lowercased() == "auto" { return nil }
             do throws(LatsimError) { return try plain.parse(text, ctx) } catch {
                 throw failure(text, error.problem, expected)
             }
@@ -344,7 +344,7 @@ extension ValueType where Value == Rational? {
         let plain = ValueType<Rational>.rate(range, example: example)
         let expected = "none or " + plain.expected
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return nil }
+            if text.trimmedWhitespace.lowercased() == "none" { return nil }
             do throws(LatsimError) { return try plain.parse(text, ctx) } catch {
                 throw failure(text, error.problem, expected)
             }
@@ -358,7 +358,7 @@ extension ValueType where Value == SimTime? {
         let plain = ValueType<SimTime>.duration(upTo: maximum, positive: true, example: example)
         let expected = "off or " + plain.expected
         return ValueType(expected) { text, ctx throws(LatsimError) in
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "off" { return nil }
+            if text.trimmedWhitespace.lowercased() == "off" { return nil }
             do throws(LatsimError) { return try plain.parse(text, ctx) } catch {
                 throw failure(text, error.problem, expected)
             }

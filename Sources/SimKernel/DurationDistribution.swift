@@ -85,7 +85,7 @@ public enum DurationDistribution: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the command-line form. Durations use ``DurationSyntax``.
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> DurationDistribution {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         guard let open = t.firstIndex(of: "("), t.hasSuffix(")") else {
             let v: SimTime
             do { v = try DurationSyntax.parse(t, framePeriod: framePeriod) } catch {
@@ -94,10 +94,10 @@ public enum DurationDistribution: Sendable, Hashable, CustomStringConvertible {
             guard v >= 0 else { throw LatsimError(value: text, problem: "is negative", expected: "a duration of 0 or more") }
             return .fixed(v)
         }
-        let name = t[..<open].trimmingCharacters(in: .whitespaces)
+        let name = t[..<open].trimmedWhitespace
         let args = t[t.index(after: open)..<t.index(before: t.endIndex)]
             .split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmedWhitespace }
         return try make(name: name, args: args, text: text, framePeriod: framePeriod)
     }
 

@@ -16,9 +16,9 @@ public enum DurationSyntax {
     /// - Throws: ``LatsimError`` (value set, no key) when `text` is not a
     ///   duration or does not fit in 64-bit nanoseconds (about 292 years).
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> SimTime {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         for (unit, scale) in units where t.hasSuffix(unit) {
-            let number = String(t.dropLast(unit.count)).trimmingCharacters(in: .whitespaces)
+            let number = String(t.dropLast(unit.count)).trimmedWhitespace
             // "ms" also ends in "s": take the longest unit whose prefix is a number
             guard let value = Rational(decimal: number) else { continue }
             let s = unit.hasPrefix("frame") ? framePeriod : scale

@@ -9,7 +9,7 @@ public protocol Keyword: CaseIterable, RawRepresentable, Sendable where RawValue
 extension Keyword {
     /// The value spelled `text` (exactly, else ignoring case), or nil.
     public init?(keyword text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         if let v = Self(rawValue: t) {
             self = v
             return

@@ -33,7 +33,7 @@ public enum NumberSyntax {
     /// ``double(_:)`` the long way: any whitespace trimmed, then the syntax
     /// checked and the text converted.
     private static func converted(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         guard isDecimal(Substring(t)), let v = Double(t), v.isFinite else { return nil }
         return v
     }
@@ -104,22 +104,22 @@ public enum NumberSyntax {
     /// plain decimal notation with or without a trailing `%` (`5`, `5%`,
     /// `0.5 %`), in percent; nil for anything else (`0x10`, `nan`, `5%%`).
     public static func percent(_ text: String) -> Double? {
-        var t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasSuffix("%") { t = String(t.dropLast()).trimmingCharacters(in: .whitespaces) }
+        var t = text.trimmedWhitespace
+        if t.hasSuffix("%") { t = String(t.dropLast()).trimmedWhitespace }
         return double(t)
     }
 
     /// A whole number in decimal notation (no fraction, no exponent) within
     /// Int, or nil.
     public static func integer(_ text: String) -> Int? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         guard t.allSatisfy({ $0.isASCIIDigit || $0 == "-" || $0 == "+" }) else { return nil }
         return Int(t)
     }
 
     /// An unsigned whole number in decimal notation within UInt64, or nil.
     public static func unsigned(_ text: String) -> UInt64? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         guard !t.isEmpty, t.allSatisfy({ $0.isASCIIDigit || $0 == "+" }) else { return nil }
         return UInt64(t)
     }

@@ -20,7 +20,7 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
     /// Parses a decimal literal such as `60`, `59.94`, `0.5`, `-2`, `1e3`.
     /// Returns nil when the text is not a plain decimal number.
     public init?(decimal text: String) {
-        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        var s = Substring(text.trimmedWhitespace)
         var exponent = 0
         if let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }) {
             guard let ex = Int(s[s.index(after: e)...]), Swift.abs(ex) < 18 else { return nil }

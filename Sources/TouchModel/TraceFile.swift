@@ -195,7 +195,7 @@ enum TraceFile {
         while let record = try reader.next() {
             let fields = record.fields
             if columns == 0 {
-                var names = fields.map { $0.text.trimmingCharacters(in: .whitespaces).lowercased() }
+                var names = fields.map { $0.text.trimmedWhitespace.lowercased() }
                 // pandas' to_csv writes its index first, unnamed (`,t_ms,...`);
                 // R's write.csv its row names, named "" (`"","t_ms",...`)
                 if names.count > 1, names[0].isEmpty {
@@ -322,7 +322,7 @@ struct CSVRecords {
     func text(_ span: Range<Int>) -> String {
         var text = String(decoding: b[span], as: UTF8.self)
         if text.hasSuffix("\r") { text.removeLast() }
-        return text.trimmingCharacters(in: .whitespaces)
+        return text.trimmedWhitespace
     }
 
     /// The next record: its fields, its first line and the bytes it spans
@@ -387,7 +387,7 @@ struct CSVRecords {
                 while s < e, isBlank(b[s]) { s += 1 }
                 while e > s, isBlank(b[e - 1]) { e -= 1 }
                 let text = s < e && (b[s] >= 0x80 || b[e - 1] >= 0x80)
-                    ? String(decoding: b[s..<e], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    ? String(decoding: b[s..<e], as: UTF8.self).trimmedWhitespace
                     : String(decoding: b[s..<e], as: UTF8.self)
                 fields.append(Field(text: text, line: fieldLine, start: start, end: end, lineStart: fieldLineStart))
                 if i < n, b[i] == 0x2C { i += 1; continue }

@@ -331,14 +331,14 @@ enum FramestatsImport {
         var rows: [(line: Int, cells: [String: Int64])] = []
         var blocks = 0
         for (i, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmedWhitespace
             if line == "---PROFILEDATA---" {
                 inside.toggle()
                 if inside { blocks += 1 } else { header = nil }
                 continue
             }
             guard inside, !line.isEmpty else { continue }
-            var cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            var cells = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmedWhitespace }
             if cells.last == "" { cells.removeLast() }
             if header == nil {
                 guard cells.first == "Flags" else {

@@ -38,10 +38,43 @@ public enum FrameCSV {
     public static func write(_ r: RunResult, to sink: ByteSink) throws -> Bool {
         guard let log = r.frameLog else { return false }
         let stages = BudgetStage.stages(of: r.configuration).count
-        try sink.write(header(r.configuration).joined(separator: ",") + "\n")
-        var out = ""
-        out.reserveCapacity(1 << 16)
+        let writer = try Writer(r.configuration, to: sink)
         for f in log.frames {
+            let s = log.stages(of: f, count: stages)
+            if s.isEmpty {
+                writer.frame(f, stages: nil)
+            } else {
+                s.withUnsafeBufferPointer { writer.frame(f, stages: $0) }
+            }
+        }
+        try writer.finish()
+        return true
+    }
+
+    /// Writes the CSV as a run makes its records
+    /// (``PipelineRun/streamFrames(to:)``): the header at once, each row as
+    /// its vsync comes, through a 64 KiB buffer. A failed write is kept and
+    /// thrown by ``finish()`` (the run itself cannot stop for it); nothing
+    /// is written after it.
+    public final class Writer: FrameRecordSink {
+        let sink: ByteSink
+        let stageCount: Int
+        var out = ""
+        var failure: (any Error)?
+        /// The rows written (vsyncs).
+        public private(set) var rows = 0
+
+        /// Writes the header of a run of configuration `c`.
+        public init(_ c: PipelineConfiguration, to sink: ByteSink) throws {
+            self.sink = sink
+            stageCount = BudgetStage.stages(of: c).count
+            out.reserveCapacity(1 << 16)
+            try sink.write(header(c).joined(separator: ",") + "\n")
+        }
+
+        public func frame(_ f: FrameRecord, stages: UnsafeBufferPointer<SimTime>?) {
+            guard failure == nil else { return }
+            rows += 1
             var cells = [ms(f.vsync), String(f.frame), f.kind.rawValue, f.hitch ? "1" : "0", String(f.dropped),
                          String(f.buffersHeld), String(f.touchScan)]
             if f.touchScan >= 0 {
@@ -51,21 +84,25 @@ public enum FrameCSV {
             }
             cells.append(f.touchToPhoton.map(ms) ?? "")
             cells.append(f.pipelineFrames.map { formatDecimal($0, places: 6, fixed: true) } ?? "")
-            let s = log.stages(of: f, count: stages)
-            if s.isEmpty {
-                cells += Array(repeating: "", count: stages)
+            if let stages, !stages.isEmpty {
+                cells += stages.prefix(stageCount).map(ms)
             } else {
-                cells += s.map(ms)
+                cells += Array(repeating: "", count: stageCount)
             }
             out += cells.joined(separator: ",")
             out += "\n"
             if out.utf8.count >= 1 << 16 {
-                try sink.write(out)
+                do { try sink.write(out) } catch { failure = error }
                 out.removeAll(keepingCapacity: true)
             }
         }
-        try sink.write(out)
-        return true
+
+        /// Writes what is buffered; throws the first failed write.
+        public func finish() throws {
+            if let failure { throw failure }
+            try sink.write(out)
+            out.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Nanoseconds as milliseconds with six decimals (exact).

@@ -192,7 +192,7 @@ enum CompareOutput {
     /// device's) as their count, median and range: `empirical: 34 values,
     /// median 4.8ms, 4.262ms to 5.084ms`. The JSON keeps the text whole.
     static func summarised(_ text: String) -> String {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         // values in frames would need the side's period: such a list is shown as written
         guard t.hasPrefix("empirical("), !t.contains("@"), !t.contains("frame"),
               case .empirical(let values)? = try? DurationDistribution.parse(t, framePeriod: Rational(1)), values.count > 3 else { return text }

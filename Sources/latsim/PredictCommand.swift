@@ -21,7 +21,7 @@ struct DatasetOptions: ParsableArguments {
 
     /// The folder names of --include.
     var includedFolders: [String] {
-        include.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        include.flatMap { $0.split(separator: ",") }.map { $0.trimmedWhitespace }.filter { !$0.isEmpty }
     }
 
     func check() throws {
@@ -146,7 +146,7 @@ struct PredictRunCommand: ParsableCommand {
 
     /// The scorecards asked for, each once, in the order of ``ScorecardName``.
     static func scorecards(_ names: [String]) throws -> [ScorecardName] {
-        let asked = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let asked = names.flatMap { $0.split(separator: ",") }.map { $0.trimmedWhitespace }.filter { !$0.isEmpty }
         if asked.isEmpty { return [.latsim] }
         var set: Set<ScorecardName> = []
         for a in asked {
@@ -160,7 +160,7 @@ struct PredictRunCommand: ParsableCommand {
 
     /// The horizons asked for; a bare number is a number of display frames.
     static func horizons(_ texts: [String]) throws -> [Horizon] {
-        let asked = texts.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let asked = texts.flatMap { $0.split(separator: ",") }.map { $0.trimmedWhitespace }
         if asked.isEmpty { return PredictionCorpus.standardHorizons }
         var out: [Horizon] = []
         for t in asked {

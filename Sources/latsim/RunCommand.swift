@@ -99,26 +99,45 @@ struct RunCommand: ParsableCommand {
             return
         }
         let keepLog = trace != nil || frames != nil
-        try WorkEstimate.check(jobs.map(\.1), keepLog: keepLog, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
+        // `--frames` alone is written as the run goes: nothing is kept, so
+        // only a trace is held to the frame log's limit
+        let streamsFrames = frames != nil && trace == nil
+        try WorkEstimate.check(jobs.map(\.1), keepLog: trace != nil, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
         func paths(_ file: String?, _ flag: String) throws -> [String] {
             try file.map { try CLI.perRun($0, flag: flag, names: jobs.map(\.0.name)) } ?? []
         }
         try CLI.preflight(files: [json, bmf] + paths(trace, "--trace") + paths(frames, "--frames"))
         let command = try own.command()
         var results: [(String, RunResult)] = []
-        for (s, c) in jobs {
-            guard let command else {
-                results.append((s.name, try PipelineRun.run(c, keepLog: keepLog, keepBudget: keepsBudget)))
-                continue
-            }
-            // your own predictor replaces the scenario's: a fresh process per run
+        var framesWritten: [Int] = []
+        func execute(_ c: PipelineConfiguration, frames writer: FrameCSV.Writer?) throws -> RunResult {
             var run = try PipelineRun(configuration: c, keepLog: keepLog)
             if keepsBudget { run.keepBudget() }
+            if let writer { run.streamFrames(to: writer) }
+            guard let command else { return try run.run() }
+            // your own predictor replaces the scenario's: a fresh process per run
             let p = try command.start(frameInterval: c.frameInterval)
             run.usePredictor(p, named: p.name)
             let result = try run.run()
             if let failure = p.finish() { throw failure }
-            results.append((s.name, result))
+            return result
+        }
+        for (s, c) in jobs {
+            guard streamsFrames, let frames else {
+                results.append((s.name, try execute(c, frames: nil)))
+                continue
+            }
+            // the run inside its file's stream: a failed run leaves the file as it was
+            let path = jobs.count == 1 ? frames : RunCommand.insert(s.name, into: frames)
+            var result: RunResult?
+            try OutputDestination.stream(to: path) { sink in
+                let writer = try FrameCSV.Writer(c, to: sink)
+                result = try execute(c, frames: writer)
+                try writer.finish()
+                framesWritten.append(writer.rows)
+            }
+            results.append((s.name, result!))
+            if json != "-" && bmf != "-" { CLI.warn("frames: \(path) (\(framesWritten.last!) vsyncs)") }
         }
         RunCommand.warnUnmeasured(results)
         // each file streamed as it is made (bounded buffers), replaced atomically at the end
@@ -135,7 +154,7 @@ struct RunCommand: ParsableCommand {
                 if json != "-" && bmf != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
             }
         }
-        if let frames {
+        if let frames, !streamsFrames {
             for (name, r) in results where r.frameLog != nil {
                 let path = results.count == 1 ? frames : RunCommand.insert(name, into: frames)
                 try OutputDestination.stream(to: path) { try FrameCSV.write(r, to: $0) }

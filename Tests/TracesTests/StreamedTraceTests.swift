@@ -1,6 +1,6 @@
 import Foundation
 import FramePipeline
-import LatsimOutput
+@testable import LatsimOutput
 import PerfettoProtos
 import Scenarios
 import SimKernel
@@ -62,6 +62,62 @@ struct StreamedTraceTests {
         #expect(text == FrameCSV.csv(r))
         // a row per vsync after the header
         #expect(text.split(separator: "\n").count == r.frameLog!.frames.count + 1)
+    }
+
+    /// `--frames` alone streams the rows as the run makes them: the file is
+    /// the one written from a kept log, byte for byte, and the log keeps
+    /// neither frames nor more than about 1,024 vsyncs of events (a 20 s
+    /// run has 1,200 vsyncs at 60 Hz and more on the switching display).
+    @Test(arguments: 0..<4)
+    func framesStreamedDuringTheRunAreTheKeptLogsRows(k: Int) throws {
+        let (name, device) = Self.cases[k]
+        var s = try Scenario.named(name)
+        if let device { s = try s.applying(device: try DevicePreset.named(device)) }
+        var c = try s.configuration()
+        c.duration = 20_000_000_000
+        let kept = try PipelineRun.run(c, keepLog: true)
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("f.csv").path
+        var rows = 0
+        var streamed: RunResult?
+        try OutputDestination.stream(to: path) { sink in
+            let writer = try FrameCSV.Writer(c, to: sink)
+            var run = try PipelineRun(configuration: c, keepLog: true)
+            run.streamFrames(to: writer)
+            streamed = try run.run()
+            try writer.finish()
+            rows = writer.rows
+        }
+        let log = try #require(streamed?.frameLog)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == FrameCSV.csv(kept))
+        #expect(rows == kept.frameLog!.frames.count && rows > 1_024)
+        #expect(log.frames.isEmpty && log.stageNanos.isEmpty && log.android == nil)
+        // the events dropped every 1,024 vsyncs: fewer than the kept log's
+        #expect(log.latches.count <= 1_024 && log.latches.count < kept.frameLog!.latches.count + 1)
+        #expect(log.scans.count < kept.frameLog!.scans.count || kept.frameLog!.scans.isEmpty)
+        // the figures are the kept run's
+        #expect(streamed!.measurements.touchToPhotonMs.count == kept.measurements.touchToPhotonMs.count)
+        #expect(streamed!.measurements.touchToPhotonMs.percentile(50) == kept.measurements.touchToPhotonMs.percentile(50))
+    }
+
+    /// A write that fails while the run streams is thrown at the end (a
+    /// 200 s run's rows are more than the sink's 1 MiB buffer).
+    @Test func aFailedFramesWriteIsThrownAtTheEnd() throws {
+        var c = try Scenario.named("android-default").configuration()
+        c.duration = 200_000_000_000
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("f.csv").path
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        #expect(fd >= 0)
+        let sink = ByteSink(descriptor: fd, file: path)
+        let writer = try FrameCSV.Writer(c, to: sink)
+        close(fd)  // every write from here fails
+        var run = try PipelineRun(configuration: c, keepLog: true)
+        run.streamFrames(to: writer)
+        _ = try run.run()
+        #expect(throws: (any Error).self) { try writer.finish() }
     }
 
     /// A trace larger than the sink's buffer reaches the file whole: a

@@ -43,4 +43,26 @@ import Testing
         #expect(try Self.fits(command("120s") + ["--max-events", "1e7"], dataKB: limit),
                 "a 120 s trace does not fit in \(limit) KB: \(base) KB for a 1 s run plus the \(long) MB claimed")
     }
+
+    /// `--frames` alone is written as the run goes and keeps nothing: a
+    /// 300 s run fits in the data segment a 1 s run needs (to 8 MB), where
+    /// the frame log it once kept grew 101 bytes an estimated event (16 MB
+    /// for these 300 s).
+    @Test func framesAloneTakeTheSameMemoryAtAnyDuration() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func command(_ duration: String) -> [String] {
+            ["run", "android-default", "--duration", duration, "--frames", dir.appendingPathComponent("f.csv").path]
+        }
+        var base = 24 * 1024
+        while try !Self.fits(command("1s"), dataKB: base) {
+            base += 8 * 1024
+            try #require(base < 2 * 1024 * 1024, "a 1 s run does not fit in 2 GB")
+        }
+        #expect(try Self.fits(command("300s"), dataKB: base + 8 * 1024), "a 300 s --frames does not fit in \(base + 8 * 1024) KB")
+        let rows = try String(contentsOf: dir.appendingPathComponent("f.csv"), encoding: .utf8).split(separator: "\n").count
+        // a row per vsync from the first frame's (the fifth vsync, at 66.7 ms)
+        // to the last of 300 s at 60 Hz, and the header
+        #expect(rows == 300 * 60 - 4 + 1, "\(rows)")
+    }
 }

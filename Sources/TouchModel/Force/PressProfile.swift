@@ -172,22 +172,22 @@ public struct PressProfile: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``LatsimError`` (the value set, no key) naming the part
     ///   that is wrong.
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> PressProfile {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmedWhitespace
         func bad(_ problem: String) -> LatsimError { LatsimError(value: text, problem: problem, expected: expected) }
         if t.lowercased() == "none" { return .none }
         guard let open = t.firstIndex(of: "("), t.hasSuffix(")") else {
             throw bad("not a press profile")
         }
-        let name = t[..<open].trimmingCharacters(in: .whitespaces).lowercased()
+        let name = t[..<open].trimmedWhitespace.lowercased()
         let inside = t[t.index(after: open)..<t.index(before: t.endIndex)]
         var given: [String: String] = [:]
         var order: [String] = []
         for part in inside.split(separator: ",", omittingEmptySubsequences: false) {
-            let p = part.trimmingCharacters(in: .whitespaces)
-            if p.isEmpty && inside.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            let p = part.trimmedWhitespace
+            if p.isEmpty && inside.trimmedWhitespace.isEmpty { continue }
             guard let eq = p.firstIndex(of: "=") else { throw bad("'\(p)' is not a parameter like peak=4") }
-            let key = p[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = p[p.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let key = p[..<eq].trimmedWhitespace
+            let value = p[p.index(after: eq)...].trimmedWhitespace
             guard given[key] == nil else { throw bad("\(key) is given twice") }
             given[key] = value
             order.append(key)
@@ -197,7 +197,7 @@ public struct PressProfile: Sendable, Hashable, CustomStringConvertible {
             "peekpop": ["peek", "pop", "rise", "hold", "fall"],
             "hold": ["force", "rise", "wobble", "wobbleHz"],
         ]
-        guard let parameters = known[name] else { throw bad("unknown press '\(t[..<open].trimmingCharacters(in: .whitespaces))'") }
+        guard let parameters = known[name] else { throw bad("unknown press '\(t[..<open].trimmedWhitespace)'") }
         for key in order where !(parameters + ["at", "every"]).contains(key) {
             throw bad("\(name == "peekpop" ? "peekPop" : name) has no parameter '\(key)' (it takes \((parameters + ["at", "every"]).joined(separator: ", ")))")
         }
