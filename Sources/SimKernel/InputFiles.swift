@@ -72,14 +72,21 @@ public enum InputFiles {
     /// `maximumBytes`, recording it: a missing file, a directory, a device
     /// or pipe, an oversized or unreadable file is bad input saying which,
     /// with `expected` (what the command reads there).
+    /// The file is read into the `Data` itself (a recording of hundreds of
+    /// MB is held once, not copied from an array).
     public static func read(_ path: String, expected: String, maximumBytes: Int = 1 << 30) throws(LatsimError) -> Data {
-        Data(try bytes(path, expected: expected, maximumBytes: maximumBytes))
+        try contents(path, expected: expected, maximumBytes: maximumBytes, as: Data.self)
     }
 
     /// ``read(_:expected:maximumBytes:)`` as bytes, with one open, one
     /// `fstat` and the reads (a dataset of thousands of small files is
     /// read at the speed of the file system, not of path lookups).
     public static func bytes(_ path: String, expected: String, maximumBytes: Int = 1 << 30) throws(LatsimError) -> [UInt8] {
+        try contents(path, expected: expected, maximumBytes: maximumBytes, as: [UInt8].self)
+    }
+
+    /// The bytes of a file read into `B` (an array or a `Data`).
+    static func contents<B: ReadBuffer>(_ path: String, expected: String, maximumBytes: Int, as: B.Type) throws(LatsimError) -> B {
         // O_NONBLOCK: opening a FIFO must not wait for a writer
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -104,7 +111,7 @@ public enum InputFiles {
         record(path, s)
         // the size may change while it is read: read to the end, one byte
         // past the limit at most
-        var bytes = [UInt8](repeating: 0, count: Int(s.st_size) + 1)
+        var bytes = B.zeroed(count: Int(s.st_size) + 1)
         var count = 0
         while true {
             if count == bytes.count {
@@ -122,7 +129,7 @@ public enum InputFiles {
         guard count <= maximumBytes else {
             throw LatsimError(file: path, problem: "has more than \(size(maximumBytes))", expected: "\(expected) of at most \(size(maximumBytes))")
         }
-        bytes.removeLast(bytes.count - count)
+        bytes.truncate(to: count)
         return bytes
     }
 
@@ -165,4 +172,28 @@ public enum InputFiles {
 /// The C library's `read(2)` (InputFiles has a `read` of its own).
 @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
+}
+
+/// Where ``InputFiles`` reads a file: bytes it can grow and write into.
+protocol ReadBuffer: RangeReplaceableCollection where Element == UInt8 {
+    mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R
+    /// `count` zero bytes, in a buffer of that size.
+    static func zeroed(count: Int) -> Self
+    /// Keeps the first `n` bytes, in place.
+    mutating func truncate(to n: Int)
+}
+
+extension Array: ReadBuffer where Element == UInt8 {
+    static func zeroed(count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
+    mutating func truncate(to n: Int) { removeLast(count - n) }
+}
+
+extension Data: ReadBuffer {
+    // Data(count:) allocates a quarter more than asked, and `removeLast`
+    // copies into a new buffer: a recording of 308 MB took 385 MB and a copy
+    static func zeroed(count: Int) -> Data {
+        guard count > 0, let p = calloc(count, 1) else { return Data(count: count) }
+        return Data(bytesNoCopy: p, count: count, deallocator: .free)
+    }
+    mutating func truncate(to n: Int) { count = n }
 }

@@ -478,13 +478,137 @@ enum PerfettoImport {
         var jankType: Int32
     }
 
-    /// A slice on a thread.
+    /// A slice on a thread that one of ``sliceRules`` reads (no other is
+    /// kept: a device trace holds millions).
     struct Slice: Sendable {
-        var pid: Int32
         var tid: Int64
-        var thread: String
-        var name: String
         var ts, dur: SimTime
+        var thread: String
+        var pid: Int32
+        /// The rules whose prefixes its name has, a bit each (bit k: ``sliceRules``[k]).
+        var rules: UInt8
+    }
+
+    /// The stages read from slices: the key, the slice names' prefixes,
+    /// whether only the app's threads count, and what they are called.
+    static let sliceRules: [(key: String, prefixes: [String], appOnly: Bool, what: String)] = [
+        ("app.handler", ["Choreographer#doFrame"], true, "Choreographer#doFrame slices"),
+        ("android.renderThread", ["DrawFrame"], true, "DrawFrame slices"),
+        ("gpu.render", ["GPU frame", "waiting for GPU completion"], true, "GPU slices"),
+        ("android.sfCompose", ["latch and composite", "composite", "onMessageRefresh"], false, "SurfaceFlinger's composition slices"),
+    ]
+
+    /// The rules' prefixes as bytes, rule by rule (the fast path's).
+    static let sliceRulePrefixes: [[[UInt8]]] = sliceRules.map { $0.prefixes.map { Array($0.utf8) } }
+
+    /// The rules a slice named by the UTF-8 bytes `b[from..<to]` falls under.
+    static func rules(ofBytes b: UnsafeRawBufferPointer, from: Int, to: Int) -> UInt8 {
+        var bits: UInt8 = 0
+        for (k, prefixes) in sliceRulePrefixes.enumerated() {
+            for prefix in prefixes where prefix.count <= to - from {
+                var same = true
+                for j in 0..<prefix.count where b[from + j] != prefix[j] {
+                    same = false
+                    break
+                }
+                if same {
+                    bits |= 1 << k
+                    break
+                }
+            }
+        }
+        return bits
+    }
+
+    /// A track event's fields read here: its type, track and the rules its name falls under.
+    struct TrackEventFields {
+        var type: Int32 = 0
+        var track: UInt64 = 0
+        var rules: UInt8 = 0
+    }
+
+    /// Reads a packet that holds a track event and no other field read
+    /// here, straight from its bytes: its timestamp and the event's type,
+    /// track and name (as the rules it falls under). Nil for any other
+    /// packet, and for anything the full decoder may judge otherwise (a
+    /// field of the wrong wire type, a name that is not ASCII, a length
+    /// past the end): the full decoder reads those. Fields not read (debug
+    /// annotations, categories, flows, counters) are skipped unread, as the
+    /// full decoder's values of them are never used.
+    static func trackEventPacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (timestamp: UInt64, event: TrackEventFields)? {
+        // skips a field of wire type `wire` at `i`; false when it cannot
+        func skip(_ wire: UInt64, _ i: inout Int, _ end: Int) -> Bool {
+            switch wire {
+            case 0: return varint(b, &i, end: end) != nil
+            case 1: guard end - i >= 8 else { return false }; i += 8; return true
+            case 5: guard end - i >= 4 else { return false }; i += 4; return true
+            case 2:
+                guard let n = varint(b, &i, end: end), n <= UInt64(end - i) else { return false }
+                i += Int(n)
+                return true
+            default: return false
+            }
+        }
+        var i = start, timestamp: UInt64 = 0, event: TrackEventFields?
+        while i < end {
+            guard let tag = varint(b, &i, end: end) else { return nil }
+            let field = tag >> 3, wire = tag & 7
+            switch field {
+            case 8, 10, 13, 58, 79:  // timestamp, sequence id, flags, clock id, trusted pid: varints
+                guard wire == 0, let v = varint(b, &i, end: end) else { return nil }
+                if field == 8 { timestamp = v }
+            case 11:
+                guard wire == 2, let n = varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
+                let eventEnd = i + Int(n)
+                var e = event ?? TrackEventFields()
+                while i < eventEnd {
+                    guard let tag = varint(b, &i, end: eventEnd) else { return nil }
+                    let field = tag >> 3, wire = tag & 7
+                    switch field {
+                    case 9, 11:  // type, track_uuid
+                        guard wire == 0, let v = varint(b, &i, end: eventEnd) else { return nil }
+                        if field == 9 { e.type = Int32(truncatingIfNeeded: v) } else { e.track = v }
+                    case 10:  // name_iid: the name is interned, so read as none
+                        guard wire == 0, varint(b, &i, end: eventEnd) != nil else { return nil }
+                        e.rules = 0
+                    case 23:  // name
+                        guard wire == 2, let n = varint(b, &i, end: eventEnd), n <= UInt64(eventEnd - i) else { return nil }
+                        let nameEnd = i + Int(n)
+                        for j in i..<nameEnd where b[j] >= 0x80 { return nil }
+                        e.rules = rules(ofBytes: b, from: i, to: nameEnd)
+                        i = nameEnd
+                    case 22, 30, 4:  // categories, counter_value, debug_annotations
+                        guard wire == (field == 30 ? 0 : 2), skip(wire, &i, eventEnd) else { return nil }
+                    case 44:  // double_counter_value
+                        guard wire == 1, skip(wire, &i, eventEnd) else { return nil }
+                    case 47, 48:  // flow ids, packed or not
+                        guard wire == 1 || wire == 2, skip(wire, &i, eventEnd) else { return nil }
+                    default:
+                        guard skip(wire, &i, eventEnd) else { return nil }
+                    }
+                }
+                event = e
+            case 1, 2, 60, 76, 112:  // other fields read: the full decoder
+                return nil
+            default:
+                guard skip(wire, &i, end) else { return nil }
+            }
+        }
+        guard let event else { return nil }
+        return (timestamp, event)
+    }
+
+    /// The rules a slice named `name` falls under, a bit each; 0 for none.
+    static func rules(of name: some StringProtocol) -> UInt8 {
+        var bits: UInt8 = 0
+        for (k, rule) in sliceRules.enumerated() where rule.prefixes.contains(where: { name.hasPrefix($0) }) { bits |= 1 << k }
+        return bits
+    }
+
+    /// An app frame: its process and vsync id.
+    struct PidToken: Hashable {
+        var pid: Int32
+        var token: Int64
     }
 
     struct Contents {
@@ -512,7 +636,16 @@ enum PerfettoImport {
     struct PacketIndex {
         var timestamp: UInt64
         var start: UInt32
-        var length: UInt32
+        /// The length (31 bits: a trace is at most 2 GiB) and, in the top
+        /// bit, whether the packet holds a FrameTimeline event.
+        var bits: UInt32
+        var length: UInt32 { bits & 0x7FFF_FFFF }
+        var timeline: Bool { bits >> 31 != 0 }
+        init(timestamp: UInt64, start: UInt32, length: UInt32, timeline: Bool) {
+            self.timestamp = timestamp
+            self.start = start
+            bits = length | (timeline ? 1 << 31 : 0)
+        }
     }
 
     /// A varint at `i` (advanced past it), or nil when the bytes end first
@@ -532,8 +665,8 @@ enum PerfettoImport {
     /// Scans a packet's own fields (not what they hold): its timestamp
     /// (field 8) and whether it holds a field read; nil when its fields do
     /// not parse (the decoder then says what is wrong).
-    static func scanPacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (timestamp: UInt64, read: Bool)? {
-        var i = start, timestamp: UInt64 = 0, read = false
+    static func scanPacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (timestamp: UInt64, read: Bool, timeline: Bool)? {
+        var i = start, timestamp: UInt64 = 0, read = false, timeline = false
         while i < end {
             guard let tag = varint(b, &i, end: end) else { return nil }
             let field = tag >> 3
@@ -549,8 +682,9 @@ enum PerfettoImport {
             default: return nil // groups: left to the decoder
             }
             if fieldsRead.contains(field) { read = true }
+            if field == 76 { timeline = true }
         }
-        return (timestamp, read)
+        return (timestamp, read, timeline)
     }
 
     /// The packets of the `Trace` in `data` that hold a field read, in time
@@ -559,8 +693,8 @@ enum PerfettoImport {
     /// repeated, and nothing else. Bad input names the packet and its byte.
     static func packets(_ data: Data, file: String) throws(LatsimError) -> [PacketIndex] {
         let notATrace = "a .perfetto-trace recorded on the device or the text of adb shell dumpsys gfxinfo PACKAGE framestats"
-        guard data.count <= Int(UInt32.max) else {
-            throw LatsimError(file: file, problem: "has \(data.count) bytes", expected: "a trace of at most 4 GiB")
+        guard data.count <= Int(Int32.max) else {
+            throw LatsimError(file: file, problem: "has \(data.count) bytes", expected: "a trace of at most 2 GiB")
         }
         let result: Result<[PacketIndex], LatsimError> = data.withUnsafeBytes { b in
             var index: [PacketIndex] = []
@@ -580,13 +714,13 @@ enum PerfettoImport {
                 i = end
                 if let scanned = scanPacket(b, from: start, to: end) {
                     guard scanned.read else { continue }
-                    index.append(PacketIndex(timestamp: scanned.timestamp, start: UInt32(start), length: UInt32(n)))
+                    index.append(PacketIndex(timestamp: scanned.timestamp, start: UInt32(start), length: UInt32(n), timeline: scanned.timeline))
                     continue
                 }
                 // its fields do not parse here: the decoder says why, or reads it after all
                 do {
                     let p = try Perfetto_Protos_TracePacket(serializedBytes: data[data.startIndex + start..<data.startIndex + end])
-                    index.append(PacketIndex(timestamp: p.timestamp, start: UInt32(start), length: UInt32(n)))
+                    index.append(PacketIndex(timestamp: p.timestamp, start: UInt32(start), length: UInt32(n), timeline: p.hasFrameTimelineEvent))
                 } catch {
                     return .failure(LatsimError(file: file, problem: "packet \(count) at byte \(at) is not a trace packet (protobuf decoding failed: \(error))",
                                                 expected: notATrace))
@@ -609,14 +743,35 @@ enum PerfettoImport {
     static func contents(_ data: Data, file: String) throws(LatsimError) -> Contents {
         let index = try packets(data, file: file)
         var c = Contents()
-        var timelines: [Timeline] = [], openByCookie: [Int64: Int] = [:], expectedSeen: Set<String> = []
+
+        var timelines: [Timeline] = [], openByCookie: [Int64: Int] = [:], expectedSeen: Set<PidToken> = []
+        // room for a timeline per FrameTimeline packet at once (an array
+        // grown by doubling holds 1.5 times its size while it is copied)
+        timelines.reserveCapacity(index.reduce(0) { $0 + ($1.timeline ? 1 : 0) })
         var threads: [Int64: (pid: Int32, name: String)] = [:]
         var tracks: [UInt64: (pid: Int32, tid: Int64, name: String)] = [:]
-        var trackStacks: [UInt64: [(name: String, ts: SimTime)]] = [:]
-        var printStacks: [Int64: [(name: String, ts: SimTime)]] = [:]
-        var pendingPrint: [(tid: Int64, pid: Int32, name: String, ts: SimTime, dur: SimTime)] = []
+        // open slices by track (or thread), each with the rules its name falls under
+        var trackStacks: [UInt64: [(rules: UInt8, ts: SimTime)]] = [:]
+        var printStacks: [Int64: [(rules: UInt8, ts: SimTime)]] = [:]
+        var pendingPrint: [(tid: Int64, pid: Int32, rules: UInt8, ts: SimTime, dur: SimTime)] = []
+        /// A track event's begin or end on its track.
+        func trackEvent(_ e: TrackEventFields, at ts: SimTime) {
+            guard let track = tracks[e.track] else { return }
+            if e.type == Int32(Perfetto_Protos_TrackEvent.TypeEnum.sliceBegin.rawValue) {
+                trackStacks[e.track, default: []].append((e.rules, ts))
+            } else if e.type == Int32(Perfetto_Protos_TrackEvent.TypeEnum.sliceEnd.rawValue), let open = trackStacks[e.track]?.popLast() {
+                if open.rules != 0 {
+                    c.slices.append(Slice(tid: track.tid, ts: open.ts, dur: ts - open.ts, thread: track.name, pid: track.pid, rules: open.rules))
+                }
+            }
+        }
         for entry in index {
             let from = data.startIndex + Int(entry.start)
+            if !entry.timeline,
+               let fast = data.withUnsafeBytes({ trackEventPacket($0, from: Int(entry.start), to: Int(entry.start) + Int(entry.length)) }) {
+                trackEvent(fast.event, at: SimTime(clamping: fast.timestamp))
+                continue
+            }
             let p: Perfetto_Protos_TracePacket
             do { p = try Perfetto_Protos_TracePacket(serializedBytes: data[from..<from + Int(entry.length)]) } catch {
                 if let input = InputEventImport.corruption(data[from..<from + Int(entry.length)]) {
@@ -645,7 +800,7 @@ enum PerfettoImport {
                 case .expectedSurfaceFrameStart(let s):
                     // an app frame drawn into several layers has one expected
                     // timeline, as Perfetto keeps it: the first for its token
-                    guard s.hasCookie, expectedSeen.insert("\(s.pid)/\(s.token)").inserted else { continue }
+                    guard s.hasCookie, expectedSeen.insert(PidToken(pid: s.pid, token: s.token)).inserted else { continue }
                     open(s.cookie, Timeline(kind: .expectedSurface, ts: ts, dur: -1, pid: s.pid, token: s.token,
                                             displayToken: s.displayFrameToken, layer: s.layerName, presentType: 0, jankType: 0))
                 case .actualSurfaceFrameStart(let s):
@@ -670,12 +825,7 @@ enum PerfettoImport {
                     threads[d.thread.tid] = (d.thread.pid, d.thread.threadName)
                 }
             case .trackEvent(let e)?:
-                guard let track = tracks[e.trackUuid] else { continue }
-                if e.type == .sliceBegin {
-                    trackStacks[e.trackUuid, default: []].append((e.name, ts))
-                } else if e.type == .sliceEnd, let open = trackStacks[e.trackUuid]?.popLast() {
-                    c.slices.append(Slice(pid: track.pid, tid: track.tid, thread: track.name, name: open.name, ts: open.ts, dur: ts - open.ts))
-                }
+                trackEvent(TrackEventFields(type: Int32(truncatingIfNeeded: e.type.rawValue), track: e.trackUuid, rules: rules(of: e.name)), at: ts)
             case .ftraceEvents(let bundle)?:
                 for e in bundle.event {
                     guard case .print(let printEvent)? = e.event else { continue }
@@ -683,12 +833,12 @@ enum PerfettoImport {
                     let parts = printEvent.buf.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
                     guard let tag = parts.first else { continue }
                     if tag == "B", parts.count >= 3 {
-                        var name = String(parts[2])
-                        if name.hasSuffix("\n") { name.removeLast() }
-                        printStacks[tid, default: []].append((name, at))
+                        // a trailing line break changes no prefix the rules read
+                        printStacks[tid, default: []].append((rules(of: parts[2]), at))
                     } else if tag.hasPrefix("E"), let open = printStacks[tid]?.popLast() {
+                        guard open.rules != 0 else { continue }
                         let pid = parts.count >= 2 ? Int32(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 : 0
-                        pendingPrint.append((tid, pid, open.name, open.ts, at - open.ts))
+                        pendingPrint.append((tid, pid, open.rules, open.ts, at - open.ts))
                     }
                 }
             default:
@@ -698,7 +848,7 @@ enum PerfettoImport {
         c.timelines = timelines
         for s in pendingPrint {
             let t = threads[s.tid]
-            c.slices.append(Slice(pid: t?.pid ?? s.pid, tid: s.tid, thread: t?.name ?? "", name: s.name, ts: s.ts, dur: s.dur))
+            c.slices.append(Slice(tid: s.tid, ts: s.ts, dur: s.dur, thread: t?.name ?? "", pid: t?.pid ?? s.pid, rules: s.rules))
         }
         return c
     }
@@ -748,10 +898,10 @@ enum PerfettoImport {
         if let m = DeviceImport.median(displays.map(\.dur)) {
             result.sfDuration = .init(value: m, origin: "median of \(displays.count) expected display frames (FrameTimeline)")
         }
-        /// The slices named `prefixes` on the thread (of the app when known) that has the most of them.
-        func busiest(_ prefixes: [String], appOnly: Bool) -> (thread: String, tid: Int64, values: [SimTime])? {
+        /// The slices of rule `k` on the thread (of the app when known) that has the most of them.
+        func busiest(_ k: Int, appOnly: Bool) -> (thread: String, tid: Int64, values: [SimTime])? {
             var byThread: [Int64: [Slice]] = [:]
-            for s in c.slices where prefixes.contains(where: { s.name.hasPrefix($0) }) && s.dur >= 0 {
+            for s in c.slices where s.rules & (1 << k) != 0 && s.dur >= 0 {
                 if appOnly, let app, s.pid != app { continue }
                 byThread[s.tid, default: []].append(s)
             }
@@ -759,14 +909,8 @@ enum PerfettoImport {
             let sorted = best.value.sorted { $0.ts < $1.ts }
             return (sorted.first?.thread ?? "", best.key, sorted.map(\.dur))
         }
-        let rules: [(key: String, prefixes: [String], appOnly: Bool, what: String)] = [
-            ("app.handler", ["Choreographer#doFrame"], true, "Choreographer#doFrame slices"),
-            ("android.renderThread", ["DrawFrame"], true, "DrawFrame slices"),
-            ("gpu.render", ["GPU frame", "waiting for GPU completion"], true, "GPU slices"),
-            ("android.sfCompose", ["latch and composite", "composite", "onMessageRefresh"], false, "SurfaceFlinger's composition slices"),
-        ]
-        for r in rules {
-            guard let found = busiest(r.prefixes, appOnly: r.appOnly), !found.values.isEmpty else {
+        for (k, r) in sliceRules.enumerated() {
+            guard let found = busiest(k, appOnly: r.appOnly), !found.values.isEmpty else {
                 result.notes.append("no \(r.what) (\(r.prefixes.joined(separator: ", "))): \(r.key) keeps its default")
                 continue
             }
