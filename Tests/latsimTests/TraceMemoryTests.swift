@@ -22,6 +22,16 @@ import Testing
         return try ImportHostileTests.shell("ulimit -d \(kb) && exec \(quoted) >/dev/null", []).status == 0
     }
 
+    /// The smallest data segment, in KB to 8 MB, that the command runs in.
+    static func smallestFit(_ args: [String]) throws -> Int {
+        var kb = 24 * 1024
+        while try !fits(args, dataKB: kb) {
+            kb += 8 * 1024
+            try #require(kb < 2 * 1024 * 1024, "\(args) does not fit in 2 GB")
+        }
+        return kb
+    }
+
     /// A 1-hour android-default trace took 4.8 GB where the refusal's
     /// arithmetic said about 2 GB: the limit on traces protected half the
     /// memory it claimed to. The claim for a long run, added to what a 1 s
@@ -32,12 +42,7 @@ import Testing
         func command(_ duration: String) -> [String] {
             ["run", "android-default", "--duration", duration, "--trace", dir.appendingPathComponent("t.perfetto-trace").path]
         }
-        // the smallest limit a 1 s run fits in, to 8 MB
-        var base = 24 * 1024
-        while try !Self.fits(command("1s") + ["--max-events", "1e7"], dataKB: base) {
-            base += 8 * 1024
-            try #require(base < 2 * 1024 * 1024, "a 1 s run does not fit in 2 GB")
-        }
+        let base = try Self.smallestFit(command("1s") + ["--max-events", "1e7"])
         let long = try Self.claimedMB(command("120s")), short = try Self.claimedMB(command("1s"))
         let limit = base + Int((long - short + 8) * 1000)
         #expect(try Self.fits(command("120s") + ["--max-events", "1e7"], dataKB: limit),
@@ -54,11 +59,7 @@ import Testing
         func command(_ duration: String) -> [String] {
             ["run", "android-default", "--duration", duration, "--frames", dir.appendingPathComponent("f.csv").path]
         }
-        var base = 24 * 1024
-        while try !Self.fits(command("1s"), dataKB: base) {
-            base += 8 * 1024
-            try #require(base < 2 * 1024 * 1024, "a 1 s run does not fit in 2 GB")
-        }
+        let base = try Self.smallestFit(command("1s"))
         #expect(try Self.fits(command("300s"), dataKB: base + 8 * 1024), "a 300 s --frames does not fit in \(base + 8 * 1024) KB")
         let rows = try String(contentsOf: dir.appendingPathComponent("f.csv"), encoding: .utf8).split(separator: "\n").count
         // a row per vsync from the first frame's (the fifth vsync, at 66.7 ms)
