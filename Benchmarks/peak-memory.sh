@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The peak memory (resident set, KB, from getrusage of the child) of the
+# outputs that once grew faster than the work, an hour of android-default:
+#   frames   run --frames (written as the run goes)
+#   trace    run --trace t.perfetto-trace
+#   import   import of that trace (308 MB)
+#
+#   Benchmarks/peak-memory.sh [--binary PATH] [--check LIMITS]
+#
+# --binary   the latsim to measure (default .build/release/latsim; built if missing)
+# --check    a limits file ("NAME LIMIT_KB" per line, # comments): exit 1
+#            when a figure is above its limit
+# Peak memory is not deterministic as instructions are, but it moves by a
+# few percent between runs: the limits leave a margin. About a minute and
+# 1.5 GB of memory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=.build/release/latsim
+limits=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) binary=$2; shift 2 ;;
+    --check) limits=$2; shift 2 ;;
+    *) echo "peak-memory: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+command -v python3 >/dev/null || { echo "peak-memory: python3 is not installed" >&2; exit 3; }
+if [ ! -x "$binary" ]; then swift build -c release --product latsim >&2; fi
+binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# the peak resident set of one command, in KB (it must succeed)
+peak() {
+  python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+frames=$(peak "$binary" run android-default --duration 3600s --frames "$work/f.csv")
+trace=$(peak "$binary" run android-default --duration 3600s --trace "$work/t.perfetto-trace")
+import=$(peak "$binary" import "$work/t.perfetto-trace" --out "$work/device.yaml")
+printf '%-8s %12s\n' figure "peak KB"
+printf '%-8s %12s   run android-default --duration 3600s --frames\n' frames "$frames"
+printf '%-8s %12s   run android-default --duration 3600s --trace t.perfetto-trace\n' trace "$trace"
+printf '%-8s %12s   import t.perfetto-trace (%s bytes)\n' import "$import" "$(stat -c %s "$work/t.perfetto-trace")"
+
+if [ -n "$limits" ]; then
+  failed=0
+  while read -r name limit _; do
+    case "$name" in ''|\#*) continue ;; esac
+    case "$name" in
+      frames) value=$frames ;;
+      trace) value=$trace ;;
+      import) value=$import ;;
+      *) echo "peak-memory: unknown figure $name in $limits" >&2; exit 2 ;;
+    esac
+    if [ "$value" -gt "$limit" ]; then
+      echo "peak-memory: $name is $value KB, above its limit $limit KB ($limits)" >&2
+      failed=1
+    fi
+  done < "$limits"
+  exit $failed
+fi
