@@ -43,18 +43,6 @@ printf '%-8s %14s   instructions per grid point (2,000 - 200 points of 10 ms)\n'
 printf '%-8s %14s   %% of the same 100 points unsharded (%s / %s instructions)\n' shard "$ratio" "$shard" "$same"
 
 if [ -n "$limits" ]; then
-  failed=0
-  while read -r name limit _; do
-    case "$name" in ''|\#*) continue ;; esac
-    case "$name" in
-      point) value=$point ;;
-      shard) value=$ratio ;;
-      *) echo "callgrind-sweep: unknown figure $name in $limits" >&2; exit 2 ;;
-    esac
-    if [ "$value" -gt "$limit" ]; then
-      echo "callgrind-sweep: $name is $value, above its limit $limit ($limits)" >&2
-      failed=1
-    fi
-  done < "$limits"
-  exit $failed
+  . Benchmarks/check-limits.sh
+  check_limits callgrind-sweep "$limits" point=$point shard=$ratio
 fi

@@ -46,19 +46,6 @@ printf '%-8s %12s   run android-default --duration 3600s --trace t.perfetto-trac
 printf '%-8s %12s   import t.perfetto-trace (%s bytes)\n' import "$import" "$(stat -c %s "$work/t.perfetto-trace")"
 
 if [ -n "$limits" ]; then
-  failed=0
-  while read -r name limit _; do
-    case "$name" in ''|\#*) continue ;; esac
-    case "$name" in
-      frames) value=$frames ;;
-      trace) value=$trace ;;
-      import) value=$import ;;
-      *) echo "peak-memory: unknown figure $name in $limits" >&2; exit 2 ;;
-    esac
-    if [ "$value" -gt "$limit" ]; then
-      echo "peak-memory: $name is $value KB, above its limit $limit KB ($limits)" >&2
-      failed=1
-    fi
-  done < "$limits"
-  exit $failed
+  . Benchmarks/check-limits.sh
+  check_limits peak-memory "$limits" frames=$frames trace=$trace import=$import
 fi
