@@ -23,8 +23,9 @@ public enum WorkEstimate {
     /// as the growth of the peak resident memory from 20 s to 120 s of
     /// android-default (54,000 more estimated events): 729 bytes an event
     /// for its `.perfetto-trace` in a release build, 731 in a debug build,
-    /// 712 and 722 for its Chrome JSON, 101 and 95 for `--frames` alone;
-    /// 1,000 covers them with a margin (Docs/Limits.md, "Work").
+    /// 712 and 722 for its Chrome JSON (and 101 and 95 for `--frames`
+    /// alone, which now streams and keeps nothing); 1,000 covers them with
+    /// a margin (Docs/Limits.md, "Work").
     public static let logBytesPerEvent = 1_000.0
 
     /// The memory `events` estimated events of a run keeping its frame log

@@ -178,7 +178,7 @@ extension PredictorKind: ExpressibleByArgument {
 /// The limit on a command's work (Docs/Limits.md).
 struct WorkLimitOptions: ParsableArguments {
     @Option(name: .customLong("max-events"), parsing: .unconditional,
-            help: ArgumentHelp("Refuse to start work of more model events than this (default \(WorkEstimate.scientific(WorkEstimate.defaultEventLimit)), about a minute; a run keeping its frames for a trace or --frames: \(WorkEstimate.scientific(WorkEstimate.defaultLogEventLimit)), about \(WorkEstimate.memoryText(events: WorkEstimate.defaultLogEventLimit))).", valueName: "N"))
+            help: ArgumentHelp("Refuse to start work of more model events than this (default \(WorkEstimate.scientific(WorkEstimate.defaultEventLimit)), about a minute; a run keeping its frame log for --trace: \(WorkEstimate.scientific(WorkEstimate.defaultLogEventLimit)), about \(WorkEstimate.memoryText(events: WorkEstimate.defaultLogEventLimit))).", valueName: "N"))
     var maxEventsText: String?
 
     /// The limit on model events, checked as a number.
