@@ -85,10 +85,54 @@ public enum InputFiles {
         try contents(path, expected: expected, maximumBytes: maximumBytes, as: [UInt8].self)
     }
 
-    /// The bytes of a file read into `B` (an array or a `Data`).
-    static func contents<B: ReadBuffer>(_ path: String, expected: String, maximumBytes: Int, as: B.Type) throws(LatsimError) -> B {
+    /// An input file opened to be read piece by piece (a recording too
+    /// large to hold whole): its size when opened, and reads at an offset.
+    /// Closed when released.
+    public final class Opened: @unchecked Sendable {
+        /// The path as given.
+        public let path: String
+        /// Its size in bytes when it was opened (what is read of it).
+        public let size: Int
+        private let fd: Int32
+
+        fileprivate init(path: String, size: Int, fd: Int32) {
+            self.path = path
+            self.size = size
+            self.fd = fd
+        }
+
+        deinit { close(fd) }
+
+        /// Reads `count` bytes at `offset` into `buffer`; false when they
+        /// cannot all be read (the file shrank or a read failed).
+        public func read(at offset: Int, count: Int, into buffer: UnsafeMutableRawPointer) -> Bool {
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer + done, count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                if n == 0 { return false }
+                done += n
+            }
+            return true
+        }
+    }
+
+    /// Opens an input file that must be a regular file of at most
+    /// `maximumBytes`, recording it, to be read piece by piece (the bad
+    /// input of ``read(_:expected:maximumBytes:)``, said the same way).
+    public static func open(_ path: String, expected: String, maximumBytes: Int = 1 << 30) throws(LatsimError) -> Opened {
+        let (fd, s) = try openRegular(path, expected: expected, maximumBytes: maximumBytes)
+        return Opened(path: path, size: Int(s.st_size), fd: fd)
+    }
+
+    /// Opens `path`, checks that it is a regular file of at most
+    /// `maximumBytes` and records it; the caller closes the descriptor.
+    private static func openRegular(_ path: String, expected: String, maximumBytes: Int) throws(LatsimError) -> (Int32, stat) {
         // O_NONBLOCK: opening a FIFO must not wait for a writer
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = systemOpen(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let problem = switch errno {
             case ENOENT, ENOTDIR: "no such file"
@@ -97,18 +141,29 @@ public enum InputFiles {
             }
             throw LatsimError(file: path, problem: problem, expected: expected)
         }
-        defer { close(fd) }
         var s = stat()
-        guard fstat(fd, &s) == 0 else { throw LatsimError(file: path, problem: "cannot be looked at", expected: expected) }
-        switch s.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw LatsimError(file: path, problem: "is a directory", expected: expected)
-        default: throw LatsimError(file: path, problem: "is not a regular file (a device, pipe or socket)", expected: expected)
-        }
-        guard Int64(s.st_size) <= Int64(maximumBytes) else {
-            throw LatsimError(file: path, problem: "has \(s.st_size) bytes", expected: "\(expected) of at most \(size(maximumBytes))")
+        do throws(LatsimError) {
+            guard fstat(fd, &s) == 0 else { throw LatsimError(file: path, problem: "cannot be looked at", expected: expected) }
+            switch s.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw LatsimError(file: path, problem: "is a directory", expected: expected)
+            default: throw LatsimError(file: path, problem: "is not a regular file (a device, pipe or socket)", expected: expected)
+            }
+            guard Int64(s.st_size) <= Int64(maximumBytes) else {
+                throw LatsimError(file: path, problem: "has \(s.st_size) bytes", expected: "\(expected) of at most \(size(maximumBytes))")
+            }
+        } catch {
+            close(fd)
+            throw error
         }
         record(path, s)
+        return (fd, s)
+    }
+
+    /// The bytes of a file read into `B` (an array or a `Data`).
+    static func contents<B: ReadBuffer>(_ path: String, expected: String, maximumBytes: Int, as: B.Type) throws(LatsimError) -> B {
+        let (fd, s) = try openRegular(path, expected: expected, maximumBytes: maximumBytes)
+        defer { close(fd) }
         // the size may change while it is read: read to the end, one byte
         // past the limit at most
         var bytes = B.zeroed(count: Int(s.st_size) + 1)
@@ -167,6 +222,11 @@ public enum InputFiles {
     public static func reset() {
         entries.withLock { $0 = Inputs() }
     }
+}
+
+/// The C library's `open(2)` (InputFiles has an `open` of its own).
+@inline(__always) private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    open(path, flags)
 }
 
 /// The C library's `read(2)` (InputFiles has a `read` of its own).

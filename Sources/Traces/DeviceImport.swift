@@ -39,14 +39,34 @@ public struct DeviceImport: Sendable {
     /// Reads `data` from `file`: a framestats dump when it is text holding
     /// framestats' header, a Perfetto trace otherwise.
     public static func read(_ data: Data, file: String) throws(LatsimError) -> DeviceImport {
-        if let text = String(data: data.prefix(1 << 20), encoding: .utf8),
-           text.contains("---PROFILEDATA---") || text.contains("IntendedVsync") {
-            guard let whole = String(data: data, encoding: .utf8) else {
-                throw LatsimError(file: file, problem: "is not UTF-8 text", expected: "the text of adb shell dumpsys gfxinfo PACKAGE framestats")
-            }
-            return try FramestatsImport.read(whole, file: file)
+        try read(TraceBytes(data, file: file))
+    }
+
+    /// Reads the recording at `path` as ``read(_:file:)`` does, `path`
+    /// opened as an input of at most `maximumBytes` (bad input says what
+    /// is `expected` there): a Perfetto trace is read piece by piece and
+    /// never held whole; a framestats dump (text) is read whole.
+    public static func read(path: String, expected: String, maximumBytes: Int) throws(LatsimError) -> DeviceImport {
+        let opened = try InputFiles.open(path, expected: expected, maximumBytes: maximumBytes)
+        guard opened.size > 0 else { throw LatsimError(file: path, problem: "is empty", expected: expected) }
+        return try read(TraceBytes(opened))
+    }
+
+    /// The framestats dump or Perfetto trace in `bytes`.
+    static func read(_ bytes: TraceBytes) throws(LatsimError) -> DeviceImport {
+        func text(_ count: Int) throws(LatsimError) -> String? {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+            defer { buffer.deallocate() }
+            if count > 0 { try bytes.read(at: 0, count: count, into: buffer.baseAddress!) }
+            return String(bytes: buffer, encoding: .utf8)
         }
-        return try PerfettoImport.read(data, file: file)
+        if let head = try text(min(1 << 20, bytes.size)), head.contains("---PROFILEDATA---") || head.contains("IntendedVsync") {
+            guard let whole = try text(bytes.size) else {
+                throw LatsimError(file: bytes.file, problem: "is not UTF-8 text", expected: "the text of adb shell dumpsys gfxinfo PACKAGE framestats")
+            }
+            return try FramestatsImport.read(whole, file: bytes.file)
+        }
+        return try PerfettoImport.read(bytes)
     }
 
     /// The display period from instants on the vsync grid (frame starts or
@@ -536,19 +556,6 @@ enum PerfettoImport {
     /// annotations, categories, flows, counters) are skipped unread, as the
     /// full decoder's values of them are never used.
     static func trackEventPacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (timestamp: UInt64, event: TrackEventFields)? {
-        // skips a field of wire type `wire` at `i`; false when it cannot
-        func skip(_ wire: UInt64, _ i: inout Int, _ end: Int) -> Bool {
-            switch wire {
-            case 0: return varint(b, &i, end: end) != nil
-            case 1: guard end - i >= 8 else { return false }; i += 8; return true
-            case 5: guard end - i >= 4 else { return false }; i += 4; return true
-            case 2:
-                guard let n = varint(b, &i, end: end), n <= UInt64(end - i) else { return false }
-                i += Int(n)
-                return true
-            default: return false
-            }
-        }
         var i = start, timestamp: UInt64 = 0, event: TrackEventFields?
         while i < end {
             guard let tag = varint(b, &i, end: end) else { return nil }
@@ -578,20 +585,19 @@ enum PerfettoImport {
                         e.rules = rules(ofBytes: b, from: i, to: nameEnd)
                         i = nameEnd
                     case 22, 30, 4:  // categories, counter_value, debug_annotations
-                        guard wire == (field == 30 ? 0 : 2), skip(wire, &i, eventEnd) else { return nil }
+                        guard wire == (field == 30 ? 0 : 2), skip(b, wire, &i, eventEnd) else { return nil }
                     case 44:  // double_counter_value
-                        guard wire == 1, skip(wire, &i, eventEnd) else { return nil }
+                        guard wire == 1, skip(b, wire, &i, eventEnd) else { return nil }
                     case 47, 48:  // flow ids, packed or not
-                        guard wire == 1 || wire == 2, skip(wire, &i, eventEnd) else { return nil }
+                        guard wire == 1 || wire == 2, skip(b, wire, &i, eventEnd) else { return nil }
                     default:
-                        guard skip(wire, &i, eventEnd) else { return nil }
+                        guard skip(b, wire, &i, eventEnd) else { return nil }
                     }
                 }
                 event = e
-            case 1, 2, 60, 76, 112:  // other fields read: the full decoder
-                return nil
             default:
-                guard skip(wire, &i, end) else { return nil }
+                // another field read: the full decoder
+                guard !isRead(field), skip(b, wire, &i, end) else { return nil }
             }
         }
         guard let event else { return nil }
@@ -618,16 +624,29 @@ enum PerfettoImport {
         var input = InputEventImport.Collected()
     }
 
-    static func read(_ data: Data, file: String) throws(LatsimError) -> DeviceImport {
-        let c = try contents(data, file: file)
-        return try figures(c, file: file)
+    static func read(_ bytes: TraceBytes) throws(LatsimError) -> DeviceImport {
+        let c = try contents(bytes)
+        return try figures(c, file: bytes.file)
     }
 
     /// The fields of a `TracePacket` read here: `ftrace_events` (1),
     /// `process_tree` (2), `track_event` (11), `track_descriptor` (60),
     /// `frame_timeline_event` (76) and `winscope_extensions` (112, Android's
     /// input events). A packet with none of them is skipped unread.
-    static let fieldsRead: Set<UInt64> = [1, 2, 11, 60, 76, 112]
+    static let fieldsRead: [UInt64] = [1, 2, 11, 60, timelineField, 112]
+
+    /// `TracePacket`'s `frame_timeline_event`.
+    static let timelineField: UInt64 = 76
+
+    /// ``fieldsRead`` as bits: field `f` is bit `f % 64` of word `f / 64`.
+    private static let fieldsReadBits: (UInt64, UInt64) = fieldsRead.reduce((0, 0)) { bits, f in
+        f < 64 ? (bits.0 | 1 << f, bits.1) : (bits.0, bits.1 | 1 << (f - 64))
+    }
+
+    /// Whether `field` of a `TracePacket` is one of ``fieldsRead``.
+    @inline(__always) static func isRead(_ field: UInt64) -> Bool {
+        field < 64 ? fieldsReadBits.0 >> field & 1 != 0 : field < 128 && fieldsReadBits.1 >> (field - 64) & 1 != 0
+    }
 
     /// What a trace's packets are, as a first pass finds them: each packet
     /// that holds a field read, with its timestamp and where it lies. 16
@@ -681,67 +700,84 @@ enum PerfettoImport {
                 i += Int(n)
             default: return nil // groups: left to the decoder
             }
-            if fieldsRead.contains(field) { read = true }
-            if field == 76 { timeline = true }
+            if isRead(field) {
+                read = true
+                if field == timelineField { timeline = true }
+            }
         }
         return (timestamp, read, timeline)
     }
 
-    /// The packets of the `Trace` in `data` that hold a field read, in time
-    /// order (a stable sort: ties keep the file's order), found packet by
-    /// packet: the outer message is field 1 (`packet`), length-delimited,
-    /// repeated, and nothing else. Bad input names the packet and its byte.
-    static func packets(_ data: Data, file: String) throws(LatsimError) -> [PacketIndex] {
+    /// The packets of the trace that hold a field read, in time order (a
+    /// stable sort: ties keep the file's order), found packet by packet in
+    /// chunks of ``TraceBytes/chunk`` bytes read in order: the outer message is field 1
+    /// (`packet`), length-delimited, repeated, and nothing else. Bad input
+    /// names the packet and its byte.
+    static func packets(_ bytes: TraceBytes) throws(LatsimError) -> [PacketIndex] {
+        let file = bytes.file, size = bytes.size
         let notATrace = "a .perfetto-trace recorded on the device or the text of adb shell dumpsys gfxinfo PACKAGE framestats"
-        guard data.count <= Int(Int32.max) else {
-            throw LatsimError(file: file, problem: "has \(data.count) bytes", expected: "a trace of at most 2 GiB")
+        guard size <= Int(Int32.max) else {
+            throw LatsimError(file: file, problem: "has \(size) bytes", expected: "a trace of at most 2 GiB")
         }
-        let result: Result<[PacketIndex], LatsimError> = data.withUnsafeBytes { b in
-            var index: [PacketIndex] = []
-            var i = 0, count = 0
-            while i < b.count {
-                let at = i
-                count += 1
-                guard let tag = varint(b, &i, end: b.count), tag == 0x0A else {
-                    return .failure(LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace: at byte \(at), packet \(count) is no field 1 (a Trace holds only its packets)",
-                                                expected: notATrace))
-                }
-                guard let n = varint(b, &i, end: b.count), n <= UInt64(b.count - i) else {
-                    return .failure(LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace: packet \(count) at byte \(at) runs past the end of the file (\(b.count) bytes)",
-                                                expected: notATrace))
-                }
-                let start = i, end = i + Int(n)
-                i = end
-                if let scanned = scanPacket(b, from: start, to: end) {
-                    guard scanned.read else { continue }
-                    index.append(PacketIndex(timestamp: scanned.timestamp, start: UInt32(start), length: UInt32(n), timeline: scanned.timeline))
-                    continue
-                }
-                // its fields do not parse here: the decoder says why, or reads it after all
-                do {
-                    let p = try Perfetto_Protos_TracePacket(serializedBytes: data[data.startIndex + start..<data.startIndex + end])
-                    index.append(PacketIndex(timestamp: p.timestamp, start: UInt32(start), length: UInt32(n), timeline: p.hasFrameTimelineEvent))
-                } catch {
-                    return .failure(LatsimError(file: file, problem: "packet \(count) at byte \(at) is not a trace packet (protobuf decoding failed: \(error))",
-                                                expected: notATrace))
-                }
+        var chunks = TraceChunks(bytes, chunk: bytes.chunk)
+        var index: [PacketIndex] = []
+        var count = 0
+        while chunks.offset < size {
+            // a tag and a length: at most 10 bytes each
+            try chunks.ensure(20)
+            let at = chunks.offset
+            count += 1
+            var i = chunks.position
+            guard let tag = varint(chunks.view, &i, end: chunks.filled), tag == 0x0A else {
+                throw LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace: at byte \(at), packet \(count) is no field 1 (a Trace holds only its packets)",
+                                  expected: notATrace)
             }
-            if count == 0 {
-                return .failure(LatsimError(file: file, problem: "is not a Perfetto trace (no trace packets)", expected: notATrace))
+            guard let n = varint(chunks.view, &i, end: chunks.filled), n <= UInt64(size - (chunks.base + i)) else {
+                throw LatsimError(file: file, problem: "is neither a framestats dump nor a Perfetto trace: packet \(count) at byte \(at) runs past the end of the file (\(size) bytes)",
+                                  expected: notATrace)
             }
-            return .success(index)
+            let header = i - chunks.position
+            try chunks.ensure(header + Int(n))
+            let start = chunks.position + header, end = start + Int(n)
+            let fileStart = chunks.base + start
+            chunks.position = end
+            if let scanned = scanPacket(chunks.view, from: start, to: end) {
+                guard scanned.read else { continue }
+                index.append(PacketIndex(timestamp: scanned.timestamp, start: UInt32(fileStart), length: UInt32(n), timeline: scanned.timeline))
+                continue
+            }
+            // its fields do not parse here: the decoder says why, or reads it after all
+            do {
+                let p = try Perfetto_Protos_TracePacket(serializedBytes: Data(UnsafeRawBufferPointer(rebasing: chunks.view[start..<end])))
+                index.append(PacketIndex(timestamp: p.timestamp, start: UInt32(fileStart), length: UInt32(n), timeline: p.hasFrameTimelineEvent))
+            } catch {
+                throw LatsimError(file: file, problem: "packet \(count) at byte \(at) is not a trace packet (protobuf decoding failed: \(error))",
+                                  expected: notATrace)
+            }
         }
-        var index = try result.get()
-        // in time order, as Perfetto reads them; `start` keeps the file's order within a timestamp
-        index.sort { ($0.timestamp, $0.start) < ($1.timestamp, $1.start) }
+        if count == 0 {
+            throw LatsimError(file: file, problem: "is not a Perfetto trace (no trace packets)", expected: notATrace)
+        }
+        // in time order, as Perfetto reads them; `start` keeps the file's
+        // order within a timestamp (a trace written in order needs no sort)
+        if zip(index, index.dropFirst()).contains(where: { ($0.timestamp, $0.start) > ($1.timestamp, $1.start) }) {
+            index.sort { ($0.timestamp, $0.start) < ($1.timestamp, $1.start) }
+        }
         return index
     }
 
-    /// Decodes the trace packet by packet (never as one message: memory
-    /// stays the file and 16 bytes a packet read, whatever it holds) and
-    /// gathers FrameTimeline's timelines and the thread slices.
+    /// ``contents(_:)`` of a trace in memory.
     static func contents(_ data: Data, file: String) throws(LatsimError) -> Contents {
-        let index = try packets(data, file: file)
+        try contents(TraceBytes(data, file: file))
+    }
+
+    /// Decodes the trace packet by packet (never as one message, nor the
+    /// file held whole: memory stays 16 bytes a packet read, whatever it
+    /// holds, the block cache and what is gathered) and gathers
+    /// FrameTimeline's timelines and the thread slices.
+    static func contents(_ bytes: TraceBytes) throws(LatsimError) -> Contents {
+        let file = bytes.file
+        let index = try packets(bytes)
         var c = Contents()
 
         var timelines: [Timeline] = [], openByCookie: [Int64: Int] = [:], expectedSeen: Set<PidToken> = []
@@ -765,16 +801,39 @@ enum PerfettoImport {
                 }
             }
         }
-        for entry in index {
-            let from = data.startIndex + Int(entry.start)
-            if !entry.timeline,
-               let fast = data.withUnsafeBytes({ trackEventPacket($0, from: Int(entry.start), to: Int(entry.start) + Int(entry.length)) }) {
-                trackEvent(fast.event, at: SimTime(clamping: fast.timestamp))
-                continue
+        /// A FrameTimeline event: a timeline opened by its cookie, or closed.
+        func timelineEvent(_ e: TimelineEventFields, at ts: SimTime) {
+            guard let kind = e.start else {
+                if let i = openByCookie.removeValue(forKey: e.cookie) { timelines[i].dur = ts - timelines[i].ts }
+                return
             }
+            // an app frame drawn into several layers has one expected
+            // timeline, as Perfetto keeps it: the first for its token
+            guard e.hasCookie, kind != .expectedSurface || expectedSeen.insert(PidToken(pid: e.pid, token: e.token)).inserted else { return }
+            let surface = kind == .expectedSurface || kind == .actualSurface
+            openByCookie[e.cookie] = timelines.count
+            timelines.append(Timeline(kind: kind, ts: ts, dur: -1, pid: e.pid, token: e.token, displayToken: e.displayToken,
+                                      layer: surface ? e.layer : nil, presentType: e.presentType, jankType: e.jankType))
+        }
+        for entry in index {
+            let start = Int(entry.start), length = Int(entry.length)
+            // a track event or a FrameTimeline event, read from its bytes; any other packet, or one they cannot read: the decoder
+            let fast = try bytes.withBytes(at: start, count: length) { b throws(LatsimError) -> Bool in
+                if !entry.timeline, let t = trackEventPacket(b, from: 0, to: length) {
+                    trackEvent(t.event, at: SimTime(clamping: t.timestamp))
+                    return true
+                }
+                if entry.timeline, let t = frameTimelinePacket(b, from: 0, to: length) {
+                    timelineEvent(t.event, at: SimTime(clamping: t.timestamp))
+                    return true
+                }
+                return false
+            }
+            if fast { continue }
+            let packet = try bytes.data(at: start, count: length)
             let p: Perfetto_Protos_TracePacket
-            do { p = try Perfetto_Protos_TracePacket(serializedBytes: data[from..<from + Int(entry.length)]) } catch {
-                if let input = InputEventImport.corruption(data[from..<from + Int(entry.length)]) {
+            do { p = try Perfetto_Protos_TracePacket(serializedBytes: packet) } catch {
+                if let input = InputEventImport.corruption(packet) {
                     throw LatsimError(file: file, problem: "the packet at byte \(entry.start) is not a trace packet: \(input) (protobuf decoding failed: \(error))",
                                       expected: "a .perfetto-trace recorded on the device, its input events as Android's android.input.inputevent data source writes them")
                 }
@@ -783,35 +842,7 @@ enum PerfettoImport {
             }
             let ts = SimTime(clamping: p.timestamp)
             if p.hasWinscopeExtensions { InputEventImport.add(p, at: ts, to: &c.input) }
-            if p.hasFrameTimelineEvent, let e = p.frameTimelineEvent.event {
-                func open(_ cookie: Int64, _ t: Timeline) {
-                    openByCookie[cookie] = timelines.count
-                    timelines.append(t)
-                }
-                switch e {
-                case .expectedDisplayFrameStart(let s):
-                    guard s.hasCookie else { continue }
-                    open(s.cookie, Timeline(kind: .expectedDisplay, ts: ts, dur: -1, pid: s.pid, token: s.token, displayToken: s.token,
-                                            layer: nil, presentType: 0, jankType: 0))
-                case .actualDisplayFrameStart(let s):
-                    guard s.hasCookie else { continue }
-                    open(s.cookie, Timeline(kind: .actualDisplay, ts: ts, dur: -1, pid: s.pid, token: s.token, displayToken: s.token,
-                                            layer: nil, presentType: s.presentType.rawValue, jankType: s.jankType))
-                case .expectedSurfaceFrameStart(let s):
-                    // an app frame drawn into several layers has one expected
-                    // timeline, as Perfetto keeps it: the first for its token
-                    guard s.hasCookie, expectedSeen.insert(PidToken(pid: s.pid, token: s.token)).inserted else { continue }
-                    open(s.cookie, Timeline(kind: .expectedSurface, ts: ts, dur: -1, pid: s.pid, token: s.token,
-                                            displayToken: s.displayFrameToken, layer: s.layerName, presentType: 0, jankType: 0))
-                case .actualSurfaceFrameStart(let s):
-                    guard s.hasCookie else { continue }
-                    open(s.cookie, Timeline(kind: .actualSurface, ts: ts, dur: -1, pid: s.pid, token: s.token,
-                                            displayToken: s.displayFrameToken, layer: s.layerName,
-                                            presentType: s.presentType.rawValue, jankType: s.jankType))
-                case .frameEnd(let f):
-                    if let i = openByCookie.removeValue(forKey: f.cookie) { timelines[i].dur = ts - timelines[i].ts }
-                }
-            }
+            if p.hasFrameTimelineEvent, let e = TimelineEventFields(p.frameTimelineEvent) { timelineEvent(e, at: ts) }
             switch p.data {
             case .processTree(let tree)?:
                 for proc in tree.processes {

@@ -46,9 +46,7 @@ struct ImportCommand: ParsableCommand {
         let scenarioName = name ?? Identifier.made(from: url.deletingPathExtension().lastPathComponent, fallback: "imported")
         // the recording is an input: `--out` naming it is refused before anything is read
         try CLI.preflight(files: [out], inputs: [file])
-        let data = try InputFiles.read(file, expected: "a Perfetto trace or a framestats dump", maximumBytes: Self.maximumBytes)
-        if data.isEmpty { throw LatsimError(file: file, problem: "is empty", expected: "a Perfetto trace or a framestats dump") }
-        let imported = try DeviceImport.read(data, file: file)
+        let imported = try DeviceImport.read(path: file, expected: "a Perfetto trace or a framestats dump", maximumBytes: Self.maximumBytes)
         let yaml = imported.scenarioYAML(name: scenarioName, source: url.lastPathComponent)
         // what is written must run: read it back as a scenario first
         do {

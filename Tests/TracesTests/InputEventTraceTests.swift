@@ -117,7 +117,7 @@ struct InputEventTraceTests {
             #expect(m.source == 4098 && m.pointer.count == 1 && m.pointer[0].axisValue.map(\.axis) == [0, 1])
             #expect(m.pointer[0].axisValue[0].value == Float(a.position.x))
         }
-        let imported = try PerfettoImport.read(data, file: "run.perfetto-trace")
+        let imported = try PerfettoImport.read(TraceBytes(data, file: "run.perfetto-trace"))
         #expect(imported.dispatchLatency?.value == latency)
         #expect(imported.notes.contains { $0.hasPrefix("android.dispatchLatency 3.5ms from the trace's input events") }, "\(imported.notes)")
     }
@@ -133,7 +133,7 @@ struct InputEventTraceTests {
         // (0x2A) claiming 5 bytes of which 1 follows
         let trace = Data(Self.record([0x40, 0x05, 0x82, 0x07, 0x03, 0x2A, 0x05, 0x0A]))
         do {
-            _ = try PerfettoImport.read(trace, file: "bad.perfetto-trace")
+            _ = try PerfettoImport.read(TraceBytes(trace, file: "bad.perfetto-trace"))
             Issue.record("a corrupt input event was read")
         } catch {
             let text = "\(error)"
