@@ -817,7 +817,7 @@ enum PerfettoImport {
         }
         for entry in index {
             let start = Int(entry.start), length = Int(entry.length)
-            // a track event or a FrameTimeline event, read from its bytes; any other packet, or one they cannot read: the decoder
+            // a track event, a FrameTimeline event or an input event, read from its bytes; any other packet, or one they cannot read: the decoder
             let fast = try bytes.withBytes(at: start, count: length) { b throws(LatsimError) -> Bool in
                 if !entry.timeline, let t = trackEventPacket(b, from: 0, to: length) {
                     trackEvent(t.event, at: SimTime(clamping: t.timestamp))
@@ -825,6 +825,10 @@ enum PerfettoImport {
                 }
                 if entry.timeline, let t = frameTimelinePacket(b, from: 0, to: length) {
                     timelineEvent(t.event, at: SimTime(clamping: t.timestamp))
+                    return true
+                }
+                if !entry.timeline, let t = InputEventImport.packet(b, from: 0, to: length) {
+                    if let e = t.event { InputEventImport.add(e, at: SimTime(clamping: t.timestamp), clock: t.clock, to: &c.input) }
                     return true
                 }
                 return false
@@ -841,7 +845,9 @@ enum PerfettoImport {
                                   expected: "a .perfetto-trace recorded on the device")
             }
             let ts = SimTime(clamping: p.timestamp)
-            if p.hasWinscopeExtensions { InputEventImport.add(p, at: ts, to: &c.input) }
+            if p.hasWinscopeExtensions, let e = InputEventImport.fields(p) {
+                InputEventImport.add(e, at: ts, clock: p.hasTimestampClockID ? p.timestampClockID : nil, to: &c.input)
+            }
             if p.hasFrameTimelineEvent, let e = TimelineEventFields(p.frameTimelineEvent) { timelineEvent(e, at: ts) }
             switch p.data {
             case .processTree(let tree)?:

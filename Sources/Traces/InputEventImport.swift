@@ -29,28 +29,137 @@ enum InputEventImport {
     }
 
     /// True for a packet whose time is on the motion events' clock: CLOCK_MONOTONIC
-    /// by its clock id, or no clock id (the trace's own clock: latsim's
-    /// traces, whose simulated clock is the only one).
-    static func onEventClock(_ p: Perfetto_Protos_TracePacket) -> Bool {
-        !p.hasTimestampClockID || p.timestampClockID == monotonic
+    /// by its clock id (`clock`), or no clock id (nil: the trace's own clock:
+    /// latsim's traces, whose simulated clock is the only one).
+    static func onEventClock(_ clock: UInt32?) -> Bool {
+        clock == nil || clock == monotonic
     }
 
-    /// Reads the input event of a packet at `ts` that has one.
-    static func add(_ p: Perfetto_Protos_TracePacket, at ts: SimTime, to c: inout Collected) {
-        guard p.winscopeExtensions.hasAndroidInputEvent, let event = p.winscopeExtensions.androidInputEvent.event else { return }
+    /// An input event's fields read here: a motion event's id and time, or
+    /// a window dispatch's event id.
+    struct Fields: Equatable {
+        enum Kind: Equatable { case motion, dispatch }
+        var kind: Kind
+        var eventID: UInt32 = 0
+        /// A motion event's `event_time_nanos`; nil when it has none.
+        var eventTime: SimTime?
+    }
+
+    /// The input event of a decoded packet; nil for a packet without one.
+    static func fields(_ p: Perfetto_Protos_TracePacket) -> Fields? {
+        guard p.winscopeExtensions.hasAndroidInputEvent, let event = p.winscopeExtensions.androidInputEvent.event else { return nil }
         switch event {
         case .dispatcherMotionEvent(let m), .dispatcherMotionEventRedacted(let m):
-            c.motionEvents += 1
-            guard m.hasEventTimeNanos else { c.withoutTime += 1; return }
-            c.waiting[m.eventID] = m.eventTimeNanos
+            return Fields(kind: .motion, eventID: m.eventID, eventTime: m.hasEventTimeNanos ? m.eventTimeNanos : nil)
         case .dispatcherWindowDispatchEvent(let d), .dispatcherWindowDispatchEventRedacted(let d):
+            return Fields(kind: .dispatch, eventID: d.eventID)
+        }
+    }
+
+    /// Reads an input event of a packet at `ts` on clock `clock` (nil: none given).
+    static func add(_ e: Fields, at ts: SimTime, clock: UInt32?, to c: inout Collected) {
+        switch e.kind {
+        case .motion:
+            c.motionEvents += 1
+            guard let time = e.eventTime else { c.withoutTime += 1; return }
+            c.waiting[e.eventID] = time
+        case .dispatch:
             c.dispatches += 1
             // the first dispatch of the event (to any window) is its delivery
-            guard let time = c.waiting.removeValue(forKey: d.eventID) else { return }
-            guard onEventClock(p) else { c.otherClock += 1; return }
+            guard let time = c.waiting.removeValue(forKey: e.eventID) else { return }
+            guard onEventClock(clock) else { c.otherClock += 1; return }
             let (latency, overflow) = ts.subtractingReportingOverflow(time)
             c.latencies.append(overflow ? .max : latency)
         }
+    }
+
+    /// Reads a packet holding an input event (field 112) and no other field
+    /// read by the importer straight from its bytes: its timestamp, its
+    /// clock id (nil: none) and the event (nil: the packet holds none the
+    /// importer reads, as a key event). Nil for any other packet and for
+    /// anything the full decoder may read otherwise: a field given twice
+    /// that the decoder would merge (field 112, its input event, the
+    /// event's case), a field read of the wrong wire type, a length past
+    /// the end. Fields not read (pointers, flags, a dispatch's window) are
+    /// skipped unread, as the decoder's values of them are never used.
+    static func packet(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int)
+        -> (timestamp: UInt64, clock: UInt32?, event: Fields?)? {
+        typealias P = PerfettoImport
+        var i = start, timestamp: UInt64 = 0, clock: UInt32?, event: Fields?, seen = false
+        while i < end {
+            guard let tag = P.varint(b, &i, end: end) else { return nil }
+            let field = tag >> 3, wire = tag & 7
+            switch field {
+            case 8, 10, 13, 58, 79:  // timestamp, sequence id, flags, clock id, trusted pid: varints
+                guard wire == 0, let v = P.varint(b, &i, end: end) else { return nil }
+                if field == 8 { timestamp = v }
+                if field == 58 { clock = UInt32(truncatingIfNeeded: v) }
+            case 112:  // winscope_extensions
+                guard wire == 2, !seen, let n = P.varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
+                seen = true
+                let extEnd = i + Int(n)
+                var inputSeen = false
+                while i < extEnd {
+                    guard let tag = P.varint(b, &i, end: extEnd) else { return nil }
+                    guard tag >> 3 == 5 else {  // android_input_event
+                        guard P.skip(b, tag & 7, &i, extEnd) else { return nil }
+                        continue
+                    }
+                    guard tag & 7 == 2, !inputSeen, let m = P.varint(b, &i, end: extEnd), m <= UInt64(extEnd - i),
+                          let read = inputEvent(b, from: i, to: i + Int(m)) else { return nil }
+                    inputSeen = true
+                    if case .event(let e) = read { event = e }
+                    i += Int(m)
+                }
+            default:
+                // another field read: the full decoder
+                guard !P.isRead(field), P.skip(b, wire, &i, end) else { return nil }
+            }
+        }
+        guard seen else { return nil }
+        return (timestamp, clock, event)
+    }
+
+    /// What an `AndroidInputEvent` holds for the importer.
+    private enum Read { case none, event(Fields) }
+
+    /// An `AndroidInputEvent`'s case read here (``Read/none``: none read,
+    /// as a key event); nil when the decoder must read it.
+    private static func inputEvent(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Read? {
+        typealias P = PerfettoImport
+        var i = start, read = Read.none, cases = 0
+        while i < end {
+            guard let tag = P.varint(b, &i, end: end) else { return nil }
+            let field = tag >> 3, wire = tag & 7
+            let kind: Fields.Kind
+            switch field {
+            case 1, 2: kind = .motion  // dispatcher_motion_event, redacted or not
+            case 5, 6: kind = .dispatch  // dispatcher_window_dispatch_event, redacted or not
+            default:  // key events: not read
+                guard P.skip(b, wire, &i, end) else { return nil }
+                continue
+            }
+            cases += 1
+            guard wire == 2, cases == 1, let n = P.varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
+            let messageEnd = i + Int(n)
+            var e = Fields(kind: kind)
+            while i < messageEnd {
+                guard let tag = P.varint(b, &i, end: messageEnd) else { return nil }
+                let field = tag >> 3, wire = tag & 7
+                if field == 1 {  // event_id, fixed32
+                    guard wire == 5, messageEnd - i >= 4 else { return nil }
+                    e.eventID = UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+                    i += 4
+                } else if field == 2 && kind == .motion {  // event_time_nanos
+                    guard wire == 0, let v = P.varint(b, &i, end: messageEnd) else { return nil }
+                    e.eventTime = Int64(bitPattern: v)
+                } else {
+                    guard P.skip(b, wire, &i, messageEnd) else { return nil }
+                }
+            }
+            read = .event(e)
+        }
+        return read
     }
 
     /// A sentence for a packet that does not decode when it holds an

@@ -153,3 +153,82 @@ struct StreamedImportTests {
         #expect(PerfettoImport.TimelineEventFields(decoded.frameTimelineEvent)?.presentType == 0)
     }
 }
+
+/// Input-event packets read straight from their bytes read as the decoder
+/// reads them; any the decoder might read otherwise go to it.
+@Suite("Streamed import: input events")
+struct InputEventFastPathTests {
+    static func packet(clock: UInt32? = nil, _ fill: (inout Perfetto_Protos_AndroidInputEvent) -> Void) -> Perfetto_Protos_TracePacket {
+        var p = Perfetto_Protos_TracePacket()
+        p.timestamp = 5_000_000
+        p.trustedPacketSequenceID = 2
+        if let clock { p.timestampClockID = clock }
+        fill(&p.winscopeExtensions.androidInputEvent)
+        return p
+    }
+
+    static func fast(_ bytes: [UInt8]) -> (timestamp: UInt64, clock: UInt32?, event: InputEventImport.Fields?)? {
+        bytes.withUnsafeBytes { InputEventImport.packet($0, from: 0, to: $0.count) }
+    }
+
+    @Test func readsWhatTheDecoderReads() throws {
+        var pointer = Perfetto_Protos_AndroidMotionEvent.Pointer()
+        var axis = Perfetto_Protos_AndroidMotionEvent.Pointer.AxisValue()
+        (axis.axis, axis.value) = (1, 310.5)
+        pointer.axisValue = [axis]
+        let packets: [Perfetto_Protos_TracePacket] = [
+            Self.packet { m in
+                m.dispatcherMotionEvent.eventID = 0xDEAD_BEEF
+                m.dispatcherMotionEvent.eventTimeNanos = 4_000_000
+                m.dispatcherMotionEvent.action = 2
+                m.dispatcherMotionEvent.pointer = [pointer]
+            },
+            Self.packet(clock: 6) { $0.dispatcherMotionEventRedacted.eventID = 7 },  // no event time, BOOTTIME
+            Self.packet(clock: 3) { m in
+                m.dispatcherWindowDispatchEvent.eventID = 9
+                m.dispatcherWindowDispatchEvent.vsyncID = 44
+                m.dispatcherWindowDispatchEvent.windowID = -3
+            },
+            Self.packet { $0.dispatcherWindowDispatchEventRedacted.eventID = 10 },
+            Self.packet { $0.dispatcherMotionEvent.eventTimeNanos = -1 },
+        ]
+        for p in packets {
+            let bytes: [UInt8] = try p.serializedBytes()
+            let read = try #require(Self.fast(bytes), "\(p)")
+            let decoded = try Perfetto_Protos_TracePacket(serializedBytes: bytes)
+            #expect(read.timestamp == decoded.timestamp)
+            #expect(read.clock == (decoded.hasTimestampClockID ? decoded.timestampClockID : nil))
+            #expect(read.event == InputEventImport.fields(decoded), "\(p)")
+            #expect(read.event != nil)
+        }
+        // extensions holding no input event the importer reads: read as none, as the decoder reads them
+        var empty = Perfetto_Protos_TracePacket()
+        empty.winscopeExtensions = .init()
+        let bytes: [UInt8] = try empty.serializedBytes()
+        let read = try #require(Self.fast(bytes))
+        let decoded = try Perfetto_Protos_TracePacket(serializedBytes: bytes)
+        #expect(read.event == nil && InputEventImport.fields(decoded) == nil)
+    }
+
+    @Test func leavesOtherPacketsToTheDecoder() throws {
+        let motion: [UInt8] = try Self.packet { $0.dispatcherMotionEvent.eventID = 1 }.serializedBytes()
+        var only = Perfetto_Protos_TracePacket()
+        only.winscopeExtensions.androidInputEvent.dispatcherWindowDispatchEvent.eventID = 1
+        let onlyBytes: [UInt8] = try only.serializedBytes()
+        var descriptor = Perfetto_Protos_TracePacket()
+        descriptor.trackDescriptor.uuid = 9
+        // field 112 twice (merged by the decoder); two cases in one event; a
+        // motion event whose event_id (fixed32) comes as a varint; a cut packet; another field read
+        #expect(Self.fast(motion + onlyBytes) == nil)
+        // (field 112 holding field 5 holding an empty motion event, then an empty dispatch)
+        let twoCases: [UInt8] = [0x82, 0x07, 0x06, 0x2A, 0x04, 0x0A, 0x00, 0x2A, 0x00]
+        #expect(Self.fast(twoCases) == nil)
+        let varintID: [UInt8] = [0x82, 0x07, 0x06, 0x2A, 0x04, 0x0A, 0x02, 0x08, 0x01]
+        #expect(Self.fast(varintID) == nil)
+        #expect(Self.fast(Array(motion.dropLast())) == nil)
+        #expect(Self.fast(motion + (try descriptor.serializedBytes() as [UInt8])) == nil)
+        #expect(Self.fast(try descriptor.serializedBytes()) == nil)
+        // the varint event id: the decoder does not take it either
+        #expect(try Perfetto_Protos_TracePacket(serializedBytes: varintID).winscopeExtensions.androidInputEvent.dispatcherMotionEvent.hasEventID == false)
+    }
+}
