@@ -18,9 +18,12 @@ public struct StreamingStats: Sendable {
     @usableFromInline var _min: Double = .infinity
     @usableFromInline var _max: Double = -.infinity
     @usableFromInline var sum = CompensatedSum()
-    /// Allocated at the first value, so a stream never fed costs nothing.
-    @usableFromInline var positive: Histogram<UInt32>?
-    @usableFromInline var negative: Histogram<UInt32>?
+    /// The histograms, made when the exact table spills (``Histograms``).
+    @usableFromInline var histograms: Histograms?
+    /// The histogram of values at or above 0 (nil until one is recorded).
+    @usableFromInline var positive: Histogram<UInt32>? { histograms?.positive }
+    /// The histogram of negative values' magnitudes (nil until one is recorded).
+    @usableFromInline var negative: Histogram<UInt32>? { histograms?.negative }
     @usableFromInline var negativeCount: UInt64 = 0
     @usableFromInline let highest: UInt64
     /// The values recorded lately and not yet added to the sums and the
@@ -177,7 +180,10 @@ public struct StreamingStats: Sendable {
             let c = UInt32(Swift.min(left, UInt64(UInt32.max)))
             left -= UInt64(c)
             if x >= 0 {
-                Self.record(UInt64(Swift.min(Double(highest), x * resolution + 0.5)), count: c, into: &positive, highest: highest)
+                // borrowed from self in place: no retain a value
+                if !isKnownUniquelyReferenced(&histograms) { makeOwnHistograms() }
+                Self.record(UInt64(Swift.min(Double(highest), x * resolution + 0.5)), count: c,
+                            into: &histograms!.positive, highest: highest)
             } else {
                 recordNegative(x, count: c)
             }
@@ -214,7 +220,23 @@ public struct StreamingStats: Sendable {
     mutating func recordNegative(_ x: Double, count n: UInt32) {
         let v = UInt64(Swift.min(Double(highest), (Swift.abs(x) * resolution).rounded()))
         negativeCount += UInt64(n)
-        Self.record(v, count: n, into: &negative, highest: highest)
+        if !isKnownUniquelyReferenced(&histograms) { makeOwnHistograms() }
+        Self.record(v, count: n, into: &histograms!.negative, highest: highest)
+    }
+
+    /// This stream's histograms to change: made at the first spilled
+    /// value, copied first when another stream shares them (a stream
+    /// copied, then changed).
+    @usableFromInline
+    mutating func ownHistograms() -> Histograms {
+        if !isKnownUniquelyReferenced(&histograms) { makeOwnHistograms() }
+        return histograms!
+    }
+
+    /// Makes the histograms this stream's own (new, or a copy of those it shares).
+    @usableFromInline
+    mutating func makeOwnHistograms() {
+        histograms = Histograms(positive: histograms?.positive, negative: histograms?.negative)
     }
 
     /// Records `n` values `v` into a histogram made at its first value. The
@@ -335,11 +357,31 @@ public struct StreamingStats: Sendable {
         if other.spilled { spill() }
         for (v, c) in zip(other.exactValues, other.exactCounts) { addToDistribution(v, count: c) }
         if let op = other.positive {
-            if positive == nil { positive = op } else { positive!.add(op) }
+            let h = ownHistograms()
+            if h.positive == nil { h.positive = op } else { h.positive!.add(op) }
         }
         if let on = other.negative {
-            if negative == nil { negative = on } else { negative!.add(on) }
+            let h = ownHistograms()
+            if h.negative == nil { h.negative = on } else { h.negative!.add(on) }
             negativeCount += other.negativeCount
+        }
+    }
+
+    /// A stream's two histograms, kept out of line: a stream holds a
+    /// reference to them (8 bytes) instead of both inline (256 bytes), so
+    /// a run's measurements (some forty streams) copy in about 4 KB, not
+    /// 11 KB, and a run is set up and read with less copying. Shared by
+    /// copies of a stream until one of them changes
+    /// (``StreamingStats/ownHistograms()``).
+    @usableFromInline final class Histograms: @unchecked Sendable {
+        // changed only by its one owner (``StreamingStats/makeOwnHistograms()``),
+        // so no access is checked at run time (a value a frame goes through here)
+        @exclusivity(unchecked) @usableFromInline var positive: Histogram<UInt32>?
+        @exclusivity(unchecked) @usableFromInline var negative: Histogram<UInt32>?
+
+        @usableFromInline init(positive: Histogram<UInt32>?, negative: Histogram<UInt32>?) {
+            self.positive = positive
+            self.negative = negative
         }
     }
 }
