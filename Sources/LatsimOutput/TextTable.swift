@@ -17,21 +17,41 @@ public struct TextTable: Sendable {
     }
 
     /// The table as text, lines joined by newlines (no final newline).
+    /// Written as bytes into one buffer: a sweep's table of thousands of
+    /// rows costs its characters, not a string per cell and its padding.
     public func render() -> String {
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
-        func line(_ cells: [String]) -> String {
-            var parts: [String] = []
+        let right = widths.indices.map { rightAligned.contains($0) }
+        var out: [UInt8] = []
+        out.reserveCapacity((widths.reduce(0, +) + 2 * widths.count + 1) * (rows.count + 2))
+        // a line's cells, padded to their widths, two spaces apart, without
+        // the spaces it would end in
+        func line(_ cells: [String]) {
+            var owed = 0  // spaces before the next text
             for (i, c) in cells.enumerated() where i < widths.count {
-                let pad = String(repeating: " ", count: max(0, widths[i] - c.count))
-                parts.append(rightAligned.contains(i) ? pad + c : c + pad)
+                if i > 0 { owed += 2 }
+                let pad = max(0, widths[i] - c.count)
+                if right[i] { owed += pad }
+                if !c.isEmpty {
+                    out.append(contentsOf: repeatElement(0x20, count: owed))
+                    out.append(contentsOf: c.utf8)
+                    owed = 0
+                }
+                if !right[i] { owed += pad }
             }
-            var s = parts.joined(separator: "  ")
-            while s.hasSuffix(" ") { s.removeLast() }
-            return s
+            while out.last == 0x20 { out.removeLast() }
         }
-        var out = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        out += rows.map(line)
-        return out.joined(separator: "\n")
+        line(header)
+        out.append(0x0A)
+        for (i, w) in widths.enumerated() {
+            if i > 0 { out.append(contentsOf: [0x20, 0x20]) }
+            out.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: w))
+        }
+        for r in rows {
+            out.append(0x0A)
+            line(r)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
