@@ -74,26 +74,50 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
     /// True when a run of `c` produces the figure: its platform, and the
     /// channel its input and app give (a drawing finger, a tap, a drawn
     /// lift, force, a predictor, Android's BufferQueue and FrameTimeline).
-    public func isProduced(by c: PipelineConfiguration) -> Bool {
-        let d = declaration
-        switch d.platform {
-        case .ios: if c.platform != .ios { return false }
-        case .android: if c.platform != .android { return false }
+    public func isProduced(by c: PipelineConfiguration) -> Bool { isProduced(by: Production(c)) }
+
+    /// What of a configuration decides which figures its run produces: a
+    /// sweep of thousands of points has a handful of these, so the figures
+    /// it shows are found over them, not over every point.
+    public struct Production: Hashable, Sendable {
+        var platform: Platform
+        var frameTimeline, taps, liftResponse, scrolls, noFinger, firstTouch, rateSwitches, force, ink, frontBuffered, predicts: Bool
+
+        public init(_ c: PipelineConfiguration) {
+            platform = c.platform
+            frameTimeline = c.platform != .android || c.android.version.hasFrameTimeline
+            (taps, liftResponse, scrolls, noFinger) = (c.taps, c.liftResponse, c.scrolls, c.noFinger)
+            (firstTouch, rateSwitches, force) = (c.measuresFirstTouch, c.rate.switches, c.force.interaction != .none)
+            (ink, frontBuffered, predicts) = (c.inkApp, c.frontBuffered, !c.predictor.isNone)
+        }
+    }
+
+    /// Each figure's platform and channel, by catalogue place (read
+    /// without copying its declaration).
+    private static let producers: [(platform: FigurePlatform, channel: FigureChannel)] =
+        FigureCatalogue.declarations.map { ($0.platform, $0.channel) }
+
+    /// True when a run of a configuration of production `p` produces the figure.
+    public func isProduced(by p: Production) -> Bool {
+        let (platform, channel) = Self.producers[index]
+        switch platform {
+        case .ios: if p.platform != .ios { return false }
+        case .android: if p.platform != .android { return false }
         case .both: break
         }
-        switch d.channel {
+        switch channel {
         case .display, .bufferQueue: return true
-        case .frameTimeline: return c.platform != .android || c.android.version.hasFrameTimeline
-        case .touch: return !c.taps
-        case .tap: return c.taps
-        case .lift: return c.taps && c.liftResponse
-        case .scroll: return c.scrolls && !c.taps && !c.noFinger
-        case .transitions: return c.measuresFirstTouch
-        case .displayRate: return c.rate.switches
-        case .force: return c.force.interaction != .none
-        case .ink: return c.inkApp
-        case .frontBuffer: return c.frontBuffered
-        case .prediction: return !c.predictor.isNone
+        case .frameTimeline: return p.frameTimeline
+        case .touch: return !p.taps
+        case .tap: return p.taps
+        case .lift: return p.taps && p.liftResponse
+        case .scroll: return p.scrolls && !p.taps && !p.noFinger
+        case .transitions: return p.firstTouch
+        case .displayRate: return p.rateSwitches
+        case .force: return p.force
+        case .ink: return p.ink
+        case .frontBuffer: return p.frontBuffered
+        case .prediction: return p.predicts
         }
     }
 
@@ -121,7 +145,8 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
     /// The figures some run of `configurations` produces, in catalogue order
     /// after `first` (the runs' headlines, each once).
     public static func shown(for configurations: [PipelineConfiguration], first: [Figure] = []) -> [Figure] {
-        shown(first) { f in configurations.contains(where: f.isProduced) }
+        let productions = Set(configurations.map(Production.init))
+        return shown(first) { f in productions.contains(where: f.isProduced) }
     }
 
     /// The figures some run of `runs` produces, in catalogue order after

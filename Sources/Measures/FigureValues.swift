@@ -47,7 +47,8 @@ public struct FigureValues: Sendable, Equatable, Codable {
         // to each figure's reader copied it every time, 52 copies a run
         let measurements = r.measurements
         var values = [Double?](repeating: nil, count: Figure.allCases.count)
-        for f in Figure.allCases where f.isProduced(by: configuration) {
+        let production = Figure.Production(configuration)
+        for f in Figure.allCases where f.isProduced(by: production) {
             switch f.declaration.value {
             case .pooled(let statistic, let stream):
                 values[f.index] = stream(measurements).flatMap(statistic.of)
