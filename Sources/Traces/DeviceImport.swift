@@ -556,52 +556,41 @@ enum PerfettoImport {
     /// annotations, categories, flows, counters) are skipped unread, as the
     /// full decoder's values of them are never used.
     static func trackEventPacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) -> (timestamp: UInt64, event: TrackEventFields)? {
-        var i = start, timestamp: UInt64 = 0, event: TrackEventFields?
-        while i < end {
-            guard let tag = varint(b, &i, end: end) else { return nil }
-            let field = tag >> 3, wire = tag & 7
-            switch field {
-            case 8, 10, 13, 58, 79:  // timestamp, sequence id, flags, clock id, trusted pid: varints
-                guard wire == 0, let v = varint(b, &i, end: end) else { return nil }
-                if field == 8 { timestamp = v }
-            case 11:
-                guard wire == 2, let n = varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
-                let eventEnd = i + Int(n)
-                var e = event ?? TrackEventFields()
-                while i < eventEnd {
-                    guard let tag = varint(b, &i, end: eventEnd) else { return nil }
-                    let field = tag >> 3, wire = tag & 7
-                    switch field {
-                    case 9, 11:  // type, track_uuid
-                        guard wire == 0, let v = varint(b, &i, end: eventEnd) else { return nil }
-                        if field == 9 { e.type = Int32(truncatingIfNeeded: v) } else { e.track = v }
-                    case 10:  // name_iid: the name is interned, so read as none
-                        guard wire == 0, varint(b, &i, end: eventEnd) != nil else { return nil }
-                        e.rules = 0
-                    case 23:  // name
-                        guard wire == 2, let n = varint(b, &i, end: eventEnd), n <= UInt64(eventEnd - i) else { return nil }
-                        let nameEnd = i + Int(n)
-                        for j in i..<nameEnd where b[j] >= 0x80 { return nil }
-                        e.rules = rules(ofBytes: b, from: i, to: nameEnd)
-                        i = nameEnd
-                    case 22, 30, 4:  // categories, counter_value, debug_annotations
-                        guard wire == (field == 30 ? 0 : 2), skip(b, wire, &i, eventEnd) else { return nil }
-                    case 44:  // double_counter_value
-                        guard wire == 1, skip(b, wire, &i, eventEnd) else { return nil }
-                    case 47, 48:  // flow ids, packed or not
-                        guard wire == 1 || wire == 2, skip(b, wire, &i, eventEnd) else { return nil }
-                    default:
-                        guard skip(b, wire, &i, eventEnd) else { return nil }
-                    }
+        var event: TrackEventFields?
+        // a track event given twice is merged, as the decoder merges it
+        let header = packetFields(b, from: start, to: end, reading: 11) { i, eventEnd in
+            var i = i, e = event ?? TrackEventFields()
+            while i < eventEnd {
+                guard let tag = varint(b, &i, end: eventEnd) else { return false }
+                let field = tag >> 3, wire = tag & 7
+                switch field {
+                case 9, 11:  // type, track_uuid
+                    guard wire == 0, let v = varint(b, &i, end: eventEnd) else { return false }
+                    if field == 9 { e.type = Int32(truncatingIfNeeded: v) } else { e.track = v }
+                case 10:  // name_iid: the name is interned, so read as none
+                    guard wire == 0, varint(b, &i, end: eventEnd) != nil else { return false }
+                    e.rules = 0
+                case 23:  // name
+                    guard wire == 2, let n = varint(b, &i, end: eventEnd), n <= UInt64(eventEnd - i) else { return false }
+                    let nameEnd = i + Int(n)
+                    for j in i..<nameEnd where b[j] >= 0x80 { return false }
+                    e.rules = rules(ofBytes: b, from: i, to: nameEnd)
+                    i = nameEnd
+                case 22, 30, 4:  // categories, counter_value, debug_annotations
+                    guard wire == (field == 30 ? 0 : 2), skip(b, wire, &i, eventEnd) else { return false }
+                case 44:  // double_counter_value
+                    guard wire == 1, skip(b, wire, &i, eventEnd) else { return false }
+                case 47, 48:  // flow ids, packed or not
+                    guard wire == 1 || wire == 2, skip(b, wire, &i, eventEnd) else { return false }
+                default:
+                    guard skip(b, wire, &i, eventEnd) else { return false }
                 }
-                event = e
-            default:
-                // another field read: the full decoder
-                guard !isRead(field), skip(b, wire, &i, end) else { return nil }
             }
+            event = e
+            return true
         }
-        guard let event else { return nil }
-        return (timestamp, event)
+        guard let header, let event else { return nil }
+        return (header.timestamp, event)
     }
 
     /// The rules a slice named `name` falls under, a bit each; 0 for none.

@@ -55,44 +55,64 @@ extension PerfettoImport {
     /// as the decoder's values of them are never used.
     static func frameTimelinePacket(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int)
         -> (timestamp: UInt64, event: TimelineEventFields)? {
-        var i = start, timestamp: UInt64 = 0, event: TimelineEventFields?
+        var event: TimelineEventFields?
+        let header = packetFields(b, from: start, to: end, reading: timelineField) { i, eventEnd in
+            guard event == nil else { return false }  // given twice: the decoder merges or replaces
+            var i = i
+            while i < eventEnd {
+                guard let tag = varint(b, &i, end: eventEnd) else { return false }
+                let field = tag >> 3, wire = tag & 7
+                guard (1...5).contains(field) else {
+                    guard skip(b, wire, &i, eventEnd) else { return false }
+                    continue
+                }
+                let kind: Timeline.Kind? = switch field {
+                case 1: .expectedDisplay
+                case 2: .actualDisplay
+                case 3: .expectedSurface
+                case 4: .actualSurface
+                default: nil  // FrameEnd
+                }
+                guard wire == 2, event == nil, let m = varint(b, &i, end: eventEnd), m <= UInt64(eventEnd - i),
+                      let e = timelineEvent(b, from: i, to: i + Int(m), start: kind) else { return false }
+                event = e
+                i += Int(m)
+            }
+            return event != nil
+        }
+        guard let header, let event else { return nil }
+        return (header.timestamp, event)
+    }
+
+    /// A packet's own fields as the fast paths read them: the varints any
+    /// packet may carry (timestamp 8, trusted sequence id 10, sequence
+    /// flags 13, clock id 58, trusted pid 79), and the one field a path
+    /// reads (`field`, length-delimited), handed to `read` with the range
+    /// of its bytes each time it comes (false: the decoder must read the
+    /// packet). Nil when `field` never comes, `read` refuses it, another
+    /// field the importer reads is there, a field read has the wrong wire
+    /// type, or a length runs past the end. Other fields are skipped.
+    static func packetFields(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int, reading field: UInt64,
+                             _ read: (Int, Int) -> Bool) -> (timestamp: UInt64, clock: UInt32?)? {
+        var i = start, timestamp: UInt64 = 0, clock: UInt32?, seen = false
         while i < end {
             guard let tag = varint(b, &i, end: end) else { return nil }
-            let field = tag >> 3, wire = tag & 7
-            switch field {
-            case 8, 10, 13, 58, 79:  // timestamp, sequence id, flags, clock id, trusted pid: varints
+            let f = tag >> 3, wire = tag & 7
+            switch f {
+            case 8, 10, 13, 58, 79:
                 guard wire == 0, let v = varint(b, &i, end: end) else { return nil }
-                if field == 8 { timestamp = v }
-            case timelineField:
-                guard wire == 2, event == nil, let n = varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
-                let eventEnd = i + Int(n)
-                while i < eventEnd {
-                    guard let tag = varint(b, &i, end: eventEnd) else { return nil }
-                    let field = tag >> 3, wire = tag & 7
-                    guard (1...5).contains(field) else {
-                        guard skip(b, wire, &i, eventEnd) else { return nil }
-                        continue
-                    }
-                    let kind: Timeline.Kind? = switch field {
-                    case 1: .expectedDisplay
-                    case 2: .actualDisplay
-                    case 3: .expectedSurface
-                    case 4: .actualSurface
-                    default: nil  // FrameEnd
-                    }
-                    guard wire == 2, event == nil, let m = varint(b, &i, end: eventEnd), m <= UInt64(eventEnd - i),
-                          let e = timelineEvent(b, from: i, to: i + Int(m), start: kind) else { return nil }
-                    event = e
-                    i += Int(m)
-                }
-                guard event != nil else { return nil }
+                if f == 8 { timestamp = v }
+                if f == 58 { clock = UInt32(truncatingIfNeeded: v) }
+            case field:
+                guard wire == 2, let n = varint(b, &i, end: end), n <= UInt64(end - i), read(i, i + Int(n)) else { return nil }
+                seen = true
+                i += Int(n)
             default:
                 // another field read: the full decoder
-                guard !isRead(field), skip(b, wire, &i, end) else { return nil }
+                guard !isRead(f), skip(b, wire, &i, end) else { return nil }
             }
         }
-        guard let event else { return nil }
-        return (timestamp, event)
+        return seen ? (timestamp, clock) : nil
     }
 
     /// One case of a FrameTimeline event (`start` nil: a `FrameEnd`), its

@@ -85,39 +85,27 @@ enum InputEventImport {
     static func packet(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int)
         -> (timestamp: UInt64, clock: UInt32?, event: Fields?)? {
         typealias P = PerfettoImport
-        var i = start, timestamp: UInt64 = 0, clock: UInt32?, event: Fields?, seen = false
-        while i < end {
-            guard let tag = P.varint(b, &i, end: end) else { return nil }
-            let field = tag >> 3, wire = tag & 7
-            switch field {
-            case 8, 10, 13, 58, 79:  // timestamp, sequence id, flags, clock id, trusted pid: varints
-                guard wire == 0, let v = P.varint(b, &i, end: end) else { return nil }
-                if field == 8 { timestamp = v }
-                if field == 58 { clock = UInt32(truncatingIfNeeded: v) }
-            case 112:  // winscope_extensions
-                guard wire == 2, !seen, let n = P.varint(b, &i, end: end), n <= UInt64(end - i) else { return nil }
-                seen = true
-                let extEnd = i + Int(n)
-                var inputSeen = false
-                while i < extEnd {
-                    guard let tag = P.varint(b, &i, end: extEnd) else { return nil }
-                    guard tag >> 3 == 5 else {  // android_input_event
-                        guard P.skip(b, tag & 7, &i, extEnd) else { return nil }
-                        continue
-                    }
-                    guard tag & 7 == 2, !inputSeen, let m = P.varint(b, &i, end: extEnd), m <= UInt64(extEnd - i),
-                          let read = inputEvent(b, from: i, to: i + Int(m)) else { return nil }
-                    inputSeen = true
-                    if case .event(let e) = read { event = e }
-                    i += Int(m)
+        var event: Fields?, seen = false
+        let header = P.packetFields(b, from: start, to: end, reading: 112) { i, extEnd in  // winscope_extensions
+            guard !seen else { return false }  // given twice: the decoder merges them
+            seen = true
+            var i = i, inputSeen = false
+            while i < extEnd {
+                guard let tag = P.varint(b, &i, end: extEnd) else { return false }
+                guard tag >> 3 == 5 else {  // android_input_event
+                    guard P.skip(b, tag & 7, &i, extEnd) else { return false }
+                    continue
                 }
-            default:
-                // another field read: the full decoder
-                guard !P.isRead(field), P.skip(b, wire, &i, end) else { return nil }
+                guard tag & 7 == 2, !inputSeen, let m = P.varint(b, &i, end: extEnd), m <= UInt64(extEnd - i),
+                      let read = inputEvent(b, from: i, to: i + Int(m)) else { return false }
+                inputSeen = true
+                if case .event(let e) = read { event = e }
+                i += Int(m)
             }
+            return true
         }
-        guard seen else { return nil }
-        return (timestamp, clock, event)
+        guard let header else { return nil }
+        return (header.timestamp, header.clock, event)
     }
 
     /// What an `AndroidInputEvent` holds for the importer.
