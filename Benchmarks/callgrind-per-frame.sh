@@ -14,18 +14,8 @@
 # of the binary is measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/latsim
-limits=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary) binary=$2; shift 2 ;;
-    --check) limits=$2; shift 2 ;;
-    --) shift; break ;;
-    -*) echo "callgrind-per-frame: unknown option $1" >&2; exit 2 ;;
-    *) break ;;
-  esac
-done
-scenarios=("$@")
+. Benchmarks/options.sh callgrind-per-frame scenarios "$@"
+scenarios=("${arguments[@]}")
 if [ ${#scenarios[@]} -eq 0 ]; then
   if [ -n "$limits" ]; then
     mapfile -t scenarios < <(grep -v '^[[:space:]]*\(#\|$\)' "$limits" | awk '{print $1}')

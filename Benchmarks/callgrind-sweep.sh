@@ -16,15 +16,7 @@
 # of the binary is measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/latsim
-limits=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary) binary=$2; shift 2 ;;
-    --check) limits=$2; shift 2 ;;
-    *) echo "callgrind-sweep: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+. Benchmarks/options.sh callgrind-sweep none "$@"
 . Benchmarks/callgrind-setup.sh callgrind-sweep "$binary"
 
 # instructions of one latsim command (callgrind's "Collected" total)

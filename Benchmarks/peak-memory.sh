@@ -15,15 +15,7 @@
 # 1.5 GB of memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=.build/release/latsim
-limits=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary) binary=$2; shift 2 ;;
-    --check) limits=$2; shift 2 ;;
-    *) echo "peak-memory: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
+. Benchmarks/options.sh peak-memory none "$@"
 command -v python3 >/dev/null || { echo "peak-memory: python3 is not installed" >&2; exit 3; }
 if [ ! -x "$binary" ]; then swift build -c release --product latsim >&2; fi
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
