@@ -36,15 +36,17 @@ public enum AndroidTraceExport {
     /// The trace of an Android `result` that kept its frame log; with
     /// `timelineTracks` FrameTimeline's timelines are thread tracks (the
     /// JSON has no other way to show them; a native trace carries them as
-    /// FrameTimeline packets, ``frameTimeline(_:scenario:)``).
-    public static func trace(_ result: RunResult, scenario: String, timelineTracks: Bool = true) -> ChromeTrace? {
+    /// FrameTimeline packets, ``frameTimeline(_:scenario:)``). The trace
+    /// holds `memoryLimit` bytes of its events, the rest in a spill file.
+    public static func trace(_ result: RunResult, scenario: String, timelineTracks: Bool = true,
+                             memoryLimit: Int = ChromeTrace.memoryLimit) -> ChromeTrace? {
         if result.configuration.frontBuffered {
-            return FrontBufferTraceExport.trace(result, scenario: scenario, timelineTracks: timelineTracks)
+            return FrontBufferTraceExport.trace(result, scenario: scenario, timelineTracks: timelineTracks, memoryLimit: memoryLimit)
         }
         guard let log = result.frameLog, let a = log.android else { return nil }
         let c = result.configuration
         let end = c.duration
-        var t = ChromeTrace(processName: "latsim \(scenario) (Android)")
+        var t = ChromeTrace(processName: "latsim \(scenario) (Android)", memoryLimit: memoryLimit)
         let vsync = t.track(named: "vsync")
         let tracks = threadTracks.map { t.track(named: $0) }
         let (input, ui, render, gpu, sf, display) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5])

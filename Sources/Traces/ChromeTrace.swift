@@ -85,18 +85,42 @@ public struct ChromeTrace: Sendable {
     public let category: String
     /// The tracks' names, in the order added (track k has tid `pid + 1 + k`).
     public private(set) var trackNames: [String] = []
-    /// The events, in the order added.
-    private(set) var events: [Event] = []
+    /// The events in the order added, each encoded as one record
+    /// (``EventRecord``): in memory up to a limit, the rest in a spill
+    /// file, so a long run's trace does not hold its events in memory.
+    private var store: RecordLog
+    private var scratch: [UInt8] = []
+    /// The slices already in a flow (a bit per event) and each flow's marks.
+    private var inFlow: [UInt64] = []
+    private var flowMarks: [FlowMark] = []
+    private var flows: [(id: UInt64, name: String)] = []
+    /// The counter series ("display buffers in use"), in order of first sample.
+    private(set) var counterSeries: [String] = []
+    private var counterSeriesSeen: Set<String> = []
+    /// The number of events added so far (metadata not counted).
+    public private(set) var eventCount = 0
 
-    /// An empty trace for one process.
-    public init(processName: String = "latsim", pid: Int = 1, category: String = "latsim") {
+    /// A slice's place in a flow.
+    struct FlowMark {
+        var slice: Int
+        var flow: Int32
+        var flowIn, flowOut: Bool
+    }
+
+    /// The bytes of encoded events held in memory before they go to a spill file.
+    public static let memoryLimit = 16 << 20
+
+    /// An empty trace for one process; events past `memoryLimit` bytes
+    /// (encoded) go to a spill file (``SpillFile``).
+    public init(processName: String = "latsim", pid: Int = 1, category: String = "latsim", memoryLimit: Int = ChromeTrace.memoryLimit) {
         self.processName = processName
         self.pid = pid
         self.category = category
+        store = RecordLog(memoryLimit: memoryLimit)
     }
 
-    /// The number of events added so far (metadata not counted).
-    public var eventCount: Int { events.count }
+    /// True once events went to a spill file.
+    var spilled: Bool { store.spilled }
 
     /// True when Perfetto's UI would lift a thread of this name above the
     /// others of its process (it sorts `*RenderThread*` and `*GPU
@@ -117,37 +141,40 @@ public struct ChromeTrace: Sendable {
         return TrackID(tid: pid + trackNames.count)
     }
 
+    /// Encodes one event and appends it to the store.
+    private mutating func add(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
+                              args: [String: TraceValue]) {
+        if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+        scratch.removeAll(keepingCapacity: true)
+        EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &scratch)
+        scratch.withUnsafeBytes { store.append($0) }
+        eventCount += 1
+    }
+
     /// A span of work on a track (an `X` complete event); `color` is one of
     /// the trace viewers' reserved colour names (`cname`: `good`, `bad`,
     /// `terrible`, `yellow`, `olive`, `grey`, ...).
     @discardableResult
     public mutating func slice(_ track: TrackID, name: String, startNs: SimTime, durationNs: SimTime,
                                args: [String: TraceValue] = [:], color: String? = nil) -> SliceRef {
-        var e = Event(name: name, category: category, phase: "X", ts: startNs)
-        e.dur = max(0, durationNs)
-        e.tid = track.tid
-        e.args = args
-        e.color = color
-        events.append(e)
-        return SliceRef(index: events.count - 1)
+        add(phase: EventRecord.slice, ts: startNs, dur: max(0, durationNs), tid: track.tid, name: name, color: color, args: args)
+        return SliceRef(index: eventCount - 1)
     }
 
     /// An instant on a track (a thread-scoped `i` event).
     public mutating func instant(_ track: TrackID, name: String, atNs: SimTime, args: [String: TraceValue] = [:]) {
-        var e = Event(name: name, category: category, phase: "i", ts: atNs)
-        e.tid = track.tid
-        e.scope = "t"
-        e.args = args
-        events.append(e)
+        add(phase: EventRecord.instant, ts: atNs, dur: nil, tid: track.tid, name: name, color: nil, args: args)
     }
 
     /// A counter sample: each key of `values` is one series of the counter
     /// named `name` (e.g. "buffers" with ["in use": 3]; Perfetto names the
     /// series "buffers in use"). Non-finite values are left out.
     public mutating func counter(_ name: String, atNs: SimTime, values: [String: Double]) {
-        var e = Event(name: name, category: category, phase: "C", ts: atNs)
-        e.args = values.filter { $0.value.isFinite }.mapValues { .number($0) }
-        events.append(e)
+        let finite = values.filter { $0.value.isFinite }
+        for key in finite.keys.sorted() where counterSeriesSeen.insert("\(name) \(key)").inserted {
+            counterSeries.append("\(name) \(key)")
+        }
+        add(phase: EventRecord.counter, ts: atNs, dur: nil, tid: nil, name: name, color: nil, args: finite.mapValues { .number($0) })
     }
 
     /// A flow: arrows joining `slices` in order, carried by the slices
@@ -159,15 +186,58 @@ public struct ChromeTrace: Sendable {
     /// `id` must be unique among this trace's flows.
     @discardableResult
     public mutating func flow(id: UInt64, name: String = "touch", through slices: [SliceRef]) -> Bool {
-        guard slices.count >= 2, Set(slices).count == slices.count,
-              slices.allSatisfy({ events[$0.index].bindID == nil }) else { return false }
+        func marked(_ i: Int) -> Bool { i / 64 < inFlow.count && inFlow[i / 64] & (1 << UInt64(i % 64)) != 0 }
+        guard slices.count >= 2, Set(slices).count == slices.count, !slices.contains(where: { marked($0.index) }) else { return false }
+        let f = Int32(flows.count)
+        flows.append((id, name))
         for (i, s) in slices.enumerated() {
-            events[s.index].bindID = id
-            events[s.index].flowIn = i > 0
-            events[s.index].flowOut = i < slices.count - 1
-            events[s.index].flowName = name
+            while inFlow.count <= s.index / 64 { inFlow.append(0) }
+            inFlow[s.index / 64] |= 1 << UInt64(s.index % 64)
+            flowMarks.append(FlowMark(slice: s.index, flow: f, flowIn: i > 0, flowOut: i < slices.count - 1))
         }
         return true
+    }
+
+    /// Calls `body` with each event in the order added and its place in a
+    /// flow, if any.
+    func forEachEvent(_ body: (EventRecord, FlowMark?) throws -> Void) throws {
+        let marks = flowMarks.sorted { $0.slice < $1.slice }
+        var next = 0, index = 0
+        try store.forEach { bytes in
+            var mark: FlowMark?
+            if next < marks.count && marks[next].slice == index {
+                mark = marks[next]
+                next += 1
+            }
+            try body(EventRecord(bytes), mark)
+            index += 1
+        }
+    }
+
+    /// The flow a mark belongs to: its id and name.
+    func flow(of mark: FlowMark) -> (id: UInt64, name: String) { flows[Int(mark.flow)] }
+
+    /// The events decoded, in the order added (for tests: a long trace's
+    /// events are read back from its spill file whole).
+    var events: [Event] {
+        var all: [Event] = []
+        try! forEachEvent { r, mark in
+            var e = Event(name: r.nameText, category: category, phase: String(UnicodeScalar(r.phase)), ts: r.ts)
+            e.dur = r.dur
+            e.tid = r.tid
+            if r.phase == EventRecord.instant { e.scope = "t" }
+            e.color = r.color.map { String(decoding: $0, as: UTF8.self) }
+            r.forEachArg { key, value in e.args[String(decoding: key, as: UTF8.self)] = value.traceValue }
+            if let mark {
+                let f = flow(of: mark)
+                e.bindID = f.id
+                e.flowIn = mark.flowIn
+                e.flowOut = mark.flowOut
+                e.flowName = f.name
+            }
+            all.append(e)
+        }
+        return all
     }
 
     /// The trace as UTF-8 JSON text (what ``writeJSON(to:)`` writes).
@@ -192,7 +262,54 @@ public struct ChromeTrace: Sendable {
             try line(Self.metadata("thread_name", pid: pid, tid: pid + 1 + i, key: "name", value: .string(name)))
             try line(Self.metadata("thread_sort_index", pid: pid, tid: pid + 1 + i, key: "sort_index", value: .integer(Int64(i))))
         }
-        for e in events { try line(e.json(pid: pid)) }
+        var out = JSONBytes()
+        let head = Array(("{\"name\":").utf8)
+        let cat = Array((",\"cat\":" + JSONText.string(category) + ",\"ph\":\"").utf8)
+        let pidText = Array((",\"pid\":\(pid)").utf8)
+        try forEachEvent { r, mark in
+            out.literal(",\n")  // the metadata came first
+            out.bytes.append(contentsOf: head)
+            out.string(r.name)
+            out.bytes.append(contentsOf: cat)
+            out.bytes.append(r.phase)
+            out.literal("\",\"ts\":")
+            out.microseconds(r.ts)
+            if let dur = r.dur {
+                out.literal(",\"dur\":")
+                out.microseconds(dur)
+            }
+            out.bytes.append(contentsOf: pidText)
+            if let tid = r.tid {
+                out.literal(",\"tid\":")
+                out.integer(Int64(tid))
+            }
+            var flowName: String?
+            if let mark {
+                let f = flow(of: mark)
+                out.literal(",\"bind_id\":")
+                out.literal(String(f.id))
+                if mark.flowIn { out.literal(",\"flow_in\":true") }
+                if mark.flowOut { out.literal(",\"flow_out\":true") }
+                flowName = f.name
+            }
+            if r.phase == EventRecord.instant { out.literal(",\"s\":\"t\"") }
+            if let color = r.color {
+                out.literal(",\"cname\":")
+                out.string(color)
+            }
+            var firstArg = true
+            r.forEachArg(flowName: flowName) { key, value in
+                out.literal(firstArg ? ",\"args\":{" : ",")
+                firstArg = false
+                out.string(key)
+                out.bytes.append(UInt8(ascii: ":"))
+                out.value(value)
+            }
+            if !firstArg { out.bytes.append(UInt8(ascii: "}")) }
+            out.bytes.append(UInt8(ascii: "}"))
+            if out.bytes.count >= 1 << 16 { try out.flush(to: sink) }
+        }
+        try out.flush(to: sink)
         try sink.write("\n],\n\"displayTimeUnit\":\"ms\"}\n")
     }
 
@@ -209,7 +326,7 @@ public struct ChromeTrace: Sendable {
         return s
     }
 
-    /// The fields of one event, written in a fixed order.
+    /// The fields of one event, as ``events`` reads them back.
     struct Event: Sendable {
         var name: String
         var category: String
@@ -237,27 +354,248 @@ public struct ChromeTrace: Sendable {
             if let flowName { all["flow"] = .string(flowName) }
             return all
         }
+    }
+}
 
-        func json(pid: Int) -> String {
-            var s = "{\"name\":\(JSONText.string(name)),\"cat\":\(JSONText.string(category)),\"ph\":\"\(phase)\""
-            s += ",\"ts\":\(JSONText.microseconds(ts))"
-            if let dur { s += ",\"dur\":\(JSONText.microseconds(dur))" }
-            s += ",\"pid\":\(pid)"
-            if let tid { s += ",\"tid\":\(tid)" }
-            if let bindID {
-                s += ",\"bind_id\":\(bindID)"
-                if flowIn { s += ",\"flow_in\":true" }
-                if flowOut { s += ",\"flow_out\":true" }
+/// One trace event as ``ChromeTrace`` keeps it: a record of bytes read in
+/// place. The layout: the phase (`X`, `i` or `C`); the time and, for a
+/// slice, the duration (zigzag varints); the thread id (a varint, 0 for
+/// none); the name (length and UTF-8 bytes); for a slice the colour (its
+/// length plus one, 0 for none, then its bytes); the args' count and each
+/// arg in key order: the key, a type byte (0 text, 1 integer, 2 number)
+/// and the value (text; a zigzag varint; a double's 8 bytes).
+struct EventRecord {
+    static let slice = UInt8(ascii: "X"), instant = UInt8(ascii: "i"), counter = UInt8(ascii: "C")
+
+    /// An arg's value, its text read in place.
+    enum Value {
+        case string(UnsafeRawBufferPointer), integer(Int64), number(Double)
+
+        var traceValue: TraceValue {
+            switch self {
+            case .string(let b): return .string(String(decoding: b, as: UTF8.self))
+            case .integer(let n): return .integer(n)
+            case .number(let x): return .number(x)
             }
-            if let scope { s += ",\"s\":\"\(scope)\"" }
-            if let color { s += ",\"cname\":\(JSONText.string(color))" }
-            let args = allArgs
-            if !args.isEmpty {
-                let fields = args.keys.sorted().map { "\(JSONText.string($0)):\(JSONText.value(args[$0]!))" }
-                s += ",\"args\":{" + fields.joined(separator: ",") + "}"
-            }
-            return s + "}"
         }
+    }
+
+    let phase: UInt8
+    let ts: SimTime
+    let dur: SimTime?
+    let tid: Int?
+    let name: UnsafeRawBufferPointer
+    let color: UnsafeRawBufferPointer?
+    private let bytes: UnsafeRawBufferPointer
+    private let argsAt: Int
+
+    var nameText: String { String(decoding: name, as: UTF8.self) }
+
+    static func encode(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
+                       args: [String: TraceValue], into out: inout [UInt8]) {
+        out.append(phase)
+        ProtoBytes.varint(ProtoBytes.zigzag(ts), into: &out)
+        if phase == slice { ProtoBytes.varint(ProtoBytes.zigzag(dur ?? 0), into: &out) }
+        ProtoBytes.varint(UInt64(tid ?? 0), into: &out)
+        text(name, into: &out)
+        if phase == slice {
+            if let color {
+                ProtoBytes.varint(UInt64(color.utf8.count + 1), into: &out)
+                out.append(contentsOf: color.utf8)
+            } else {
+                out.append(0)
+            }
+        }
+        ProtoBytes.varint(UInt64(args.count), into: &out)
+        for key in args.count > 1 ? args.keys.sorted() : Array(args.keys) {
+            text(key, into: &out)
+            switch args[key]! {
+            case .string(let s):
+                out.append(0)
+                text(s, into: &out)
+            case .integer(let n):
+                out.append(1)
+                ProtoBytes.varint(ProtoBytes.zigzag(n), into: &out)
+            case .number(let x):
+                out.append(2)
+                withUnsafeBytes(of: x.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+            }
+        }
+    }
+
+    private static func text(_ s: String, into out: inout [UInt8]) {
+        ProtoBytes.varint(UInt64(s.utf8.count), into: &out)
+        out.append(contentsOf: s.utf8)
+    }
+
+    init(_ b: UnsafeRawBufferPointer) {
+        bytes = b
+        var at = 1
+        phase = b[0]
+        ts = ProtoBytes.unzigzag(ProtoBytes.readVarint(b, &at))
+        dur = phase == Self.slice ? ProtoBytes.unzigzag(ProtoBytes.readVarint(b, &at)) : nil
+        let t = Int(ProtoBytes.readVarint(b, &at))
+        tid = t == 0 ? nil : t
+        name = Self.readText(b, &at)
+        if phase == Self.slice {
+            let n = Int(ProtoBytes.readVarint(b, &at))
+            if n == 0 {
+                color = nil
+            } else {
+                color = UnsafeRawBufferPointer(rebasing: b[at..<(at + n - 1)])
+                at += n - 1
+            }
+        } else {
+            color = nil
+        }
+        argsAt = at
+    }
+
+    private static func readText(_ b: UnsafeRawBufferPointer, _ at: inout Int) -> UnsafeRawBufferPointer {
+        let n = Int(ProtoBytes.readVarint(b, &at))
+        defer { at += n }
+        return UnsafeRawBufferPointer(rebasing: b[at..<(at + n)])
+    }
+
+    /// The number of args.
+    var argCount: Int {
+        var at = argsAt
+        return Int(ProtoBytes.readVarint(bytes, &at))
+    }
+
+    /// Calls `body` with each arg in key order; with `flowName`, also the
+    /// `flow` arg naming the flow, in its place (it replaces an arg of that name).
+    func forEachArg(flowName: String? = nil, _ body: (UnsafeRawBufferPointer, Value) -> Void) {
+        var at = argsAt
+        let count = Int(ProtoBytes.readVarint(bytes, &at))
+        var flowName = flowName
+        func flowArg() {
+            guard var name = flowName else { return }
+            flowName = nil
+            name.withUTF8 { n in
+                let key: StaticString = "flow"
+                body(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), .string(UnsafeRawBufferPointer(n)))
+            }
+        }
+        for _ in 0..<count {
+            let key = Self.readText(bytes, &at)
+            let type = bytes[at]
+            at += 1
+            let value: Value
+            switch type {
+            case 0: value = .string(Self.readText(bytes, &at))
+            case 1: value = .integer(ProtoBytes.unzigzag(ProtoBytes.readVarint(bytes, &at)))
+            default:
+                value = .number(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))))
+                at += 8
+            }
+            if flowName != nil {
+                let k = String(decoding: key, as: UTF8.self)
+                if k == "flow" { continue }  // the flow's name replaces it
+                if "flow" < k { flowArg() }
+            }
+            body(key, value)
+        }
+        flowArg()
+    }
+}
+
+/// Protocol-buffer varints, also used by ``EventRecord``.
+enum ProtoBytes {
+    @inline(__always) static func varint(_ v: UInt64, into out: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    @inline(__always) static func varintSize(_ v: UInt64) -> Int {
+        var n = 1, v = v
+        while v >= 0x80 { n += 1; v >>= 7 }
+        return n
+    }
+
+    @inline(__always) static func zigzag(_ n: Int64) -> UInt64 { UInt64(bitPattern: (n << 1) ^ (n >> 63)) }
+    @inline(__always) static func unzigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }
+
+    @inline(__always) static func readVarint(_ b: UnsafeRawBufferPointer, _ at: inout Int) -> UInt64 {
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            let byte = b[at]
+            at += 1
+            v |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return v }
+            shift += 7
+        }
+    }
+}
+
+/// JSON text written as bytes, with the escaping and number forms of
+/// ``JSONText``.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+
+    mutating func literal(_ s: StaticString) {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    mutating func literal(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    /// A string literal of the UTF-8 text `b`.
+    mutating func string(_ b: UnsafeRawBufferPointer) {
+        if b.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            literal(JSONText.string(String(decoding: b, as: UTF8.self)))
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: b)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func integer(_ n: Int64) { literal(String(n)) }
+
+    /// ``JSONText/microseconds(_:)``, as bytes.
+    mutating func microseconds(_ ns: SimTime) {
+        if ns < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = ns.magnitude
+        decimal(magnitude / 1000)
+        var fraction = Int(magnitude % 1000)
+        guard fraction != 0 else { return }
+        var digits = 3
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        bytes.append(UInt8(ascii: "."))
+        var divisor = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    private mutating func decimal(_ n: UInt64) {
+        if n < 10 { bytes.append(UInt8(ascii: "0") + UInt8(n)); return }
+        var digits: (UInt64, Int) = (1, 1)
+        while n / digits.0 >= 10 { digits.0 *= 10; digits.1 += 1 }
+        var d = digits.0
+        while d > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(n / d % 10))
+            d /= 10
+        }
+    }
+
+    mutating func value(_ v: EventRecord.Value) {
+        switch v {
+        case .string(let b): string(b)
+        case .integer(let n): integer(n)
+        case .number(let x): literal(x.isFinite ? formatDecimal(x, places: 6) : "null")
+        }
+    }
+
+    mutating func flush(to sink: ByteSink) throws {
+        try bytes.withUnsafeBytes { try sink.write($0) }
+        bytes.removeAll(keepingCapacity: true)
     }
 }
 

@@ -16,11 +16,11 @@ enum FrontBufferTraceExport {
         "Display (multi-buffered layer)", "Front buffer (scan-out at the pen's row)",
     ]
 
-    static func trace(_ result: RunResult, scenario: String, timelineTracks: Bool) -> ChromeTrace? {
+    static func trace(_ result: RunResult, scenario: String, timelineTracks: Bool, memoryLimit: Int) -> ChromeTrace? {
         guard let log = result.frameLog, let a = log.android else { return nil }
         let c = result.configuration
         let end = c.duration
-        var t = ChromeTrace(processName: "latsim \(scenario) (Android, front-buffered)")
+        var t = ChromeTrace(processName: "latsim \(scenario) (Android, front-buffered)", memoryLimit: memoryLimit)
         let vsync = t.track(named: "vsync")
         let tracks = threadTracks.map { t.track(named: $0) }
         let (input, ui, render, gpu, sf, display, front) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5], tracks[6])

@@ -72,6 +72,12 @@ public struct FrameTimelineTracks: Sendable {
 }
 
 extension ChromeTrace {
+    /// The trusted sequence id of every packet latsim writes.
+    static let sequenceID: UInt32 = 1
+    /// The bytes of packets held in memory while they are put in order
+    /// (``writePerfetto(to:frameTimeline:inputEvents:sortMemoryLimit:extraPackets:)``).
+    public static let sortMemoryLimit = 32 << 20
+
     /// The trace in Perfetto's own format (a `perfetto.protos.Trace`, the
     /// `.perfetto-trace` files a device records): a process with a thread
     /// track per track (same pid, tids and names as ``json()``), each slice
@@ -93,28 +99,34 @@ extension ChromeTrace {
         return sink.bytes
     }
 
-    /// Writes ``perfetto(frameTimeline:)``'s bytes packet by packet: each
-    /// packet is built when its turn comes, serialised and written as the
-    /// `Trace` message's field 1 (its tag, length and bytes, as the whole
-    /// message's serialisation writes it), so the packets are never all in
-    /// memory; what is kept is one small sort key per packet.
-    /// `extraPackets`, when given, is called once after the descriptors
-    /// with a function that writes a packet, for packets of other kinds.
+    /// Writes ``perfetto(frameTimeline:)``'s bytes packet by packet, each
+    /// as the `Trace` message's field 1 (its tag, length and bytes, as the
+    /// whole message's serialisation writes it). The track events' packets
+    /// are encoded by hand (``TrackEventBytes``, the bytes SwiftProtobuf
+    /// writes for the same message); the packets are put in time order by
+    /// a ``PacketSorter`` holding at most `sortMemoryLimit` bytes, the rest
+    /// in sorted runs in a spill file, so memory does not grow with the
+    /// trace. `extraPackets`, when given, is called once after the
+    /// descriptors with a function that writes a packet, for packets of
+    /// other kinds.
     public func writePerfetto(to sink: ByteSink, frameTimeline: FrameTimelineTracks? = nil, inputEvents: [InputEventTouch] = [],
+                              sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit,
                               extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
-        func emit(_ p: Perfetto_Protos_TracePacket) throws {
-            let bytes: [UInt8] = try p.serializedBytes()
+        func emitBytes(_ bytes: UnsafeRawBufferPointer) throws {
             try sink.write(byte: 0x0A)  // field 1 (packet), length-delimited
             var n = UInt64(bytes.count)
             while n >= 0x80 { try sink.write(byte: UInt8(n & 0x7F) | 0x80); n >>= 7 }
             try sink.write(byte: UInt8(n))
-            try bytes.withUnsafeBytes { try sink.write($0) }
+            try sink.write(bytes)
         }
-        let sequence: UInt32 = 1
+        func emit(_ p: Perfetto_Protos_TracePacket) throws {
+            let bytes: [UInt8] = try p.serializedBytes()
+            try bytes.withUnsafeBytes { try emitBytes($0) }
+        }
         func packet(_ ts: SimTime) -> Perfetto_Protos_TracePacket {
             var p = Perfetto_Protos_TracePacket()
             p.timestamp = UInt64(max(0, ts))
-            p.trustedPacketSequenceID = sequence
+            p.trustedPacketSequenceID = Self.sequenceID
             return p
         }
         let processUUID: UInt64 = 1
@@ -140,77 +152,100 @@ extension ChromeTrace {
         }
         // one counter track per counter series, in order of first sample
         var counterUUID: [String: UInt64] = [:]
-        for e in events where e.phase == "C" {
-            for key in e.args.keys.sorted() where counterUUID["\(e.name) \(key)"] == nil {
-                let name = "\(e.name) \(key)"
-                let uuid = 100_000 + UInt64(counterUUID.count)
-                counterUUID[name] = uuid
-                var d = Perfetto_Protos_TrackDescriptor()
-                d.uuid = uuid
-                d.parentUuid = processUUID
-                d.name = name
-                d.counter.unit = .count
-                var p = packet(0)
-                p.trackDescriptor = d
-                try emit(p)
-            }
+        for name in counterSeries {
+            let uuid = 100_000 + UInt64(counterUUID.count)
+            counterUUID[name] = uuid
+            var d = Perfetto_Protos_TrackDescriptor()
+            d.uuid = uuid
+            d.parentUuid = processUUID
+            d.name = name
+            d.counter.unit = .count
+            var p = packet(0)
+            p.trackDescriptor = d
+            try emit(p)
         }
 
-        // the events' sort keys, ordered so slices nest; each packet is
-        // built from its key when written
-        enum Part: UInt8 { case begin, end, instant, counter, timelineStart, timelineEnd, input }
-        struct Item {
-            var ts: SimTime, key: SimTime, index: Int
-            var source: Int32  // the event, or the FrameTimeline frame (in token order)
-            var rank: UInt8, part: Part
-            var which: UInt8   // the counter's series, or the frame's timeline (0...3)
-        }
-        var items: [Item] = []
-        items.reserveCapacity(events.count * 2)
-        for (i, e) in events.enumerated() {
-            switch e.phase {
-            case "X":
-                let dur = e.dur ?? 0
-                if dur == 0 {
-                    items.append(Item(ts: e.ts, key: 0, index: 2 * i, source: Int32(i), rank: 1, part: .begin, which: 0))
-                    items.append(Item(ts: e.ts, key: 0, index: 2 * i + 1, source: Int32(i), rank: 1, part: .end, which: 0))
-                } else {
-                    items.append(Item(ts: e.ts, key: -(e.ts + dur), index: 2 * i, source: Int32(i), rank: 2, part: .begin, which: 0))
-                    items.append(Item(ts: e.ts + dur, key: -e.ts, index: -(2 * i + 1), source: Int32(i), rank: 0, part: .end, which: 0))
+        // every other packet, put in order so that slices nest: by time,
+        // then rank (ends, zero-length slices, begins, instants, counters,
+        // FrameTimeline, input events), then for a slice's begin the
+        // negated end (outer first) and for its end the negated begin
+        // (inner first), then the event's place (begin 2i, end 2i + 1 or,
+        // for a slice with a length, -(2i + 1))
+        let sorter = PacketSorter(memoryLimit: sortMemoryLimit)
+        let categoryBytes = Array(category.utf8)
+        var body: [UInt8] = []
+        var index = 0
+        try forEachEvent { r, mark in
+            let i = Int64(index)
+            index += 1
+            let track = threadUUID(r.tid ?? pid)
+            switch r.phase {
+            case EventRecord.slice:
+                let dur = r.dur ?? 0
+                let flow = mark.map { (id: self.flow(of: $0).id, name: self.flow(of: $0).name, out: $0.flowOut) }
+                func begin(_ out: inout [UInt8]) {
+                    TrackEventBytes.begin(r, track: track, category: categoryBytes, flow: flow, body: &body)
+                    TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
                 }
-            case "i":
-                items.append(Item(ts: e.ts, key: 0, index: 2 * i, source: Int32(i), rank: 3, part: .instant, which: 0))
-            case "C":
-                for (k, key) in e.args.keys.sorted().enumerated() {
-                    guard case .number = e.args[key]!, counterUUID["\(e.name) \(key)"] != nil else { continue }
-                    items.append(Item(ts: e.ts, key: 0, index: 2 * i, source: Int32(i), rank: 4, part: .counter, which: UInt8(k)))
+                func end(_ out: inout [UInt8]) {
+                    TrackEventBytes.end(track: track, body: &body)
+                    TrackEventBytes.packet(ts: r.ts + dur, body: body, into: &out)
+                }
+                if dur == 0 {
+                    try sorter.add(ts: r.ts, rank: 1, index: 2 * i, begin)
+                    try sorter.add(ts: r.ts, rank: 1, index: 2 * i + 1, end)
+                } else {
+                    try sorter.add(ts: r.ts, rank: 2, key: -(r.ts + dur), index: 2 * i, begin)
+                    try sorter.add(ts: r.ts + dur, rank: 0, key: -r.ts, index: -(2 * i + 1), end)
+                }
+            case EventRecord.instant:
+                try sorter.add(ts: r.ts, rank: 3, index: 2 * i) { out in
+                    TrackEventBytes.instant(r, track: track, category: categoryBytes, body: &body)
+                    TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
                 }
             default:
-                continue
+                var failure: (any Error)?
+                let name = r.nameText
+                r.forEachArg { key, value in
+                    guard failure == nil, case .number(let x) = value,
+                          let uuid = counterUUID["\(name) \(String(decoding: key, as: UTF8.self))"] else { return }
+                    do {
+                        try sorter.add(ts: r.ts, rank: 4, index: 2 * i) { out in
+                            TrackEventBytes.counter(x, track: uuid, body: &body)
+                            TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
+                        }
+                    } catch {
+                        failure = error
+                    }
+                }
+                if let failure { throw failure }
             }
         }
         let timelineFrames = frameTimeline?.frames.sorted(by: { $0.token < $1.token }) ?? []
-        if frameTimeline != nil {
+        if let frameTimeline {
             // each timeline a start (index 2 x cookie) and an end (2 x cookie + 1), cookies counting up
-            var cookie = 0
-            for (f, frame) in timelineFrames.enumerated() {
+            var cookie: Int64 = 0
+            for frame in timelineFrames {
                 for (which, range) in Self.timelines(frame).enumerated() {
                     guard let range else { continue }
                     cookie += 1
-                    items.append(Item(ts: range.lowerBound, key: 0, index: cookie * 2, source: Int32(f), rank: 5,
-                                      part: .timelineStart, which: UInt8(which)))
-                    items.append(Item(ts: range.upperBound, key: 0, index: cookie * 2 + 1, source: Int32(f), rank: 5,
-                                      part: .timelineEnd, which: UInt8(which)))
+                    var start = packet(range.lowerBound)
+                    start.frameTimelineEvent = Self.timelineStart(frame, which: which, cookie: cookie, ft: frameTimeline, appPid: Int32(pid))
+                    var end = packet(range.upperBound)
+                    var e = Perfetto_Protos_FrameTimelineEvent()
+                    e.frameEnd.cookie = cookie
+                    end.frameTimelineEvent = e
+                    try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) { $0.append(contentsOf: try start.serializedBytes() as [UInt8]) }
+                    try sorter.add(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) { $0.append(contentsOf: try end.serializedBytes() as [UInt8]) }
                 }
             }
         }
-        // each touch's motion event and dispatch (InputEventTrace.items's places), built when written
+        // each touch's motion event and dispatch (InputEventTrace.items's places)
         for (k, touch) in inputEvents.enumerated() {
-            for j in 0..<2 {
-                items.append(Item(ts: touch.dispatch, key: 0, index: 2 * k + j, source: Int32(k), rank: 6, part: .input, which: UInt8(j)))
+            for (j, p) in InputEventTrace.packets(for: touch, packet: packet).enumerated() {
+                try sorter.add(ts: touch.dispatch, rank: 6, index: Int64(2 * k + j)) { $0.append(contentsOf: try p.serializedBytes() as [UInt8]) }
             }
         }
-        items.sort { ($0.ts, $0.rank, $0.key, $0.index) < ($1.ts, $1.rank, $1.key, $1.index) }
         if let frameTimeline {
             var sf = packet(0)
             var d = Perfetto_Protos_TrackDescriptor()
@@ -221,57 +256,7 @@ extension ChromeTrace {
             try emit(sf)
         }
         if let extraPackets { try extraPackets(emit) }
-        for item in items {
-            var p = packet(item.ts)
-            switch item.part {
-            case .begin:
-                let e = events[Int(item.source)]
-                var te = Perfetto_Protos_TrackEvent()
-                te.categories = [e.category]
-                te.type = .sliceBegin
-                te.trackUuid = threadUUID(e.tid ?? pid)
-                te.name = e.name
-                te.debugAnnotations = Self.annotations(e.allArgs)
-                if let id = e.bindID {
-                    if e.flowOut { te.flowIds = [id] } else { te.terminatingFlowIds = [id] }
-                }
-                p.trackEvent = te
-            case .end:
-                let e = events[Int(item.source)]
-                var te = Perfetto_Protos_TrackEvent()
-                te.type = .sliceEnd
-                te.trackUuid = threadUUID(e.tid ?? pid)
-                p.trackEvent = te
-            case .instant:
-                let e = events[Int(item.source)]
-                var te = Perfetto_Protos_TrackEvent()
-                te.categories = [e.category]
-                te.type = .instant
-                te.trackUuid = threadUUID(e.tid ?? pid)
-                te.name = e.name
-                te.debugAnnotations = Self.annotations(e.args)
-                p.trackEvent = te
-            case .counter:
-                let e = events[Int(item.source)]
-                let key = e.args.keys.sorted()[Int(item.which)]
-                guard case .number(let x) = e.args[key]!, let uuid = counterUUID["\(e.name) \(key)"] else { continue }
-                var c = Perfetto_Protos_TrackEvent()
-                c.type = .counter
-                c.trackUuid = uuid
-                c.doubleCounterValue = x
-                p.trackEvent = c
-            case .timelineStart:
-                p.frameTimelineEvent = Self.timelineStart(timelineFrames[Int(item.source)], which: Int(item.which),
-                                                          cookie: Int64(item.index / 2), ft: frameTimeline!, appPid: Int32(pid))
-            case .timelineEnd:
-                var e = Perfetto_Protos_FrameTimelineEvent()
-                e.frameEnd.cookie = Int64(item.index / 2)
-                p.frameTimelineEvent = e
-            case .input:
-                p = InputEventTrace.packets(for: inputEvents[Int(item.source)], packet: packet)[Int(item.which)]
-            }
-            try emit(p)
-        }
+        try sorter.forEachSorted { try emitBytes($0) }
     }
 
     /// A slice's args as debug annotations, by name.
@@ -349,5 +334,106 @@ extension ChromeTrace {
             e.actualDisplayFrameStart = d
         }
         return e
+    }
+}
+
+/// A track event's packet encoded by hand: the bytes SwiftProtobuf writes
+/// for the same `TracePacket` (fields in number order, proto2 presence,
+/// flow ids unpacked), without building the message. `TracePacket`:
+/// timestamp (8), trusted_packet_sequence_id (10), track_event (11).
+/// `TrackEvent`: debug_annotations (4), type (9), track_uuid (11),
+/// categories (22), name (23), double_counter_value (44), flow_ids (47),
+/// terminating_flow_ids (48). `DebugAnnotation`: int_value (4),
+/// double_value (5), string_value (6), name (10).
+enum TrackEventBytes {
+    /// The packet at `ts` (clamped to 0) carrying the track event `body`.
+    static func packet(ts: SimTime, body: [UInt8], into out: inout [UInt8]) {
+        out.append(0x40)
+        ProtoBytes.varint(UInt64(max(0, ts)), into: &out)
+        out.append(0x50)
+        ProtoBytes.varint(UInt64(ChromeTrace.sequenceID), into: &out)
+        out.append(0x5A)
+        ProtoBytes.varint(UInt64(body.count), into: &out)
+        out.append(contentsOf: body)
+    }
+
+    /// A slice's begin: its args (and its flow's name) as annotations, its
+    /// track, category and name, its flow id (`flow_ids` when the flow goes
+    /// on from it, `terminating_flow_ids` on its last slice).
+    static func begin(_ r: EventRecord, track: UInt64, category: [UInt8], flow: (id: UInt64, name: String, out: Bool)?,
+                      body: inout [UInt8]) {
+        body.removeAll(keepingCapacity: true)
+        annotations(r, flowName: flow?.name, into: &body)
+        body.append(contentsOf: [0x48, 1])  // TYPE_SLICE_BEGIN
+        named(r, track: track, category: category, into: &body)
+        if let flow {
+            body.append(contentsOf: flow.out ? [0xF9, 0x02] : [0x81, 0x03])
+            withUnsafeBytes(of: flow.id.littleEndian) { body.append(contentsOf: $0) }
+        }
+    }
+
+    /// A slice's end on `track`.
+    static func end(track: UInt64, body: inout [UInt8]) {
+        body.removeAll(keepingCapacity: true)
+        body.append(contentsOf: [0x48, 2])  // TYPE_SLICE_END
+        body.append(0x58)
+        ProtoBytes.varint(track, into: &body)
+    }
+
+    /// An instant with its args.
+    static func instant(_ r: EventRecord, track: UInt64, category: [UInt8], body: inout [UInt8]) {
+        body.removeAll(keepingCapacity: true)
+        annotations(r, flowName: nil, into: &body)
+        body.append(contentsOf: [0x48, 3])  // TYPE_INSTANT
+        named(r, track: track, category: category, into: &body)
+    }
+
+    /// A counter's value on its track.
+    static func counter(_ x: Double, track: UInt64, body: inout [UInt8]) {
+        body.removeAll(keepingCapacity: true)
+        body.append(contentsOf: [0x48, 4])  // TYPE_COUNTER
+        body.append(0x58)
+        ProtoBytes.varint(track, into: &body)
+        body.append(contentsOf: [0xE1, 0x02])
+        withUnsafeBytes(of: x.bitPattern.littleEndian) { body.append(contentsOf: $0) }
+    }
+
+    private static func named(_ r: EventRecord, track: UInt64, category: [UInt8], into body: inout [UInt8]) {
+        body.append(0x58)
+        ProtoBytes.varint(track, into: &body)
+        body.append(contentsOf: [0xB2, 0x01])
+        ProtoBytes.varint(UInt64(category.count), into: &body)
+        body.append(contentsOf: category)
+        body.append(contentsOf: [0xBA, 0x01])
+        ProtoBytes.varint(UInt64(r.name.count), into: &body)
+        body.append(contentsOf: r.name)
+    }
+
+    private static func annotations(_ r: EventRecord, flowName: String?, into body: inout [UInt8]) {
+        r.forEachArg(flowName: flowName) { key, value in
+            let valueSize: Int
+            switch value {
+            case .string(let b): valueSize = 1 + ProtoBytes.varintSize(UInt64(b.count)) + b.count
+            case .integer(let n): valueSize = 1 + ProtoBytes.varintSize(UInt64(bitPattern: n))
+            case .number: valueSize = 9
+            }
+            body.append(0x22)
+            ProtoBytes.varint(UInt64(valueSize + 1 + ProtoBytes.varintSize(UInt64(key.count)) + key.count), into: &body)
+            switch value {
+            case .string(let b):
+                body.append(0x32)
+                ProtoBytes.varint(UInt64(b.count), into: &body)
+                body.append(contentsOf: b)
+            case .integer(let n):
+                body.append(0x20)
+                ProtoBytes.varint(UInt64(bitPattern: n), into: &body)
+            case .number(let x):
+                body.append(0x29)
+                withUnsafeBytes(of: x.bitPattern.littleEndian) { body.append(contentsOf: $0) }
+            }
+            body.append(0x52)
+            ProtoBytes.varint(UInt64(key.count), into: &body)
+            body.append(contentsOf: key)
+        }
     }
 }

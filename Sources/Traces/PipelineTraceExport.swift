@@ -24,28 +24,37 @@ public enum PipelineTraceExport {
     }
 
     /// Writes ``perfetto(_:scenario:)``'s bytes packet by packet
-    /// (``ChromeTrace/writePerfetto(to:frameTimeline:extraPackets:)``);
-    /// false (nothing written) when the run kept no frame log.
+    /// (``ChromeTrace/writePerfetto(to:frameTimeline:inputEvents:sortMemoryLimit:extraPackets:)``);
+    /// false (nothing written) when the run kept no frame log. The trace
+    /// holds `memoryLimit` bytes of events and the sort `sortMemoryLimit`
+    /// bytes of packets; the rest goes to spill files.
     @discardableResult
-    public static func writePerfetto(_ result: RunResult, scenario: String, to sink: ByteSink) throws -> Bool {
+    public static func writePerfetto(_ result: RunResult, scenario: String, to sink: ByteSink,
+                                     memoryLimit: Int = ChromeTrace.memoryLimit,
+                                     sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit) throws -> Bool {
         if result.configuration.platform == .android {
-            guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false) else { return false }
+            guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false, memoryLimit: memoryLimit) else {
+                return false
+            }
             try t.writePerfetto(to: sink, frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario),
-                                inputEvents: InputEventTrace.touches(result))
+                                inputEvents: InputEventTrace.touches(result), sortMemoryLimit: sortMemoryLimit)
             return true
         }
-        guard let t = trace(result, scenario: scenario) else { return false }
-        try t.writePerfetto(to: sink)
+        guard let t = trace(result, scenario: scenario, memoryLimit: memoryLimit) else { return false }
+        try t.writePerfetto(to: sink, sortMemoryLimit: sortMemoryLimit)
         return true
     }
 
     /// The trace of a run that kept its frame log; nil when it did not. An
     /// Android run gets Android's tracks and timelines (``AndroidTraceExport``).
-    public static func trace(_ result: RunResult, scenario: String) -> ChromeTrace? {
-        if result.configuration.platform == .android { return AndroidTraceExport.trace(result, scenario: scenario) }
+    /// The trace holds `memoryLimit` bytes of its events, the rest in a spill file.
+    public static func trace(_ result: RunResult, scenario: String, memoryLimit: Int = ChromeTrace.memoryLimit) -> ChromeTrace? {
+        if result.configuration.platform == .android {
+            return AndroidTraceExport.trace(result, scenario: scenario, memoryLimit: memoryLimit)
+        }
         guard let log = result.frameLog else { return nil }
         let index = FrameLogIndex(log)
-        var t = ChromeTrace(processName: "latsim \(scenario)")
+        var t = ChromeTrace(processName: "latsim \(scenario)", memoryLimit: memoryLimit)
         let tracks = trackNames.map { t.track(named: $0) }
         let (vsync, touch, app, server, gpu, display) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5])
         let end = result.configuration.duration

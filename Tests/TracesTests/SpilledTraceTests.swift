@@ -1,0 +1,253 @@
+import Foundation
+import FramePipeline
+@testable import LatsimOutput
+import PerfettoProtos
+import SimKernel
+import Testing
+@testable import Traces
+
+/// A trace too large for memory: its events go to a spill file, its
+/// packets are sorted in runs merged at the end, and the files written are
+/// the bytes of a trace held in memory.
+@Suite("Spilled traces")
+struct SpilledTraceTests {
+    /// Every run of ``StreamedTraceTests/cases`` (iOS, Android,
+    /// front-buffered ink, a display changing its rate), written with
+    /// 512 bytes of events and 1 KiB of packets in memory, gives the bytes
+    /// written with the defaults (which hold these short runs in memory).
+    @Test(arguments: 0..<4)
+    func aSpilledTraceWritesTheBytesOfAnInMemoryOne(k: Int) throws {
+        let (name, device) = StreamedTraceTests.cases[k]
+        let r = try StreamedTraceTests.run(name, device: device)
+        let small = try #require(PipelineTraceExport.trace(r, scenario: name, memoryLimit: 512))
+        let whole = try #require(PipelineTraceExport.trace(r, scenario: name))
+        #expect(small.spilled)
+        #expect(!whole.spilled)
+        #expect(small.json() == whole.json())
+
+        let spilledSink = ByteSink.memory(), wholeSink = ByteSink.memory()
+        try PipelineTraceExport.writePerfetto(r, scenario: name, to: spilledSink, memoryLimit: 512, sortMemoryLimit: 1024)
+        try PipelineTraceExport.writePerfetto(r, scenario: name, to: wholeSink)
+        #expect(spilledSink.bytes == wholeSink.bytes)
+        #expect(spilledSink.count > 10 * 1024)  // so the sort wrote ten runs or more
+    }
+
+    /// Keys of a record: a random trace event with everything a record can
+    /// hold (escapes, non-ASCII text, negative and large integers, keys
+    /// on either side of `flow` and `flow` itself, colours, no args).
+    static func randomTrace(events: Int, seed: UInt64, memoryLimit: Int) -> ChromeTrace {
+        var rng = SeededRandom(seed: seed)
+        var t = ChromeTrace(processName: "random \"trace\"", memoryLimit: memoryLimit)
+        let tracks = (0..<3).map { t.track(named: "track \($0)") }
+        let keys = ["a", "flo", "flow", "flowz", "zeta", "é accent", "tab\there"]
+        let texts = ["plain", "quote \" and \\ backslash", "new\nline", "ünïcödé ✓", ""]
+        var slices: [ChromeTrace.SliceRef] = []
+        for i in 0..<events {
+            var args: [String: TraceValue] = [:]
+            for _ in 0..<Int(rng.next() % 4) {
+                let key = keys[Int(rng.next() % UInt64(keys.count))]
+                switch rng.next() % 3 {
+                case 0: args[key] = .string(texts[Int(rng.next() % UInt64(texts.count))])
+                case 1: args[key] = .integer(Int64(bitPattern: rng.next()) >> Int64(rng.next() % 64))
+                default: args[key] = .number(Double(Int64(rng.next() % 2_000_000)) / 1e3 - 1_000)
+                }
+            }
+            let ts = SimTime(rng.next() % 1_000_000_000) - 1_000
+            let track = tracks[Int(rng.next() % 3)]
+            let name = "event \(i) \(texts[i % texts.count])"
+            switch rng.next() % 4 {
+            case 0, 1:
+                let color: String? = rng.next() % 2 == 0 ? nil : "good"
+                slices.append(t.slice(track, name: name, startNs: ts, durationNs: SimTime(rng.next() % 50_000_000) - 10_000_000,
+                                      args: args, color: color))
+            case 2:
+                t.instant(track, name: name, atNs: ts, args: args)
+            default:
+                t.counter(rng.next() % 2 == 0 ? "buffers" : "rate", atNs: ts,
+                          values: ["in use": Double(rng.next() % 4), "allocated": Double(rng.next() % 5), "bad": .nan])
+            }
+        }
+        var id: UInt64 = 1
+        var at = 0
+        while at + 3 < slices.count {
+            let n = 2 + Int(rng.next() % 3)
+            t.flow(id: id, name: "touch \(id) ✓", through: Array(slices[at..<(at + n)]))
+            id += 1
+            at += n + Int(rng.next() % 3)
+        }
+        return t
+    }
+
+    /// The JSON of a random trace, spilled or not, is each event written
+    /// by the plain definition of an event's line (``referenceLine(_:pid:)``),
+    /// and the file is valid JSON.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func randomEventsWriteTheirReferenceLines(seed: UInt64) throws {
+        let spilled = Self.randomTrace(events: 3_000, seed: seed, memoryLimit: 700)
+        let held = Self.randomTrace(events: 3_000, seed: seed, memoryLimit: ChromeTrace.memoryLimit)
+        #expect(spilled.spilled)
+        let json = spilled.json()
+        #expect(json == held.json())
+        #expect(try JSONSerialization.jsonObject(with: json) is [String: Any])
+        let text = String(decoding: json, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let events = spilled.events
+        let metadata = 2 + 2 * spilled.trackNames.count
+        #expect(lines.count == 1 + metadata + events.count + 3)
+        for (i, e) in events.enumerated() {
+            var line = String(lines[1 + metadata + i])
+            if line.hasSuffix(",") { line.removeLast() }
+            #expect(line == Self.referenceLine(e, pid: spilled.pid), "event \(i)")
+        }
+    }
+
+    /// The Perfetto trace of a random trace, spilled and sorted in runs or
+    /// not, is the same bytes; decoded as a `Trace` message and serialised
+    /// again by SwiftProtobuf it comes back (the hand-encoded packets are
+    /// what SwiftProtobuf writes); each slice's begin carries its name,
+    /// args (with the flow's name) and flow id as the events say.
+    @Test(arguments: [UInt64(4), 5])
+    func randomEventsEncodeAsSwiftProtobufDoes(seed: UInt64) throws {
+        let spilled = Self.randomTrace(events: 2_000, seed: seed, memoryLimit: 500)
+        let held = Self.randomTrace(events: 2_000, seed: seed, memoryLimit: ChromeTrace.memoryLimit)
+        let small = ByteSink.memory()
+        try spilled.writePerfetto(to: small, sortMemoryLimit: 4096)
+        let bytes = try held.perfetto()
+        #expect(small.bytes == bytes)
+        let message = try Perfetto_Protos_Trace(serializedBytes: bytes)
+        #expect(try message.serializedBytes() == [UInt8](bytes))
+
+        let events = held.events
+        var byName: [String: ChromeTrace.Event] = [:]
+        for e in events where e.phase != "C" { byName[e.name] = e }
+        var begins = 0, counters = 0
+        var lastTime: UInt64 = 0
+        for p in message.packet {
+            guard case .trackEvent(let te)? = p.data else { continue }
+            #expect(p.timestamp >= lastTime)
+            lastTime = p.timestamp
+            switch te.type {
+            case .sliceBegin, .instant:
+                let e = try #require(byName[te.name])
+                if te.type == .sliceBegin { begins += 1 }
+                #expect(p.timestamp == UInt64(max(0, e.ts)))
+                #expect(te.categories == [held.category])
+                let args = te.type == .sliceBegin ? e.allArgs : e.args
+                #expect(te.debugAnnotations.map(\.name) == args.keys.sorted())
+                for a in te.debugAnnotations {
+                    switch args[a.name]! {
+                    case .string(let s): #expect(a.stringValue == s)
+                    case .integer(let n): #expect(a.intValue == n)
+                    case .number(let x): #expect(a.doubleValue == x)
+                    }
+                }
+                if let id = e.bindID, te.type == .sliceBegin {
+                    #expect((e.flowOut ? te.flowIds : te.terminatingFlowIds) == [id])
+                } else {
+                    #expect(te.flowIds.isEmpty && te.terminatingFlowIds.isEmpty)
+                }
+            case .counter:
+                counters += 1
+            default:
+                break
+            }
+        }
+        #expect(begins == events.filter { $0.phase == "X" }.count)
+        #expect(counters == 2 * events.filter { $0.phase == "C" }.count)
+    }
+
+    /// The sorter in runs of a few hundred bytes gives the order of a
+    /// stable sort of every key, ties kept in the order added.
+    @Test func runsMergeToTheOrderOfOneStableSort() throws {
+        var rng = SeededRandom(seed: 9)
+        let sorter = PacketSorter(memoryLimit: 300)
+        var keys: [(ts: SimTime, rank: UInt8, key: Int64, index: Int64, n: Int)] = []
+        for n in 0..<5_000 {
+            let k = (ts: SimTime(rng.next() % 50), rank: UInt8(rng.next() % 3), key: Int64(rng.next() % 3) - 1,
+                     index: Int64(rng.next() % 4), n: n)
+            keys.append(k)
+            try sorter.add(ts: k.ts, rank: k.rank, key: k.key, index: k.index) { out in
+                var v = UInt32(n).littleEndian
+                withUnsafeBytes(of: &v) { out.append(contentsOf: $0) }
+                out.append(contentsOf: [UInt8](repeating: UInt8(n % 251), count: n % 7))  // packets of several lengths
+            }
+        }
+        #expect(sorter.runCount > 100)
+        var order: [Int] = []
+        try sorter.forEachSorted { b in
+            let n = Int(b.loadUnaligned(as: UInt32.self))
+            #expect(b.count == 4 + n % 7)
+            #expect(b.dropFirst(4).allSatisfy { $0 == UInt8(n % 251) })
+            order.append(n)
+        }
+        let expected = keys.sorted { ($0.ts, $0.rank, $0.key, $0.index, $0.n) < ($1.ts, $1.rank, $1.key, $1.index, $1.n) }.map(\.n)
+        #expect(order == expected)
+    }
+
+    /// Records of any length, some longer than the reader's buffer, read
+    /// back in order from memory and from the spill file.
+    @Test func recordsComeBackInOrder() throws {
+        var rng = SeededRandom(seed: 3)
+        let log = RecordLog(memoryLimit: 64)
+        var records: [[UInt8]] = []
+        for i in 0..<2_000 {
+            let n = i % 97 == 0 ? 3_000 + Int(rng.next() % 3_000) : Int(rng.next() % 40)
+            let r = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            records.append(r)
+            r.withUnsafeBytes { log.append($0) }
+        }
+        #expect(log.spilled)
+        #expect(log.count == records.count)
+        var read: [[UInt8]] = []
+        try log.forEach { read.append([UInt8]($0)) }
+        #expect(read == records)
+        // a copy reads the same
+        var copied: [[UInt8]] = []
+        try log.copy().forEach { copied.append([UInt8]($0)) }
+        #expect(copied == records)
+    }
+
+    /// A trace copied and then changed leaves the original as it was.
+    @Test func aCopiedTraceIsItsOwn() throws {
+        let original = Self.randomTrace(events: 500, seed: 11, memoryLimit: 300)
+        let before = original.json()
+        var copy = original
+        copy.instant(ChromeTrace.TrackID(tid: 2), name: "added", atNs: 5)
+        #expect(original.json() == before)
+        #expect(copy.eventCount == original.eventCount + 1)
+        #expect(copy.json() != before)
+    }
+
+    /// No spill file in a directory that cannot take one: an environment
+    /// error naming the directory.
+    @Test func aSpillFileNeedsAWritableDirectory() {
+        #expect {
+            _ = try SpillFile(directory: "/nonexistent/latsim")
+        } throws: { error in
+            guard let e = error as? LatsimError else { return false }
+            return e.kind == .environment && e.file == "/nonexistent/latsim" && e.description.contains("temporary file")
+        }
+    }
+
+    /// An event's JSON line as the format's plain definition writes it: the
+    /// fields in a fixed order, the args (and the flow's name) by key.
+    static func referenceLine(_ e: ChromeTrace.Event, pid: Int) -> String {
+        var s = "{\"name\":\(JSONText.string(e.name)),\"cat\":\(JSONText.string(e.category)),\"ph\":\"\(e.phase)\""
+        s += ",\"ts\":\(JSONText.microseconds(e.ts))"
+        if let dur = e.dur { s += ",\"dur\":\(JSONText.microseconds(dur))" }
+        s += ",\"pid\":\(pid)"
+        if let tid = e.tid { s += ",\"tid\":\(tid)" }
+        if let bindID = e.bindID {
+            s += ",\"bind_id\":\(bindID)"
+            if e.flowIn { s += ",\"flow_in\":true" }
+            if e.flowOut { s += ",\"flow_out\":true" }
+        }
+        if let scope = e.scope { s += ",\"s\":\"\(scope)\"" }
+        if let color = e.color { s += ",\"cname\":\(JSONText.string(color))" }
+        let args = e.allArgs
+        if !args.isEmpty {
+            s += ",\"args\":{" + args.keys.sorted().map { "\(JSONText.string($0)):\(JSONText.value(args[$0]!))" }.joined(separator: ",") + "}"
+        }
+        return s + "}"
+    }
+}
