@@ -55,6 +55,9 @@ public final class FrameLog: @unchecked Sendable {
     /// platform's stages per measured frame (see ``FrameRecord/stageOffset``).
     public var stageNanos: [SimTime] = []
 
+    /// False when nothing reads the measured frames' stages (a trace without
+    /// `--frames`): ``stageNanos`` stays empty and no offset is set.
+    var keepsStages = true
     /// Where the vsyncs' records go instead of ``frames`` when the run
     /// streams them (``PipelineRun/streamFrames(to:)``).
     var stream: (any FrameRecordSink)?
@@ -76,7 +79,7 @@ public final class FrameLog: @unchecked Sendable {
             return
         }
         var r = r
-        if let stages {
+        if let stages, keepsStages {
             r.stageOffset = stageNanos.count
             stageNanos.append(contentsOf: stages)
         }

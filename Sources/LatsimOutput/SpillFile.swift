@@ -91,13 +91,15 @@ public final class RecordLog: @unchecked Sendable {
     /// True once records went to a file.
     public var spilled: Bool { file != nil }
 
-    /// Appends one record.
+    /// Appends one record. The buffer is reserved once at the limit and
+    /// written out before it would grow, so it never holds more.
     public func append(_ record: UnsafeRawBufferPointer) {
+        if pending.capacity == 0 { pending.reserveCapacity(memoryLimit) }
+        if pending.count + 4 + record.count > memoryLimit && !pending.isEmpty { spill() }
         var length = UInt32(record.count).littleEndian
         withUnsafeBytes(of: &length) { pending.append(contentsOf: $0) }
         pending.append(contentsOf: record)
         count += 1
-        if pending.count >= memoryLimit { spill() }
     }
 
     private func spill() {

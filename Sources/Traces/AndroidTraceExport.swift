@@ -107,7 +107,7 @@ public enum AndroidTraceExport {
             let until = i + 1 < shown.count ? shown[i + 1].time : end
             let ref = t.slice(display, name: "frame \(p.frame) on screen", startNs: p.time, durationNs: until - p.time,
                               args: ["buffer": .integer(Int64(p.buffer))])
-            if p.measured { refs.present[p.time] = ref }
+            if p.measured { refs.present[p.frame] = ref }
         }
         if c.android.panelInterface == .command {
             // the host writes each new frame into the panel's memory from its TE pulse, ahead of the panel's read
@@ -124,12 +124,11 @@ public enum AndroidTraceExport {
         return t
     }
 
-    /// The slices a flow may pass through, by frame (scans by sample,
-    /// presents by time).
+    /// The slices a flow may pass through, by frame (scans by sample; a
+    /// measured frame's present by its frame, a frame being shown once).
     struct FlowSlices {
-        var scan: [Int64: ChromeTrace.SliceRef] = [:], ui: [Int64: ChromeTrace.SliceRef] = [:]
-        var render: [Int64: ChromeTrace.SliceRef] = [:], gpu: [Int64: ChromeTrace.SliceRef] = [:]
-        var latch: [Int64: ChromeTrace.SliceRef] = [:], present: [SimTime: ChromeTrace.SliceRef] = [:]
+        var scan = SliceTable(), ui = SliceTable(), render = SliceTable(), gpu = SliceTable(), latch = SliceTable()
+        var present = SliceTable()
     }
 
     /// The run's frames as FrameTimeline reports them: the app's expected
@@ -148,7 +147,7 @@ public enum AndroidTraceExport {
         let timing = c.androidTiming
         let lead = timing.appDuration + timing.sfDuration
         var frames: [TimelineFrame] = []
-        for f in a.frames.sorted(by: { $0.seq < $1.seq }) {
+        for f in a.frames.sortedIfNeeded(by: \.seq) {
             let end = max(f.queued, f.gpuDone)
             guard end >= f.frameTime else { continue }
             let expected: ClosedRange<SimTime>? = f.expected >= 0 ? min(f.expected - lead, f.deadline)...f.deadline : nil
@@ -179,7 +178,7 @@ public enum AndroidTraceExport {
     static func timelines(_ a: AndroidFrameLog, _ c: PipelineConfiguration, into t: inout ChromeTrace) {
         let lead = c.androidTiming.appDuration + c.androidTiming.sfDuration
         var expected = TimelineTracks(name: "Expected Timeline"), actual = TimelineTracks(name: "Actual Timeline")
-        let frames = a.frames.sorted { $0.seq < $1.seq }
+        let frames = a.frames.sortedIfNeeded(by: \.seq)
         for f in frames where f.expected >= 0 {
             let start = f.expected - lead
             let track = expected.track(for: start, end: f.deadline, in: &t)
@@ -206,10 +205,12 @@ public enum AndroidTraceExport {
 
     /// A flow per measured frame: scan, UI work, RenderThread, GPU, latch, present.
     static func flows(_ log: FrameLog, _ a: AndroidFrameLog, _ refs: FlowSlices, into t: inout ChromeTrace) {
-        var frameBySeq: [Int64: AndroidFrameLog.Frame] = [:]
-        for f in a.frames { frameBySeq[f.seq] = f }
-        for p in a.presents where p.measured {
-            guard let f = frameBySeq[p.frame], let first = refs.scan[f.newestScan], let last = refs.present[p.time] else { continue }
+        var frameBySeq = DenseIndex()
+        for (i, f) in a.frames.enumerated() { frameBySeq[f.seq] = i }
+        // a repeated present shows no new frame: its frame's slice is an earlier present's
+        for p in a.presents where p.measured && !p.repeated {
+            guard let i = frameBySeq[p.frame], case let f = a.frames[i], let first = refs.scan[f.newestScan],
+                  let last = refs.present[p.frame] else { continue }
             var steps = [first]
             for ref in [refs.ui[p.frame], refs.render[p.frame], refs.gpu[p.frame], refs.latch[p.frame]] {
                 if let ref { steps.append(ref) }
@@ -241,5 +242,19 @@ struct TimelineTracks {
         let id = t.track(named: tracks.isEmpty ? name : "\(name) (\(tracks.count + 1))")
         tracks.append((id, max(end, start + 1)))
         return id
+    }
+}
+
+extension Array {
+    /// The elements in increasing `key` (``sorted(by:)``); the array itself,
+    /// not a copy, when it already is (a long run's frames usually are).
+    func sortedIfNeeded(by key: (Element) -> Int64) -> [Element] {
+        var previous = Int64.min
+        for e in self {
+            let k = key(e)
+            if k < previous { return sorted { key($0) < key($1) } }
+            previous = k
+        }
+        return self
     }
 }

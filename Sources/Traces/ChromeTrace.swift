@@ -90,9 +90,9 @@ public struct ChromeTrace: Sendable {
     /// file, so a long run's trace does not hold its events in memory.
     private var store: RecordLog
     private var scratch: [UInt8] = []
-    /// The slices already in a flow (a bit per event) and each flow's marks.
-    private var inFlow: [UInt64] = []
-    private var flowMarks: [FlowMark] = []
+    /// Each slice's place in a flow, by event (the flow's number times 4,
+    /// plus 2 for `flow_in` and 1 for `flow_out`), and the flows' ids and names.
+    private var flowMarks: [UInt32] = []  // one an event once a flow is added, plus one; 0 for none
     private var flows: [(id: UInt64, name: String)] = []
     /// The counter series ("display buffers in use"), in order of first sample.
     private(set) var counterSeries: [String] = []
@@ -102,13 +102,12 @@ public struct ChromeTrace: Sendable {
 
     /// A slice's place in a flow.
     struct FlowMark {
-        var slice: Int
-        var flow: Int32
+        var flow: Int
         var flowIn, flowOut: Bool
     }
 
     /// The bytes of encoded events held in memory before they go to a spill file.
-    public static let memoryLimit = 16 << 20
+    public static let memoryLimit = 4 << 20
 
     /// An empty trace for one process; events past `memoryLimit` bytes
     /// (encoded) go to a spill file (``SpillFile``).
@@ -186,14 +185,13 @@ public struct ChromeTrace: Sendable {
     /// `id` must be unique among this trace's flows.
     @discardableResult
     public mutating func flow(id: UInt64, name: String = "touch", through slices: [SliceRef]) -> Bool {
-        func marked(_ i: Int) -> Bool { i / 64 < inFlow.count && inFlow[i / 64] & (1 << UInt64(i % 64)) != 0 }
-        guard slices.count >= 2, Set(slices).count == slices.count, !slices.contains(where: { marked($0.index) }) else { return false }
-        let f = Int32(flows.count)
+        guard slices.count >= 2, Set(slices).count == slices.count,
+              !slices.contains(where: { $0.index < flowMarks.count && flowMarks[$0.index] != 0 }) else { return false }
+        if flowMarks.count < eventCount { flowMarks.append(contentsOf: repeatElement(0, count: eventCount - flowMarks.count)) }
+        let f = flows.count
         flows.append((id, name))
         for (i, s) in slices.enumerated() {
-            while inFlow.count <= s.index / 64 { inFlow.append(0) }
-            inFlow[s.index / 64] |= 1 << UInt64(s.index % 64)
-            flowMarks.append(FlowMark(slice: s.index, flow: f, flowIn: i > 0, flowOut: i < slices.count - 1))
+            flowMarks[s.index] = UInt32(4 * f + (i > 0 ? 2 : 0) + (i < slices.count - 1 ? 1 : 0) + 1)
         }
         return true
     }
@@ -201,21 +199,17 @@ public struct ChromeTrace: Sendable {
     /// Calls `body` with each event in the order added and its place in a
     /// flow, if any.
     func forEachEvent(_ body: (EventRecord, FlowMark?) throws -> Void) throws {
-        let marks = flowMarks.sorted { $0.slice < $1.slice }
-        var next = 0, index = 0
+        var index = 0
         try store.forEach { bytes in
-            var mark: FlowMark?
-            if next < marks.count && marks[next].slice == index {
-                mark = marks[next]
-                next += 1
-            }
+            let m = index < flowMarks.count ? Int(flowMarks[index]) - 1 : -1
+            let mark = m < 0 ? nil : FlowMark(flow: m / 4, flowIn: m & 2 != 0, flowOut: m & 1 != 0)
             try body(EventRecord(bytes), mark)
             index += 1
         }
     }
 
     /// The flow a mark belongs to: its id and name.
-    func flow(of mark: FlowMark) -> (id: UInt64, name: String) { flows[Int(mark.flow)] }
+    func flow(of mark: FlowMark) -> (id: UInt64, name: String) { flows[mark.flow] }
 
     /// The events decoded, in the order added (for tests: a long trace's
     /// events are read back from its spill file whole).
@@ -631,5 +625,44 @@ enum JSONText {
         case .integer(let n): return String(n)
         case .number(let x): return x.isFinite ? formatDecimal(x, places: 6) : "null"
         }
+    }
+}
+
+/// Numbers looked up by a key that counts up from 0, such as a scan's
+/// index or a frame's number: 4 bytes a key in an array where a dictionary
+/// takes about 40, for the tables of a long run's trace. A key that would
+/// leave the array mostly empty (past four times the values set, plus
+/// 65,536) or a negative one goes to a dictionary.
+struct DenseIndex {
+    private var slots: [UInt32] = []  // the value plus one; 0 for none
+    private var others: [Int64: Int] = [:]
+    private var stored = 0
+
+    subscript(key: Int64) -> Int? {
+        get {
+            if key >= 0 && key < Int64(slots.count), slots[Int(key)] != 0 { return Int(slots[Int(key)]) - 1 }
+            return others.isEmpty ? nil : others[key]
+        }
+        set {
+            guard key >= 0, key < Int64(max(slots.count, 4 * (stored + 65_536))), (newValue ?? 0) < Int(UInt32.max) - 1 else {
+                others[key] = newValue
+                return
+            }
+            if key >= Int64(slots.count) { slots.append(contentsOf: repeatElement(0, count: Int(key) - slots.count + 1)) }
+            if newValue != nil { stored += 1 }
+            slots[Int(key)] = newValue.map { UInt32($0 + 1) } ?? 0
+            if !others.isEmpty { others[key] = nil }
+        }
+    }
+}
+
+/// The slices a flow may pass through, by a key that counts up from 0
+/// (``DenseIndex``).
+struct SliceTable {
+    private var index = DenseIndex()
+
+    subscript(key: Int64) -> ChromeTrace.SliceRef? {
+        get { index[key].map { ChromeTrace.SliceRef(index: $0) } }
+        set { index[key] = newValue?.index }
     }
 }

@@ -25,8 +25,7 @@ enum FrontBufferTraceExport {
         let tracks = threadTracks.map { t.track(named: $0) }
         let (input, ui, render, gpu, sf, display, front) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5], tracks[6])
         let ms = { (ns: SimTime) -> TraceValue in .number(Double(ns) / 1e6) }
-        var scanRefs: [Int64: ChromeTrace.SliceRef] = [:]
-        var uiRefs: [Int64: ChromeTrace.SliceRef] = [:]
+        var scanRefs = SliceTable(), uiRefs = SliceTable()
 
         t.displayVsyncs(result, on: vsync)
         for s in log.scans {

@@ -74,13 +74,18 @@ final class PacketSorter {
 
     /// Adds a packet whose bytes `write` appends to the buffer it is given.
     func add(ts: SimTime, rank: UInt8, key: Int64 = 0, index: Int64, _ write: (inout [UInt8]) throws -> Void) throws {
+        if arena.capacity == 0 {
+            arena.reserveCapacity(memoryLimit / 2)
+            entries.reserveCapacity(memoryLimit / 2 / MemoryLayout<Entry>.stride)
+        }
         let start = arena.count
         try write(&arena)
         entries.append(Entry(key: PacketKey(ts: ts, key: key, index: index, seq: seq, rank: rank),
                              offset: Int32(start), length: Int32(arena.count - start)))
         seq += 1
         count += 1
-        if arena.count + entries.count * MemoryLayout<Entry>.stride >= memoryLimit { try spillRun() }
+        // a run is written before either buffer would outgrow its half of the limit
+        if arena.count + min(4096, memoryLimit / 8) > arena.capacity || entries.count == entries.capacity { try spillRun() }
     }
 
     private func sortEntries() {
@@ -129,7 +134,7 @@ final class PacketSorter {
         try spillRun()
         let file = file!
         // each run read through its own buffer, together about the memory limit
-        let bufferSize = min(1 << 20, max(64 << 10, memoryLimit / runs.count))
+        let bufferSize = min(1 << 20, max(4 << 10, memoryLimit / runs.count))
         var readers = runs.map { RecordReader(file: file, from: $0.lowerBound, to: $0.upperBound, bufferSize: bufferSize) }
         var current: [UnsafeRawBufferPointer?] = []
         for i in readers.indices { current.append(try readers[i].next()) }

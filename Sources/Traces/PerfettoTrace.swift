@@ -221,7 +221,7 @@ extension ChromeTrace {
                 if let failure { throw failure }
             }
         }
-        let timelineFrames = frameTimeline?.frames.sorted(by: { $0.token < $1.token }) ?? []
+        let timelineFrames = frameTimeline?.frames.sortedIfNeeded(by: \.token) ?? []
         if let frameTimeline {
             // each timeline a start (index 2 x cookie) and an end (2 x cookie + 1), cookies counting up
             var cookie: Int64 = 0

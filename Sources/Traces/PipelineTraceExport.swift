@@ -59,9 +59,8 @@ public enum PipelineTraceExport {
         let (vsync, touch, app, server, gpu, display) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5])
         let end = result.configuration.duration
         // the slices a flow may pass through, by what they are
-        var scanSlice: [Int64: ChromeTrace.SliceRef] = [:], handlerSlice: [SimTime: ChromeTrace.SliceRef] = [:]
-        var prepareSlice: [Int64: ChromeTrace.SliceRef] = [:], gpuSlice: [Int64: ChromeTrace.SliceRef] = [:]
-        var shownSlice: [Int64: ChromeTrace.SliceRef] = [:]
+        var scanSlice = SliceTable(), handlerSlice: [SimTime: ChromeTrace.SliceRef] = [:]
+        var prepareSlice = SliceTable(), gpuSlice = SliceTable(), shownSlice = SliceTable()
 
         t.displayVsyncs(result, on: vsync)
         for s in log.scans {

@@ -113,6 +113,7 @@ struct RunCommand: ParsableCommand {
         func execute(_ c: PipelineConfiguration, frames writer: FrameCSV.Writer?) throws -> RunResult {
             var run = try PipelineRun(configuration: c, keepLog: keepLog)
             if keepsBudget { run.keepBudget() }
+            if frames == nil { run.dropFrameStages() }  // a trace does not show them
             if let writer { run.streamFrames(to: writer) }
             guard let command else { return try run.run() }
             // your own predictor replaces the scenario's: a fresh process per run

@@ -229,6 +229,31 @@ struct SpilledTraceTests {
         }
     }
 
+    /// The dense index reads back what a dictionary would, for keys that
+    /// count up, keys far apart, negative keys, values overwritten and
+    /// removed.
+    @Test func aDenseIndexReadsAsADictionary() {
+        var rng = SeededRandom(seed: 21)
+        var dense = DenseIndex()
+        var plain: [Int64: Int] = [:]
+        for step in 0..<20_000 {
+            let key: Int64
+            switch rng.next() % 10 {
+            case 0: key = -Int64(rng.next() % 100) - 1
+            case 1: key = Int64(rng.next() % 1_000_000_000)
+            default: key = Int64(step) * 3 + 200_000 + Int64(rng.next() % 7)
+            }
+            let value: Int? = rng.next() % 8 == 0 ? nil : Int(rng.next() % 1_000_000)
+            dense[key] = value
+            plain[key] = value
+            if step % 1_000 == 0 {
+                for (k, v) in plain { #expect(dense[k] == v) }
+            }
+        }
+        for (k, v) in plain { #expect(dense[k] == v) }
+        for k in Int64(0)..<Int64(300) where plain[k] == nil { #expect(dense[k] == nil) }
+    }
+
     /// An event's JSON line as the format's plain definition writes it: the
     /// fields in a fixed order, the args (and the flow's name) by key.
     static func referenceLine(_ e: ChromeTrace.Event, pid: Int) -> String {
