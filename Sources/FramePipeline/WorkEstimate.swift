@@ -11,22 +11,24 @@ public enum WorkEstimate {
     /// machine.
     public static let defaultEventLimit = 1e9
     /// The most events a run that keeps its frame log (a trace, a diagram)
-    /// may handle by default: 2.5 × 10^6 × ``logBytesPerEvent``, about
-    /// 2.5 GB of memory, 77 minutes of android-default (``memoryText(events:)``
-    /// states it). It was 7 × 10^5 at 3,500 bytes an event before the
-    /// traces were written as they are made.
-    public static let defaultLogEventLimit = 2.5e6
+    /// may handle by default: 1.6 × 10^7 × ``logBytesPerEvent``, about
+    /// 2.4 GB of memory, 8.2 hours of android-default (``memoryText(events:)``
+    /// states it). It was 2.5 × 10^6 at 1,000 bytes an event while the
+    /// traces held their events, and 7 × 10^5 at 3,500 before the files
+    /// were written as they are made.
+    public static let defaultLogEventLimit = 1.6e7
     /// Memory a run keeping its frame log takes per estimated model event,
-    /// bytes, for its costliest output: a trace of an Android run, whose
-    /// writer holds the run's frame log and the trace's events (the file
-    /// itself is written as it is made, through a 1 MiB buffer). Measured
-    /// as the growth of the peak resident memory from 20 s to 120 s of
-    /// android-default (54,000 more estimated events): 729 bytes an event
-    /// for its `.perfetto-trace` in a release build, 731 in a debug build,
-    /// 712 and 722 for its Chrome JSON (and 101 and 95 for `--frames`
-    /// alone, which now streams and keeps nothing); 1,000 covers them with
-    /// a margin (Docs/Limits.md, "Work").
-    public static let logBytesPerEvent = 1_000.0
+    /// bytes, for its costliest output: a trace, whose run holds its frame
+    /// log (the trace's events go to a spill file past 4 MiB, its packets
+    /// are sorted in 32 MiB, the file is written through a 1 MiB buffer).
+    /// Measured as the growth of the peak resident memory over 648,000 to
+    /// 972,000 more estimated events (600 s to 1,800 s to 3,600 s of
+    /// android-default; 300 s to 900 s of the others), release build:
+    /// android-default 96 and 88 bytes an event for its `.perfetto-trace`,
+    /// 67 and 74 for its Chrome JSON; android-ink-front 88;
+    /// ios9-low-latency 71. 150 covers them with a margin (Docs/Limits.md,
+    /// "Work").
+    public static let logBytesPerEvent = 150.0
 
     /// The memory `events` estimated events of a run keeping its frame log
     /// take, as messages and help say it (`2.5 GB`, `700 MB`).

@@ -583,8 +583,40 @@ struct JSONBytes {
         switch v {
         case .string(let b): string(b)
         case .integer(let n): integer(n)
-        case .number(let x): literal(x.isFinite ? formatDecimal(x, places: 6) : "null")
+        case .number(let x): number(x)
         }
+    }
+
+    /// ``formatDecimal(_:places:fixed:)`` with 6 places, as bytes (`null`
+    /// when not finite): its two common cases, an integer and a number
+    /// whose millionths are exact below 2^52, are written here digit by
+    /// digit; the others go to it.
+    mutating func number(_ x: Double) {
+        guard x.isFinite else { literal("null"); return }
+        if Swift.abs(x) * 1e6 < 9_007_199_254_740_992 {
+            let m = (x * 1e6).rounded()
+            let r = m / 1e6
+            if r == r.rounded() && Swift.abs(r) < 1e15 {
+                integer(Int64(r))
+                return
+            }
+            if Swift.abs(m) < 4_503_599_627_370_496 {
+                let u = UInt64(Swift.abs(m))
+                if m < 0 { bytes.append(UInt8(ascii: "-")) }
+                decimal(u / 1_000_000)
+                var fraction = u % 1_000_000, digits = 6  // not 0: r is not an integer
+                while fraction != 0 && fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+                bytes.append(UInt8(ascii: "."))
+                var divisor: UInt64 = 1
+                for _ in 1..<digits { divisor *= 10 }
+                while divisor > 0 {
+                    bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+                    divisor /= 10
+                }
+                return
+            }
+        }
+        literal(formatDecimal(x, places: 6))
     }
 
     mutating func flush(to sink: ByteSink) throws {

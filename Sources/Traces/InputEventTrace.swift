@@ -122,3 +122,93 @@ public enum InputEventTrace {
         return out
     }
 }
+
+/// A touch's two packets (``InputEventTrace/packets(for:packet:)``)
+/// encoded by hand: the bytes SwiftProtobuf writes for them (fields in
+/// number order, proto2 presence), without building the messages.
+/// `TracePacket`: timestamp (8), trusted_packet_sequence_id (10),
+/// winscope_extensions (112) → android_input_event (5) → the motion event
+/// (1) or the dispatch (5). `AndroidMotionEvent`: event_id (1, fixed32),
+/// event_time_nanos (2), source (3), action (4), device_id (5), display_id
+/// (6, sint32), pointer (9: axis values (1: axis 1, value 2 as a float),
+/// pointer_id 2, tool_type 3), down_time_nanos (17).
+/// `AndroidWindowInputDispatchEvent`: event_id (1, fixed32), window_id (3),
+/// dispatched_pointer (4: pointer_id 1, x 2 and y 3 in the display, floats).
+enum InputEventBytes {
+    /// Appends packet `which` (0 the motion event, 1 its dispatch) of `touch`.
+    static func packet(_ touch: InputEventTouch, which: Int, into out: inout [UInt8]) {
+        var w = ProtoWriter(bytes: out)
+        out = []
+        w.varint(1, UInt64(max(0, touch.dispatch)))
+        w.varint(10, UInt64(ChromeTrace.sequenceID))
+        w.message(112) { w in
+            w.message(5) { w in
+                if which == 0 { motion(touch, &w) } else { dispatch(touch, &w) }
+            }
+        }
+        out = w.bytes
+    }
+
+    private static func motion(_ t: InputEventTouch, _ w: inout ProtoWriter) {
+        w.message(1) { w in
+            w.fixed32(1, t.eventID)
+            w.varint(2, UInt64(bitPattern: Int64(max(0, t.eventTime))))
+            w.varint(3, UInt64(InputEventTrace.touchscreen))
+            w.varint(4, UInt64(bitPattern: Int64(t.action.rawValue)))
+            w.varint(5, UInt64(bitPattern: Int64(InputEventTrace.deviceID)))
+            w.varint(6, 0)  // display_id, sint32 0
+            w.message(9) { w in
+                for (axis, value) in [(InputEventTrace.axisX, t.x), (InputEventTrace.axisY, t.y)] {
+                    w.message(1) { w in
+                        w.varint(1, UInt64(bitPattern: Int64(axis)))
+                        w.float(2, Float(value))
+                    }
+                }
+                w.varint(2, 0)
+                w.varint(3, UInt64(bitPattern: Int64(InputEventTrace.finger)))
+            }
+            if let d = t.downTime { w.varint(17, UInt64(bitPattern: Int64(max(0, d)))) }
+        }
+    }
+
+    private static func dispatch(_ t: InputEventTouch, _ w: inout ProtoWriter) {
+        w.message(5) { w in
+            w.fixed32(1, t.eventID)
+            w.varint(3, UInt64(bitPattern: Int64(InputEventTrace.windowID)))
+            w.message(4) { w in
+                w.varint(1, 0)
+                w.float(2, Float(t.x))
+                w.float(3, Float(t.y))
+            }
+        }
+    }
+}
+
+/// Protocol-buffer fields written into a byte array; a message's length is
+/// put in front of its bytes once they are written.
+struct ProtoWriter {
+    var bytes: [UInt8]
+
+    private mutating func tag(_ field: Int, _ wire: Int) { ProtoBytes.varint(UInt64(field << 3 | wire), into: &bytes) }
+
+    mutating func varint(_ field: Int, _ v: UInt64) {
+        tag(field, 0)
+        ProtoBytes.varint(v, into: &bytes)
+    }
+
+    mutating func fixed32(_ field: Int, _ v: UInt32) {
+        tag(field, 5)
+        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func float(_ field: Int, _ v: Float) { fixed32(field, v.bitPattern) }
+
+    mutating func message(_ field: Int, _ body: (inout ProtoWriter) -> Void) {
+        tag(field, 2)
+        let start = bytes.count
+        body(&self)
+        var length: [UInt8] = []
+        ProtoBytes.varint(UInt64(bytes.count - start), into: &length)
+        bytes.insert(contentsOf: length, at: start)
+    }
+}

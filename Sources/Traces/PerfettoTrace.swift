@@ -242,8 +242,8 @@ extension ChromeTrace {
         }
         // each touch's motion event and dispatch (InputEventTrace.items's places)
         for (k, touch) in inputEvents.enumerated() {
-            for (j, p) in InputEventTrace.packets(for: touch, packet: packet).enumerated() {
-                try sorter.add(ts: touch.dispatch, rank: 6, index: Int64(2 * k + j)) { $0.append(contentsOf: try p.serializedBytes() as [UInt8]) }
+            for j in 0..<2 {
+                try sorter.add(ts: touch.dispatch, rank: 6, index: Int64(2 * k + j)) { InputEventBytes.packet(touch, which: j, into: &$0) }
             }
         }
         if let frameTimeline {

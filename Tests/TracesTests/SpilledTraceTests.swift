@@ -254,6 +254,55 @@ struct SpilledTraceTests {
         for k in Int64(0)..<Int64(300) where plain[k] == nil { #expect(dense[k] == nil) }
     }
 
+    /// A touch's packets encoded by hand are the bytes SwiftProtobuf
+    /// writes for ``InputEventTrace/packets(for:packet:)``: each action,
+    /// with and without a touch-down, times before 0, ids past 2^31,
+    /// negative and fractional positions.
+    @Test func inputEventPacketsEncodeAsSwiftProtobufDoes() throws {
+        var rng = SeededRandom(seed: 5)
+        let actions: [InputEventTouch.Action] = [.down, .move, .up]
+        for i in 0..<500 {
+            let time = SimTime(Int64(rng.next() % 4_000_000_000_000)) - 1_000_000
+            let touch = InputEventTouch(eventID: i == 0 ? .max : UInt32(truncatingIfNeeded: rng.next()), eventTime: time,
+                                        downTime: i % 3 == 0 ? nil : time - SimTime(rng.next() % 1_000_000_000),
+                                        dispatch: time + SimTime(rng.next() % 20_000_000), action: actions[i % 3],
+                                        x: (rng.nextUnit() - 0.2) * 2_000, y: i == 1 ? 0 : rng.nextUnit() * 3_000)
+            let reference = InputEventTrace.packets(for: touch) { ts in
+                var p = Perfetto_Protos_TracePacket()
+                p.timestamp = UInt64(max(0, ts))
+                p.trustedPacketSequenceID = ChromeTrace.sequenceID
+                return p
+            }
+            for j in 0..<2 {
+                var bytes: [UInt8] = [7]  // appended after what the buffer holds
+                InputEventBytes.packet(touch, which: j, into: &bytes)
+                #expect(bytes == [7] + (try reference[j].serializedBytes() as [UInt8]), "touch \(i) packet \(j)")
+            }
+        }
+    }
+
+    /// Numbers written as bytes are ``formatDecimal(_:places:fixed:)``'s
+    /// text with 6 places: integers, millionths, halves of a millionth,
+    /// numbers past 2^52 millionths and past 2^53, negative zero, tiny
+    /// numbers, and random bit patterns.
+    @Test func numbersAreWrittenAsFormatDecimalWritesThem() {
+        var rng = SeededRandom(seed: 17)
+        var xs: [Double] = [0, -0.0, 1, -1, 0.5, 1e-7, -1e-7, 4.9999995e-7, 5e-7, 1.0000005, 123.456789, -123.4567895,
+                            4_000_000_000.000001, 4.5e9, 9.1e9, 1e15, 1e16, -1e17, 1e300, .greatestFiniteMagnitude,
+                            .leastNonzeroMagnitude, .nan, .infinity, -.infinity, 16.666667, 0.1 + 0.2]
+        for _ in 0..<20_000 {
+            xs.append(Double(Int64(bitPattern: rng.next()) % 10_000_000_000) / 1_000_000)
+            xs.append(Double(bitPattern: rng.next()))
+            xs.append((rng.nextUnit() - 0.5) * pow(10, Double(rng.next() % 24)))
+        }
+        for x in xs {
+            var out = JSONBytes()
+            out.number(x)
+            let expected = x.isFinite ? formatDecimal(x, places: 6) : "null"
+            #expect(String(decoding: out.bytes, as: UTF8.self) == expected, "\(x.bitPattern)")
+        }
+    }
+
     /// An event's JSON line as the format's plain definition writes it: the
     /// fields in a fixed order, the args (and the flow's name) by key.
     static func referenceLine(_ e: ChromeTrace.Event, pid: Int) -> String {
