@@ -139,7 +139,7 @@ enum InputEventBytes {
     static func packet(_ touch: InputEventTouch, which: Int, into out: inout [UInt8]) {
         var w = ProtoWriter(bytes: out)
         out = []
-        w.varint(1, UInt64(max(0, touch.dispatch)))
+        w.varint(8, UInt64(max(0, touch.dispatch)))
         w.varint(10, UInt64(ChromeTrace.sequenceID))
         w.message(112) { w in
             w.message(5) { w in

@@ -229,14 +229,14 @@ extension ChromeTrace {
                 for (which, range) in Self.timelines(frame).enumerated() {
                     guard let range else { continue }
                     cookie += 1
-                    var start = packet(range.lowerBound)
-                    start.frameTimelineEvent = Self.timelineStart(frame, which: which, cookie: cookie, ft: frameTimeline, appPid: Int32(pid))
-                    var end = packet(range.upperBound)
-                    var e = Perfetto_Protos_FrameTimelineEvent()
-                    e.frameEnd.cookie = cookie
-                    end.frameTimelineEvent = e
-                    try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) { $0.append(contentsOf: try start.serializedBytes() as [UInt8]) }
-                    try sorter.add(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) { $0.append(contentsOf: try end.serializedBytes() as [UInt8]) }
+                    let start: [UInt8] = try Self.timelineStart(frame, which: which, cookie: cookie, ft: frameTimeline,
+                                                                appPid: Int32(pid)).serializedBytes()
+                    try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) {
+                        TimelineBytes.packet(ts: range.lowerBound, event: start, into: &$0)
+                    }
+                    try sorter.add(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) {
+                        TimelineBytes.end(ts: range.upperBound, cookie: cookie, into: &$0)
+                    }
                 }
             }
         }
@@ -435,5 +435,32 @@ enum TrackEventBytes {
             ProtoBytes.varint(UInt64(key.count), into: &body)
             body.append(contentsOf: key)
         }
+    }
+}
+
+/// FrameTimeline's packets wrapped by hand: the bytes SwiftProtobuf writes
+/// for a `TracePacket` of timestamp (8), trusted_packet_sequence_id (10)
+/// and frame_timeline_event (76); a `FrameEnd` (event 5, cookie 1) is
+/// encoded whole.
+enum TimelineBytes {
+    /// The packet at `ts` (clamped to 0) carrying the serialised `event`.
+    static func packet(ts: SimTime, event: [UInt8], into out: inout [UInt8]) {
+        out.append(0x40)
+        ProtoBytes.varint(UInt64(max(0, ts)), into: &out)
+        out.append(0x50)
+        ProtoBytes.varint(UInt64(ChromeTrace.sequenceID), into: &out)
+        out.append(contentsOf: [0xE2, 0x04])
+        ProtoBytes.varint(UInt64(event.count), into: &out)
+        out.append(contentsOf: event)
+    }
+
+    /// The `FrameEnd` of the timeline started with `cookie`, at `ts`.
+    static func end(ts: SimTime, cookie: Int64, into out: inout [UInt8]) {
+        var end: [UInt8] = [0x08]
+        ProtoBytes.varint(UInt64(bitPattern: cookie), into: &end)
+        var event: [UInt8] = [0x2A]
+        ProtoBytes.varint(UInt64(end.count), into: &event)
+        event += end
+        packet(ts: ts, event: event, into: &out)
     }
 }

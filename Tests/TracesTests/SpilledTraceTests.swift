@@ -281,6 +281,41 @@ struct SpilledTraceTests {
         }
     }
 
+    /// FrameTimeline's packets wrapped by hand are the bytes SwiftProtobuf
+    /// writes for the whole packet: each timeline of frames with and
+    /// without their expected and display timelines, cookies and times
+    /// small and large, times before 0.
+    @Test func timelinePacketsEncodeAsSwiftProtobufDoes() throws {
+        func packet(_ ts: SimTime, _ e: Perfetto_Protos_FrameTimelineEvent) throws -> [UInt8] {
+            var p = Perfetto_Protos_TracePacket()
+            p.timestamp = UInt64(max(0, ts))
+            p.trustedPacketSequenceID = ChromeTrace.sequenceID
+            p.frameTimelineEvent = e
+            return try p.serializedBytes()
+        }
+        let ft = FrameTimelineTracks(frames: [], layerName: "latsim ünïcode#0")
+        let times: [SimTime] = [-5, 0, 1, 16_666_667, 3_600_000_000_000, SimTime.max / 2]
+        for (i, ts) in times.enumerated() {
+            let f = TimelineFrame(token: Int64(i) * 1_000_003, expected: i % 2 == 0 ? nil : ts...(ts + 1), actual: ts...(ts + 5),
+                                  displayExpected: i == 3 ? nil : ts...ts, displayActual: ts...(ts + 9),
+                                  present: [.onTime, .late, .early, .dropped, .unknown][i % 5],
+                                  jank: i % 2 == 0 ? .onTime : .surfaceFlingerDeadlineMissed, onTimeFinish: i % 3 == 0,
+                                  displayPresent: i % 2 == 0 ? .onTime : .late)
+            for which in 0..<4 {
+                let cookie = Int64(i) << (8 * which)
+                let event = ChromeTrace.timelineStart(f, which: which, cookie: cookie, ft: ft, appPid: 42)
+                var start: [UInt8] = [1, 2]
+                TimelineBytes.packet(ts: ts, event: try event.serializedBytes(), into: &start)
+                #expect(start == [1, 2] + (try packet(ts, event)))
+                var e = Perfetto_Protos_FrameTimelineEvent()
+                e.frameEnd.cookie = cookie
+                var end: [UInt8] = []
+                TimelineBytes.end(ts: ts, cookie: cookie, into: &end)
+                #expect(end == (try packet(ts, e)))
+            }
+        }
+    }
+
     /// Numbers written as bytes are ``formatDecimal(_:places:fixed:)``'s
     /// text with 6 places: integers, millionths, halves of a millionth,
     /// numbers past 2^52 millionths and past 2^53, negative zero, tiny

@@ -109,11 +109,14 @@ struct StreamedTraceTests {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("f.csv").path
-        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        // a descriptor open for reading only: every write to it fails. (It
+        // stays open: a closed descriptor's number is reused by the next file
+        // another test opens, whose bytes these writes would then replace.)
+        let fd = open(path, O_RDONLY | O_CREAT, 0o644)
         #expect(fd >= 0)
+        defer { close(fd) }
         let sink = ByteSink(descriptor: fd, file: path)
         let writer = try FrameCSV.Writer(c, to: sink)
-        close(fd)  // every write from here fails
         var run = try PipelineRun(configuration: c, keepLog: true)
         run.streamFrames(to: writer)
         _ = try run.run()
