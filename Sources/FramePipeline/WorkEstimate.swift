@@ -73,7 +73,7 @@ public enum WorkEstimate {
         if keepLog && total > logLimit {
             let memory = memoryText(events: total)
             var e = LatsimError(problem: "\(what) would keep a trace of about \(scientific(total)) events, about \(memory) of memory, past the limit of \(scientific(logLimit)) events",
-                                expected: "a shorter duration (the trace holds every event)")
+                                expected: "a shorter duration (the run keeps its frame log in memory for the trace)")
             e.seeAlso = .workLimit
             throw e
         }

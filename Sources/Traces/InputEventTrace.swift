@@ -137,16 +137,11 @@ public enum InputEventTrace {
 enum InputEventBytes {
     /// Appends packet `which` (0 the motion event, 1 its dispatch) of `touch`.
     static func packet(_ touch: InputEventTouch, which: Int, into out: inout [UInt8]) {
-        var w = ProtoWriter(bytes: out)
-        out = []
-        w.varint(8, UInt64(max(0, touch.dispatch)))
-        w.varint(10, UInt64(ChromeTrace.sequenceID))
-        w.message(112) { w in
-            w.message(5) { w in
-                if which == 0 { motion(touch, &w) } else { dispatch(touch, &w) }
-            }
+        var w = ProtoWriter(bytes: [])
+        w.message(5) { w in
+            if which == 0 { motion(touch, &w) } else { dispatch(touch, &w) }
         }
-        out = w.bytes
+        TrackEventBytes.packet(ts: touch.dispatch, tag: [0x82, 0x07], body: w.bytes, into: &out)  // field 112
     }
 
     private static func motion(_ t: InputEventTouch, _ w: inout ProtoWriter) {

@@ -346,15 +346,23 @@ extension ChromeTrace {
 /// terminating_flow_ids (48). `DebugAnnotation`: int_value (4),
 /// double_value (5), string_value (6), name (10).
 enum TrackEventBytes {
-    /// The packet at `ts` (clamped to 0) carrying the track event `body`.
-    static func packet(ts: SimTime, body: [UInt8], into out: inout [UInt8]) {
+    /// The packet at `ts` (clamped to 0) on latsim's sequence carrying
+    /// `body` as its field whose tag (the field's number and wire type 2,
+    /// as a varint) is `tag`: the one packet header of every hand-encoded
+    /// packet (track events, FrameTimeline, input events).
+    static func packet(ts: SimTime, tag: [UInt8], body: [UInt8], into out: inout [UInt8]) {
         out.append(0x40)
         ProtoBytes.varint(UInt64(max(0, ts)), into: &out)
         out.append(0x50)
         ProtoBytes.varint(UInt64(ChromeTrace.sequenceID), into: &out)
-        out.append(0x5A)
+        out.append(contentsOf: tag)
         ProtoBytes.varint(UInt64(body.count), into: &out)
         out.append(contentsOf: body)
+    }
+
+    /// The packet at `ts` carrying the track event `body` (field 11).
+    static func packet(ts: SimTime, body: [UInt8], into out: inout [UInt8]) {
+        packet(ts: ts, tag: [0x5A], body: body, into: &out)
     }
 
     /// A slice's begin: its args (and its flow's name) as annotations, its
@@ -445,13 +453,7 @@ enum TrackEventBytes {
 enum TimelineBytes {
     /// The packet at `ts` (clamped to 0) carrying the serialised `event`.
     static func packet(ts: SimTime, event: [UInt8], into out: inout [UInt8]) {
-        out.append(0x40)
-        ProtoBytes.varint(UInt64(max(0, ts)), into: &out)
-        out.append(0x50)
-        ProtoBytes.varint(UInt64(ChromeTrace.sequenceID), into: &out)
-        out.append(contentsOf: [0xE2, 0x04])
-        ProtoBytes.varint(UInt64(event.count), into: &out)
-        out.append(contentsOf: event)
+        TrackEventBytes.packet(ts: ts, tag: [0xE2, 0x04], body: event, into: &out)  // field 76
     }
 
     /// The `FrameEnd` of the timeline started with `cookie`, at `ts`.
