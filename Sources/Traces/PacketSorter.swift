@@ -3,7 +3,7 @@ import SimKernel
 
 /// Where a native trace's packet goes in the file: by time, then by rank
 /// (what sort of packet it is, so that slices nest), then by `key` and
-/// `index` (``ChromeTrace/writePerfetto(to:frameTimeline:inputEvents:extraPackets:)``
+/// `index` (``ChromeTrace/writePerfetto(to:frameTimeline:inputEvents:sortMemoryLimit:extraPackets:)``
 /// says how), then in the order the packets were added.
 struct PacketKey: Comparable {
     var ts: SimTime, key: Int64, index: Int64, seq: Int64

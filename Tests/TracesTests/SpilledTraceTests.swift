@@ -32,9 +32,10 @@ struct SpilledTraceTests {
         #expect(spilledSink.count > 10 * 1024)  // so the sort wrote ten runs or more
     }
 
-    /// Keys of a record: a random trace event with everything a record can
-    /// hold (escapes, non-ASCII text, negative and large integers, keys
-    /// on either side of `flow` and `flow` itself, colours, no args).
+    /// A random trace whose events hold everything a record can (escapes,
+    /// non-ASCII text, negative and large integers, keys on either side of
+    /// `flow` and `flow` itself, colours, no args, non-finite counter
+    /// values), with flows through some of its slices.
     static func randomTrace(events: Int, seed: UInt64, memoryLimit: Int) -> ChromeTrace {
         var rng = SeededRandom(seed: seed)
         var t = ChromeTrace(processName: "random \"trace\"", memoryLimit: memoryLimit)
