@@ -98,7 +98,7 @@ public struct ChromeTrace: Sendable {
     private(set) var counterSeries: [String] = []
     private var counterSeriesSeen: Set<String> = []
     /// The number of events added so far (metadata not counted).
-    public private(set) var eventCount = 0
+    public var eventCount: Int { store.count }
 
     /// A slice's place in a flow.
     struct FlowMark {
@@ -147,7 +147,6 @@ public struct ChromeTrace: Sendable {
         scratch.removeAll(keepingCapacity: true)
         EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &scratch)
         scratch.withUnsafeBytes { store.append($0) }
-        eventCount += 1
     }
 
     /// A span of work on a track (an `X` complete event); `color` is one of
@@ -459,16 +458,16 @@ struct EventRecord {
 
     /// Calls `body` with each arg in key order; with `flowName`, also the
     /// `flow` arg naming the flow, in its place (it replaces an arg of that name).
-    func forEachArg(flowName: String? = nil, _ body: (UnsafeRawBufferPointer, Value) -> Void) {
+    func forEachArg(flowName: String? = nil, _ body: (UnsafeRawBufferPointer, Value) throws -> Void) rethrows {
         var at = argsAt
         let count = Int(ProtoBytes.readVarint(bytes, &at))
         var flowName = flowName
-        func flowArg() {
+        func flowArg() throws {
             guard var name = flowName else { return }
             flowName = nil
-            name.withUTF8 { n in
+            try name.withUTF8 { n in
                 let key: StaticString = "flow"
-                body(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), .string(UnsafeRawBufferPointer(n)))
+                try body(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), .string(UnsafeRawBufferPointer(n)))
             }
         }
         for _ in 0..<count {
@@ -486,11 +485,11 @@ struct EventRecord {
             if flowName != nil {
                 let k = String(decoding: key, as: UTF8.self)
                 if k == "flow" { continue }  // the flow's name replaces it
-                if "flow" < k { flowArg() }
+                if "flow" < k { try flowArg() }
             }
-            body(key, value)
+            try body(key, value)
         }
-        flowArg()
+        try flowArg()
     }
 }
 

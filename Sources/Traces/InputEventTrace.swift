@@ -107,20 +107,6 @@ public enum InputEventTrace {
         dispatchPacket.winscopeExtensions.androidInputEvent.dispatcherWindowDispatchEvent = dispatch
         return [motionPacket, dispatchPacket]
     }
-
-    /// Every touch's packets with their place in the writer's order: at
-    /// the dispatch, after the other packets of that instant, the motion
-    /// event before its dispatch.
-    static func items(_ touches: [InputEventTouch], packet: (SimTime) -> Perfetto_Protos_TracePacket)
-        -> [(ts: SimTime, rank: Int, index: Int, packet: Perfetto_Protos_TracePacket)] {
-        var out: [(ts: SimTime, rank: Int, index: Int, packet: Perfetto_Protos_TracePacket)] = []
-        for (k, touch) in touches.enumerated() {
-            for (j, p) in packets(for: touch, packet: packet).enumerated() {
-                out.append((touch.dispatch, 6, 2 * k + j, p))
-            }
-        }
-        return out
-    }
 }
 
 /// A touch's two packets (``InputEventTrace/packets(for:packet:)``)

@@ -61,9 +61,7 @@ final class PacketSorter {
     private var arena: [UInt8] = []
     private var file: SpillFile?
     private var runs: [Range<Int>] = []
-    private var seq: Int64 = 0
-    /// The packets added.
-    private(set) var count = 0
+    private var seq: Int64 = 0  // the packets added so far
 
     init(memoryLimit: Int = 32 << 20) {
         self.memoryLimit = max(256, memoryLimit)
@@ -83,7 +81,6 @@ final class PacketSorter {
         entries.append(Entry(key: PacketKey(ts: ts, key: key, index: index, seq: seq, rank: rank),
                              offset: Int32(start), length: Int32(arena.count - start)))
         seq += 1
-        count += 1
         // a run is written before either buffer would outgrow its half of the limit
         if arena.count + min(4096, memoryLimit / 8) > arena.capacity || entries.count == entries.capacity { try spillRun() }
     }

@@ -204,21 +204,15 @@ extension ChromeTrace {
                     TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
                 }
             default:
-                var failure: (any Error)?
                 let name = r.nameText
-                r.forEachArg { key, value in
-                    guard failure == nil, case .number(let x) = value,
+                try r.forEachArg { key, value in
+                    guard case .number(let x) = value,
                           let uuid = counterUUID["\(name) \(String(decoding: key, as: UTF8.self))"] else { return }
-                    do {
-                        try sorter.add(ts: r.ts, rank: 4, index: 2 * i) { out in
-                            TrackEventBytes.counter(x, track: uuid, body: &body)
-                            TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
-                        }
-                    } catch {
-                        failure = error
+                    try sorter.add(ts: r.ts, rank: 4, index: 2 * i) { out in
+                        TrackEventBytes.counter(x, track: uuid, body: &body)
+                        TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
                     }
                 }
-                if let failure { throw failure }
             }
         }
         let timelineFrames = frameTimeline?.frames.sortedIfNeeded(by: \.token) ?? []
@@ -240,7 +234,7 @@ extension ChromeTrace {
                 }
             }
         }
-        // each touch's motion event and dispatch (InputEventTrace.items's places)
+        // each touch's motion event and then its dispatch, at the dispatch, after the other packets of that instant
         for (k, touch) in inputEvents.enumerated() {
             for j in 0..<2 {
                 try sorter.add(ts: touch.dispatch, rank: 6, index: Int64(2 * k + j)) { InputEventBytes.packet(touch, which: j, into: &$0) }
@@ -257,20 +251,6 @@ extension ChromeTrace {
         }
         if let extraPackets { try extraPackets(emit) }
         try sorter.forEachSorted { try emitBytes($0) }
-    }
-
-    /// A slice's args as debug annotations, by name.
-    static func annotations(_ args: [String: TraceValue]) -> [Perfetto_Protos_DebugAnnotation] {
-        args.keys.sorted().map { key in
-            var a = Perfetto_Protos_DebugAnnotation()
-            a.name = key
-            switch args[key]! {
-            case .string(let s): a.stringValue = s
-            case .integer(let n): a.intValue = n
-            case .number(let x): a.doubleValue = x
-            }
-            return a
-        }
     }
 
     /// A frame's four FrameTimeline timelines in the order written (the
