@@ -17,7 +17,9 @@ public final class ByteSink {
     /// The bytes gathered before each write to the descriptor.
     public static let capacity = 1 << 20
 
-    private var buffer: [UInt8] = []
+    // one writer at a time (a sink is not shared across threads): no run-time
+    // exclusivity check on every append
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let descriptor: Int32
     private let file: String
     /// Every byte taken so far.

@@ -78,7 +78,8 @@ public final class SpillFile {
 public final class RecordLog: @unchecked Sendable {
     /// The bytes held in memory before they go to the file.
     public let memoryLimit: Int
-    private var pending: [UInt8] = []
+    // one writer at a time: no run-time exclusivity check on every append
+    @exclusivity(unchecked) private var pending: [UInt8] = []
     private var file: SpillFile?
     private var failure: (any Error)?
     /// The records appended.

@@ -85,7 +85,8 @@ public enum DurationDistribution: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the command-line form. Durations use ``DurationSyntax``.
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> DurationDistribution {
-        let t = text.trimmedWhitespace
+        // a plain duration (no parenthesis at all) goes straight to its parser
+        let t = text.utf8.contains(UInt8(ascii: "(")) ? text.trimmedWhitespace : text
         guard let open = t.firstIndex(of: "("), t.hasSuffix(")") else {
             let v: SimTime
             do { v = try DurationSyntax.parse(t, framePeriod: framePeriod) } catch {

@@ -16,19 +16,30 @@ public enum DurationSyntax {
     /// - Throws: ``LatsimError`` (value set, no key) when `text` is not a
     ///   duration or does not fit in 64-bit nanoseconds (about 292 years).
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> SimTime {
-        let t = text.trimmedWhitespace
-        for (unit, scale) in units where t.hasSuffix(unit) {
-            let number = String(t.dropLast(unit.count)).trimmedWhitespace
-            // "ms" also ends in "s": take the longest unit whose prefix is a number
-            guard let value = Rational(decimal: number) else { continue }
-            let s = unit.hasPrefix("frame") ? framePeriod : scale
-            guard let ns = value.scaledRounded(by: s) else {
+        var bytes = text
+        let read = bytes.withUTF8 { b -> (value: Rational, scale: Rational)? in
+            var hi = b.count
+            while hi > 0, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
+            for (unit, scale) in unitBytes where hi >= unit.count && unit.indices.allSatisfy({ b[hi - unit.count + $0] == unit[$0] }) {
+                // "ms" also ends in "s": take the longest unit whose prefix is a number
+                guard let (n, d) = Rational.decimal(UnsafeBufferPointer(rebasing: b[0..<(hi - unit.count)])) else { continue }
+                return (Rational(n, d), scale ?? framePeriod)
+            }
+            return nil
+        }
+        if let (value, scale) = read {
+            guard let ns = value.scaledRounded(by: scale) else {
                 throw LatsimError(value: text, problem: "is too long to simulate (more than 292 years)", expected: "a duration of at most a few days")
             }
             return ns
         }
-        if let value = Rational(decimal: t), value.numerator == 0 { return 0 }
+        if let value = Rational(decimal: text), value.numerator == 0 { return 0 }
         throw LatsimError(value: text, problem: "not a duration", expected: expected)
+    }
+
+    /// ``units`` as bytes, a frame's scale nil (the display period).
+    private static let unitBytes: [([UInt8], Rational?)] = units.map { unit, scale in
+        (Array(unit.utf8), unit.hasPrefix("frame") ? nil : scale)
     }
 
     /// Formats nanoseconds compactly (`4ms`, `16.666667ms`, `1.5s`).
@@ -56,26 +67,33 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
     if x.isNaN { return "nan" }
     if x.isInfinite { return x > 0 ? "inf" : "-inf" }
     let places = Swift.min(Swift.max(places, 0), 17)
-    var s: String
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
     if Swift.abs(x) * scale >= 9_007_199_254_740_992 { // 2^53: x * scale would not be exact
         // printf rounds the exact binary value to `places` decimals itself
-        s = Swift.abs(x) >= 4_503_599_627_370_496 && Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.\(places)f", x)
-    } else {
-        let m = (x * scale).rounded()
-        let r = m / scale
-        if r == r.rounded() && Swift.abs(r) < 1e15 {
-            s = String(Int64(r))
-        } else if Swift.abs(m) < 4_503_599_627_370_496 { // 2^52
-            // r is within half an ulp of m / 10^places, and below 2^52 that
-            // is less than half a unit of the last decimal: printf would
-            // write m's digits with the point `places` from the right
-            s = pointed(UInt64(Swift.abs(m)), places: places, negative: m < 0)
-        } else {
-            s = String(format: "%.\(places)f", r)
-        }
+        let s = Swift.abs(x) >= 4_503_599_627_370_496 && Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.\(places)f", x)
+        return trimmed(s, places: places, fixed: fixed)
     }
+    let m = (x * scale).rounded()
+    let r = m / scale
+    if r == r.rounded() && Swift.abs(r) < 1e15 {
+        // an integer (never "-0": Int64(-0.0) is 0 and not negative)
+        return pointed(UInt64(Swift.abs(Int64(r))), places: 0, negative: r < 0, pad: fixed ? places : 0)
+    }
+    if Swift.abs(m) < 4_503_599_627_370_496 { // 2^52
+        // r is within half an ulp of m / 10^places, and below 2^52 that
+        // is less than half a unit of the last decimal: printf would
+        // write m's digits with the point `places` from the right (r is
+        // not whole, so a decimal is not zero and the text is never "-0")
+        return pointed(UInt64(Swift.abs(m)), places: places, negative: m < 0, pad: fixed ? places : 0)
+    }
+    return trimmed(String(format: "%.\(places)f", r), places: places, fixed: fixed)
+}
+
+/// printf's digits `s` without trailing zeros after the point, "-0" as "0",
+/// and with `fixed` padded back to `places` decimals.
+private func trimmed(_ s: String, places: Int, fixed: Bool) -> String {
+    var s = s
     // (a byte search: `contains(".")` on a String went through Foundation's
     // substring search, a tenth of a sweep's instructions)
     let point = UInt8(ascii: ".")
@@ -92,17 +110,47 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
     return s
 }
 
-/// The digits of `m / 10^places` (sign, integer digits, point, exactly
-/// `places` decimals), as `%.{places}f` writes them.
-private func pointed(_ m: UInt64, places: Int, negative: Bool) -> String {
-    var digits = String(m)
-    if places > 0 {
-        if digits.utf8.count <= places {
-            digits = String(repeating: "0", count: places - digits.utf8.count + 1) + digits
+/// `m / 10^places` as `%.{places}f` writes it (sign, integer digits,
+/// point, `places` decimals), without trailing zeros after the point but
+/// keeping at least `pad` decimals (a point and `pad` zeros after an
+/// integer). Written as bytes into one string: trimming a string a
+/// character at a time had cost most of a sweep row's formatting.
+private func pointed(_ m: UInt64, places: Int, negative: Bool, pad: Int) -> String {
+    // the text (at most a sign, 20 digits, a point and 17 decimals) is
+    // written from the start; m's digits wait at the end, most significant first
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { b in
+        let zero = UInt8(ascii: "0")
+        var n = m, k = 0
+        repeat {
+            k += 1
+            b[64 - k] = zero + UInt8(n % 10)
+            n /= 10
+        } while n > 0
+        let digits = 64 - k
+        var len = 0
+        if negative { b[0] = UInt8(ascii: "-"); len = 1 }
+        let integer = k - places
+        if integer <= 0 {
+            b[len] = zero
+            len += 1
+        } else {
+            for i in 0..<integer { b[len + i] = b[digits + i] }
+            len += integer
         }
-        digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -places))
+        if places > 0 || pad > 0 {
+            let point = len
+            b[len] = UInt8(ascii: ".")
+            len += 1
+            if places > 0 {
+                for _ in 0..<Swift.max(0, places - k) { b[len] = zero; len += 1 }
+                for i in Swift.max(0, integer)..<k { b[len] = b[digits + i]; len += 1 }
+            }
+            while len - point - 1 > pad && b[len - 1] == zero { len -= 1 }
+            while len - point - 1 < pad { b[len] = zero; len += 1 }
+            if len == point + 1 { len = point }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[0..<len]), as: UTF8.self)
     }
-    return negative ? "-" + digits : digits
 }
 
 /// A number for a JSON document: its digits as ``formatDecimal(_:places:fixed:)``

@@ -20,25 +20,53 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
     /// Parses a decimal literal such as `60`, `59.94`, `0.5`, `-2`, `1e3`.
     /// Returns nil when the text is not a plain decimal number.
     public init?(decimal text: String) {
-        var s = Substring(text.trimmedWhitespace)
+        var text = text
+        guard let (n, d) = text.withUTF8(Rational.decimal) else { return nil }
+        self.init(n, d)
+    }
+
+    /// The numerator and denominator of a decimal literal's bytes, or nil:
+    /// spaces and tabs around it; a sign; digits with at most one point
+    /// (18 digits at most, one at least); then an exponent (`e` or `E`, an
+    /// optional sign, digits) below 18 in size. Read byte by byte (through
+    /// `Character`s it cost thousands of instructions a number).
+    static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> (Int64, Int64)? {
+        let zero = UInt8(ascii: "0"), plus = UInt8(ascii: "+"), minus = UInt8(ascii: "-")
+        var lo = 0, hi = b.count
+        while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
+        while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
         var exponent = 0
-        if let e = s.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let ex = Int(s[s.index(after: e)...]), Swift.abs(ex) < 18 else { return nil }
-            exponent = ex
-            s = s[..<e]
+        if let e = (lo..<hi).first(where: { b[$0] == UInt8(ascii: "e") || b[$0] == UInt8(ascii: "E") }) {
+            var i = e + 1, negative = false
+            if i < hi && (b[i] == plus || b[i] == minus) { negative = b[i] == minus; i += 1 }
+            guard i < hi else { return nil }
+            while i < hi {
+                guard b[i] &- zero < 10 else { return nil }
+                exponent = exponent * 10 + Int(b[i] &- zero)
+                guard exponent < 18 else { return nil }
+                i += 1
+            }
+            if negative { exponent = -exponent }
+            hi = e
         }
         var negative = false
-        if s.first == "-" || s.first == "+" { negative = s.first == "-"; s = s.dropFirst() }
-        guard !s.isEmpty else { return nil }
-        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return nil }
-        let intPart = parts[0], fracPart = parts.count == 2 ? parts[1] : ""
-        guard !(intPart.isEmpty && fracPart.isEmpty),
-              intPart.allSatisfy(\.isASCIIDigit), fracPart.allSatisfy(\.isASCIIDigit),
-              intPart.count + fracPart.count <= 18 else { return nil }
-        guard var n = Int64(String(intPart.isEmpty ? "0" : intPart) + String(fracPart)) else { return nil }
+        if lo < hi && (b[lo] == plus || b[lo] == minus) { negative = b[lo] == minus; lo += 1 }
+        var n: Int64 = 0, digits = 0, decimals = 0, point = false
+        for i in lo..<Swift.max(lo, hi) {
+            if b[i] == UInt8(ascii: ".") {
+                guard !point else { return nil }
+                point = true
+                continue
+            }
+            guard b[i] &- zero < 10 else { return nil }
+            digits += 1
+            guard digits <= 18 else { return nil }
+            if point { decimals += 1 }
+            n = n * 10 + Int64(b[i] &- zero)
+        }
+        guard digits > 0 else { return nil }
         var d: Int64 = 1
-        for _ in 0..<fracPart.count { d *= 10 }
+        for _ in 0..<decimals { d *= 10 }
         if exponent > 0 {
             for _ in 0..<exponent {
                 let (m, o) = n.multipliedReportingOverflow(by: 10)
@@ -52,7 +80,7 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
                 d = m
             }
         }
-        self.init(negative ? -n : n, d)
+        return (negative ? -n : n, d)
     }
 
     /// The nearest double.

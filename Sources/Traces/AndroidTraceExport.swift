@@ -190,7 +190,7 @@ public enum AndroidTraceExport {
             let end = max(f.queued, f.gpuDone)
             guard end >= f.frameTime else { continue }
             let track = actual.track(for: f.frameTime, end: end, in: &t)
-            var args: [String: TraceValue] = ["Jank type": .string(f.jank.perfettoName), "class": .string(f.jank.rawValue),
+            var args: TraceArgs = ["Jank type": .string(f.jank.perfettoName), "class": .string(f.jank.rawValue),
                                               "buffer": .integer(Int64(f.buffer)), "resampled": .string(f.resampled)]
             if f.presented >= 0 { args["actual present ms"] = .number(Double(f.presented) / 1e6) }
             if f.expected >= 0 {

@@ -21,6 +21,41 @@ extension TraceValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
     public init(floatLiteral value: Double) { self = .number(value) }
 }
 
+/// An event's `args`, written as a dictionary literal (`["buffer": 2]`):
+/// the pairs as given, each key once, put in key order when the event is
+/// stored. A dictionary would hash every key three times an event, which
+/// was a good part of writing a long trace.
+public struct TraceArgs: ExpressibleByDictionaryLiteral, Sendable {
+    var pairs: [(key: String, value: TraceValue)]
+
+    /// The pairs of a literal (its keys distinct).
+    public init(dictionaryLiteral elements: (String, TraceValue)...) {
+        pairs = elements.map { (key: $0.0, value: $0.1) }
+    }
+
+    /// The pairs of a dictionary.
+    public init(_ dictionary: [String: TraceValue]) {
+        pairs = dictionary.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// The value under `key`; setting one replaces it or adds the pair.
+    public subscript(key: String) -> TraceValue? {
+        get { pairs.first { $0.key == key }?.value }
+        set {
+            let i = pairs.firstIndex { $0.key == key }
+            switch (i, newValue) {
+            case (let i?, let v?): pairs[i].value = v
+            case (let i?, nil): pairs.remove(at: i)
+            case (nil, let v?): pairs.append((key, v))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The number of pairs.
+    public var count: Int { pairs.count }
+}
+
 /// Builds a trace in the Chrome Trace Event Format (the JSON that
 /// chrome://tracing and the Perfetto UI open).
 ///
@@ -96,7 +131,7 @@ public struct ChromeTrace: Sendable {
     private var flows: [(id: UInt64, name: String)] = []
     /// The counter series ("display buffers in use"), in order of first sample.
     private(set) var counterSeries: [String] = []
-    private var counterSeriesSeen: Set<String> = []
+    private var counterSeriesSeen: Set<Series> = []
     /// The number of events added so far (metadata not counted).
     public var eventCount: Int { store.count }
 
@@ -142,7 +177,7 @@ public struct ChromeTrace: Sendable {
 
     /// Encodes one event and appends it to the store.
     private mutating func add(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
-                              args: [String: TraceValue]) {
+                              args: TraceArgs) {
         if !isKnownUniquelyReferenced(&store) { store = store.copy() }
         scratch.removeAll(keepingCapacity: true)
         EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &scratch)
@@ -154,13 +189,13 @@ public struct ChromeTrace: Sendable {
     /// `terrible`, `yellow`, `olive`, `grey`, ...).
     @discardableResult
     public mutating func slice(_ track: TrackID, name: String, startNs: SimTime, durationNs: SimTime,
-                               args: [String: TraceValue] = [:], color: String? = nil) -> SliceRef {
+                               args: TraceArgs = [:], color: String? = nil) -> SliceRef {
         add(phase: EventRecord.slice, ts: startNs, dur: max(0, durationNs), tid: track.tid, name: name, color: color, args: args)
         return SliceRef(index: eventCount - 1)
     }
 
     /// An instant on a track (a thread-scoped `i` event).
-    public mutating func instant(_ track: TrackID, name: String, atNs: SimTime, args: [String: TraceValue] = [:]) {
+    public mutating func instant(_ track: TrackID, name: String, atNs: SimTime, args: TraceArgs = [:]) {
         add(phase: EventRecord.instant, ts: atNs, dur: nil, tid: track.tid, name: name, color: nil, args: args)
     }
 
@@ -168,11 +203,21 @@ public struct ChromeTrace: Sendable {
     /// named `name` (e.g. "buffers" with ["in use": 3]; Perfetto names the
     /// series "buffers in use"). Non-finite values are left out.
     public mutating func counter(_ name: String, atNs: SimTime, values: [String: Double]) {
-        let finite = values.filter { $0.value.isFinite }
-        for key in finite.keys.sorted() where counterSeriesSeen.insert("\(name) \(key)").inserted {
-            counterSeries.append("\(name) \(key)")
+        var args: TraceArgs = [:]
+        for (key, value) in values where value.isFinite { args.pairs.append((key, .number(value))) }
+        // a series is named once, when first seen (no text made for a series seen before)
+        if args.count > 0 && !args.pairs.allSatisfy({ counterSeriesSeen.contains(Self.Series(counter: name, key: $0.key)) }) {
+            for key in args.pairs.map(\.key).sorted() where counterSeriesSeen.insert(Self.Series(counter: name, key: key)).inserted {
+                counterSeries.append("\(name) \(key)")
+            }
         }
-        add(phase: EventRecord.counter, ts: atNs, dur: nil, tid: nil, name: name, color: nil, args: finite.mapValues { .number($0) })
+        add(phase: EventRecord.counter, ts: atNs, dur: nil, tid: nil, name: name, color: nil, args: args)
+    }
+
+    /// A counter's series, as ``counterSeries`` names it.
+    struct Series: Hashable {
+        var counter: String
+        var key: String
     }
 
     /// A flow: arrows joining `slices` in order, carried by the slices
@@ -385,7 +430,7 @@ struct EventRecord {
     var nameText: String { String(decoding: name, as: UTF8.self) }
 
     static func encode(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
-                       args: [String: TraceValue], into out: inout [UInt8]) {
+                       args: TraceArgs, into out: inout [UInt8]) {
         out.append(phase)
         ProtoBytes.varint(ProtoBytes.zigzag(ts), into: &out)
         if phase == slice { ProtoBytes.varint(ProtoBytes.zigzag(dur ?? 0), into: &out) }
@@ -400,9 +445,20 @@ struct EventRecord {
             }
         }
         ProtoBytes.varint(UInt64(args.count), into: &out)
-        for key in args.count > 1 ? args.keys.sorted() : Array(args.keys) {
+        // in key order (an insertion sort: an event has a few args)
+        var order = args.pairs
+        if order.count > 1 {
+            for i in 1..<order.count {
+                var j = i
+                while j > 0 && order[j].key < order[j - 1].key {
+                    order.swapAt(j, j - 1)
+                    j -= 1
+                }
+            }
+        }
+        for (key, value) in order {
             text(key, into: &out)
-            switch args[key]! {
+            switch value {
             case .string(let s):
                 out.append(0)
                 text(s, into: &out)

@@ -57,8 +57,10 @@ final class PacketSorter {
 
     /// The bytes of packets and keys held before a run is written.
     let memoryLimit: Int
-    private var entries: [Entry] = []
-    private var arena: [UInt8] = []
+    // one writer (a sorter is not shared across threads): no run-time
+    // exclusivity check on every packet
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var arena: [UInt8] = []
     private var file: SpillFile?
     private var runs: [Range<Int>] = []
     private var seq: Int64 = 0  // the packets added so far

@@ -175,6 +175,7 @@ extension ChromeTrace {
         let categoryBytes = Array(category.utf8)
         var body: [UInt8] = []
         var index = 0
+        var recentSeries: [(name: [UInt8], key: [UInt8], uuid: UInt64?)] = []
         try forEachEvent { r, mark in
             let i = Int64(index)
             index += 1
@@ -204,10 +205,19 @@ extension ChromeTrace {
                     TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
                 }
             default:
-                let name = r.nameText
                 try r.forEachArg { key, value in
-                    guard case .number(let x) = value,
-                          let uuid = counterUUID["\(name) \(String(decoding: key, as: UTF8.self))"] else { return }
+                    guard case .number(let x) = value else { return }
+                    // a counter's samples come one after another: a series' uuid is looked
+                    // up by its name when not among the few series seen last
+                    let uuid: UInt64?
+                    if let seen = recentSeries.firstIndex(where: { r.name.elementsEqual($0.name) && key.elementsEqual($0.key) }) {
+                        uuid = recentSeries[seen].uuid
+                    } else {
+                        uuid = counterUUID["\(r.nameText) \(String(decoding: key, as: UTF8.self))"]
+                        if recentSeries.count == 8 { recentSeries.removeFirst() }
+                        recentSeries.append((Array(r.name), Array(key), uuid))
+                    }
+                    guard let uuid else { return }
                     try sorter.add(ts: r.ts, rank: 4, index: 2 * i) { out in
                         TrackEventBytes.counter(x, track: uuid, body: &body)
                         TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
@@ -219,12 +229,13 @@ extension ChromeTrace {
         if let frameTimeline {
             // each timeline a start (index 2 x cookie) and an end (2 x cookie + 1), cookies counting up
             var cookie: Int64 = 0
+            var start: [UInt8] = []
             for frame in timelineFrames {
                 for (which, range) in Self.timelines(frame).enumerated() {
                     guard let range else { continue }
                     cookie += 1
-                    let start: [UInt8] = try Self.timelineStart(frame, which: which, cookie: cookie, ft: frameTimeline,
-                                                                appPid: Int32(pid)).serializedBytes()
+                    start.removeAll(keepingCapacity: true)
+                    TimelineBytes.start(frame, which: which, cookie: cookie, ft: frameTimeline, appPid: Int32(pid), into: &start)
                     try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) {
                         TimelineBytes.packet(ts: range.lowerBound, event: start, into: &$0)
                     }
@@ -261,7 +272,9 @@ extension ChromeTrace {
     }
 
     /// FrameTimeline's start event of timeline `which` of ``timelines(_:)``
-    /// with its `cookie` (its `FrameEnd` carries the same cookie).
+    /// with its `cookie` (its `FrameEnd` carries the same cookie), as a
+    /// message: the definition ``TimelineBytes/start(_:which:cookie:ft:appPid:into:)``
+    /// writes by hand, and is checked against.
     static func timelineStart(_ f: TimelineFrame, which: Int, cookie: Int64, ft: FrameTimelineTracks, appPid: Int32)
         -> Perfetto_Protos_FrameTimelineEvent {
         func present(_ p: TimelineFrame.Present) -> Perfetto_Protos_FrameTimelineEvent.PresentType {
@@ -434,6 +447,75 @@ enum TimelineBytes {
     /// The packet at `ts` (clamped to 0) carrying the serialised `event`.
     static func packet(ts: SimTime, event: [UInt8], into out: inout [UInt8]) {
         TrackEventBytes.packet(ts: ts, tag: [0xE2, 0x04], body: event, into: &out)  // field 76
+    }
+
+    /// FrameTimeline's start event of timeline `which` (``ChromeTrace/timelines(_:)``)
+    /// with its `cookie`: the bytes SwiftProtobuf writes for
+    /// ``ChromeTrace/timelineStart(_:which:cookie:ft:appPid:)`` (fields in
+    /// number order, each set one written). `FrameTimelineEvent`:
+    /// expected_display_frame_start (1), actual_display_frame_start (2),
+    /// expected_surface_frame_start (3), actual_surface_frame_start (4).
+    /// A surface frame: cookie (1), token (2), display_frame_token (3),
+    /// pid (4), layer_name (5), then for the actual one present_type (6),
+    /// on_time_finish (7), gpu_composition (8), jank_type (9),
+    /// prediction_type (10), is_buffer (11). A display frame: cookie (1),
+    /// token (2), pid (3), then for the actual one present_type (4),
+    /// on_time_finish (5), gpu_composition (6), jank_type (7),
+    /// prediction_type (8).
+    static func start(_ f: TimelineFrame, which: Int, cookie: Int64, ft: FrameTimelineTracks, appPid: Int32,
+                      into out: inout [UInt8]) {
+        func present(_ p: TimelineFrame.Present) -> UInt64 {
+            switch p {
+            case .onTime: return 1
+            case .late: return 2
+            case .early: return 3
+            case .dropped: return 4
+            case .unknown: return 5
+            }
+        }
+        func int(_ field: UInt64, _ v: Int64, _ o: inout [UInt8]) {
+            ProtoBytes.varint(field << 3, into: &o)
+            ProtoBytes.varint(UInt64(bitPattern: v), into: &o)
+        }
+        let displayToken = f.token + 1_000_000_000
+        var body: [UInt8] = []
+        body.reserveCapacity(64 + ft.layerName.utf8.count)
+        let field: UInt64
+        switch which {
+        case 0, 1:
+            field = which == 0 ? 3 : 4
+            int(1, cookie, &body)
+            int(2, f.token, &body)
+            int(3, displayToken, &body)
+            int(4, Int64(appPid), &body)
+            ProtoBytes.varint(5 << 3 | 2, into: &body)
+            ProtoBytes.varint(UInt64(ft.layerName.utf8.count), into: &body)
+            body.append(contentsOf: ft.layerName.utf8)
+            if which == 1 {
+                int(6, Int64(present(f.present)), &body)
+                int(7, f.onTimeFinish ? 1 : 0, &body)
+                int(8, 0, &body)
+                int(9, Int64(f.jank.perfettoJankBit), &body)
+                int(10, f.expected == nil ? 3 : 1, &body)
+                int(11, 1, &body)
+            }
+        default:
+            field = which == 2 ? 1 : 2
+            int(1, cookie, &body)
+            int(2, displayToken, &body)
+            int(3, Int64(ft.surfaceFlingerPid), &body)
+            if which == 3 {
+                int(4, Int64(present(f.displayPresent)), &body)
+                int(5, f.displayPresent != .late ? 1 : 0, &body)
+                int(6, 0, &body)
+                let jank = f.jank == .surfaceFlingerDeadlineMissed ? JankClass.surfaceFlingerDeadlineMissed : JankClass.onTime
+                int(7, Int64(jank.perfettoJankBit), &body)
+                int(8, 1, &body)
+            }
+        }
+        ProtoBytes.varint(field << 3 | 2, into: &out)
+        ProtoBytes.varint(UInt64(body.count), into: &out)
+        out += body
     }
 
     /// The `FrameEnd` of the timeline started with `cookie`, at `ts`.

@@ -50,6 +50,45 @@ import Testing
         #expect(checked > 10_000)
     }
 
+    /// Without `fixed`, a number is printf's digits with the zeros after its
+    /// point dropped (then a bare point, and the sign of a zero): written
+    /// as bytes, that is checked here against the plain definition on
+    /// integers, decimals, ties, negative numbers and zero, at every count
+    /// of places, and with `fixed` against the same digits padded back.
+    @Test func trailingZerosGoAsThePlainDefinitionSays() {
+        func plain(_ x: Double, _ places: Int) -> String {
+            var scale = 1.0
+            for _ in 0..<places { scale *= 10 }
+            var s = String(format: "%.\(places)f", (x * scale).rounded() / scale)
+            if s.contains(".") {
+                while s.hasSuffix("0") { s.removeLast() }
+                if s.hasSuffix(".") { s.removeLast() }
+            }
+            return s == "-0" ? "0" : s
+        }
+        func padded(_ s: String, _ places: Int) -> String {
+            guard places > 0 else { return s }
+            let decimals = s.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first?.count
+            return (decimals == nil ? s + "." : s) + String(repeating: "0", count: places - (decimals ?? 0))
+        }
+        var rng = SeededRandom(seed: 13, stream: 3)
+        var xs: [Double] = [0, -0.0, 1, -1, 10, 100, 0.5, -0.5, 0.1, 1.25, -1.25, 1e-7, -1e-7, 999_999.9999995, 123_456_789]
+        for _ in 0..<20_000 {
+            let magnitude = Double(Int(rng.next() % 24) - 10)
+            let x = (rng.nextUnit() * 2 - 1) * pow(10, magnitude)
+            // whole numbers and few decimals, as outputs mostly hold
+            xs.append(rng.next() % 3 == 0 ? x.rounded() : (rng.next() % 2 == 0 ? (x * 1000).rounded() / 1000 : x))
+        }
+        for (n, x) in xs.enumerated() {
+            let places = n < 15 ? n % 18 : Int(rng.next() % 18)
+            var scale = 1.0
+            for _ in 0..<places { scale *= 10 }
+            guard Swift.abs(x) * scale < 4_503_599_627_370_496 else { continue }
+            #expect(formatDecimal(x, places: places) == plain(x, places), "\(x), \(places) places")
+            #expect(formatDecimal(x, places: places, fixed: true) == padded(plain(x, places), places), "\(x), \(places) places, fixed")
+        }
+    }
+
     /// Rounding half up to nanoseconds is floor(x + 0.5), computed without
     /// a call to floor: the same on either side of zero, on halves, on
     /// integers and on values past 2^52, where every double is whole.

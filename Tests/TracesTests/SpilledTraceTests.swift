@@ -60,9 +60,9 @@ struct SpilledTraceTests {
             case 0, 1:
                 let color: String? = rng.next() % 2 == 0 ? nil : "good"
                 slices.append(t.slice(track, name: name, startNs: ts, durationNs: SimTime(rng.next() % 50_000_000) - 10_000_000,
-                                      args: args, color: color))
+                                      args: TraceArgs(args), color: color))
             case 2:
-                t.instant(track, name: name, atNs: ts, args: args)
+                t.instant(track, name: name, atNs: ts, args: TraceArgs(args))
             default:
                 t.counter(rng.next() % 2 == 0 ? "buffers" : "rate", atNs: ts,
                           values: ["in use": Double(rng.next() % 4), "allocated": Double(rng.next() % 5), "bad": .nan])
