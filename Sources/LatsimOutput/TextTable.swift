@@ -20,8 +20,8 @@ public struct TextTable: Sendable {
     /// Written as bytes into one buffer: a sweep's table of thousands of
     /// rows costs its characters, not a string per cell and its padding.
     public func render() -> String {
-        var widths = header.map(\.count)
-        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        var widths = header.map(Self.width)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], Self.width(c)) } }
         let right = widths.indices.map { rightAligned.contains($0) }
         var out: [UInt8] = []
         out.reserveCapacity((widths.reduce(0, +) + 2 * widths.count + 1) * (rows.count + 2))
@@ -31,10 +31,10 @@ public struct TextTable: Sendable {
             var owed = 0  // spaces before the next text
             for (i, c) in cells.enumerated() where i < widths.count {
                 if i > 0 { owed += 2 }
-                let pad = max(0, widths[i] - c.count)
+                let pad = max(0, widths[i] - Self.width(c))
                 if right[i] { owed += pad }
                 if !c.isEmpty {
-                    out.append(contentsOf: repeatElement(0x20, count: owed))
+                    for _ in 0..<owed { out.append(0x20) }
                     out.append(contentsOf: c.utf8)
                     owed = 0
                 }
@@ -46,12 +46,21 @@ public struct TextTable: Sendable {
         out.append(0x0A)
         for (i, w) in widths.enumerated() {
             if i > 0 { out.append(contentsOf: [0x20, 0x20]) }
-            out.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: w))
+            for _ in 0..<w { out.append(UInt8(ascii: "-")) }
         }
         for r in rows {
             out.append(0x0A)
             line(r)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A cell's width, in characters. Text of ASCII bytes other than a
+    /// carriage return (which joins a following line feed into one
+    /// character) has a character a byte, counted without breaking it
+    /// into characters (that was most of a sweep row's table).
+    static func width(_ s: String) -> Int {
+        let u = s.utf8
+        return u.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? u.count : s.count
     }
 }

@@ -76,8 +76,16 @@ public enum SweepOutput {
         let columns = columns(result)
         var out = header(result).map(csvField).joined(separator: ",") + "\n"
         for row in result.rows {
-            let cells = axisCells(row, result) + columns.map { c in c.value(row).map { formatDecimal($0, places: 6) } ?? "" }
-            out += cells.joined(separator: ",") + "\n"
+            // appended cell by cell: no array of cells, no joined row
+            var first = true
+            func cell(_ text: String) {
+                if !first { out += "," }
+                first = false
+                out += text
+            }
+            for text in axisCells(row, result) { cell(text) }
+            for c in columns { cell(c.value(row).map { formatDecimal($0, places: 6) } ?? "") }
+            out += "\n"
         }
         return out
     }

@@ -36,7 +36,8 @@ struct TextTableTests {
 
     @Test func everyTableRendersAsTheReference() {
         var rng = SystemRandomNumberGenerator()
-        let pieces = ["", " ", "a", "bb ", "ccc", "é", "1.5", "  x", "中文", "e\u{301}"]
+        // (a carriage return and line feed are one character: widths are counted in characters)
+        let pieces = ["", " ", "a", "bb ", "ccc", "é", "1.5", "  x", "中文", "e\u{301}", "\r\n", "\r", "\n", "\t"]
         for _ in 0..<500 {
             let columns = Int.random(in: 0...4, using: &rng)
             func row() -> [String] {
