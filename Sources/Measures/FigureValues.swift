@@ -8,12 +8,29 @@ import SimKernel
 /// value, by name (a part file written before a figure was declared reads
 /// back without it).
 public struct FigureValues: Sendable, Equatable, Codable {
+    /// The values in ``Figure/allCases`` order, ``missing`` where there is
+    /// none: eight bytes a figure where an optional takes sixteen (a sweep
+    /// holds a row's figures until its end).
+    private var stored: [Double]
+
+    /// What stands for "no value": a signalling NaN with a payload, which
+    /// no arithmetic makes (a NaN a figure computes is a quiet NaN, and
+    /// stays a value).
+    static let missing = Double(bitPattern: 0x7FF4_C0DE_0000_0001)
+
+    static func isMissing(_ x: Double) -> Bool { x.bitPattern == missing.bitPattern }
+
     /// The values in ``Figure/allCases`` order.
-    public private(set) var values: [Double?]
+    public var values: [Double?] { stored.map { Self.isMissing($0) ? nil : $0 } }
+
+    /// Values in ``Figure/allCases`` order.
+    init(values: [Double?]) {
+        stored = values.map { $0 ?? Self.missing }
+    }
 
     /// The figures of run `r`.
     public init(_ r: RunResult) {
-        values = Figure.allCases.map { $0.value(r) }
+        self.init(values: Figure.allCases.map { $0.value(r) })
     }
 
     /// The figures of several runs of `configuration` (a sweep point's
@@ -22,7 +39,7 @@ public struct FigureValues: Sendable, Equatable, Codable {
     /// merged in the order given), a per-run value's mean over the runs that
     /// measured it. `runs` holds each run's own figures and measurements.
     public init(pooling runs: [(figures: FigureValues, measurements: Measurements)], configuration: PipelineConfiguration) {
-        values = Figure.allCases.map { f -> Double? in
+        self.init(values: Figure.allCases.map { f -> Double? in
             guard f.isProduced(by: configuration) else { return nil }
             switch f.declaration.value {
             case .pooled(let statistic, let stream):
@@ -34,7 +51,7 @@ public struct FigureValues: Sendable, Equatable, Codable {
                 for x in xs { sum.add(x) }
                 return sum.value / Double(xs.count)
             }
-        }
+        })
     }
 
     /// ``init(pooling:configuration:)`` of one run, read in place: a
@@ -46,12 +63,12 @@ public struct FigureValues: Sendable, Equatable, Codable {
         // the measurements bound once: handing `r.measurements` (a few KB)
         // to each figure's reader copied it every time, 52 copies a run
         let measurements = r.measurements
-        var values = [Double?](repeating: nil, count: Figure.allCases.count)
+        var values = [Double](repeating: Self.missing, count: Figure.allCases.count)
         let production = Figure.Production(configuration)
         for f in Figure.allCases where f.isProduced(by: production) {
             switch f.declaration.value {
             case .pooled(let statistic, let stream):
-                values[f.index] = stream(measurements).flatMap(statistic.of)
+                if let x = stream(measurements).flatMap(statistic.of) { values[f.index] = x }
             case .runMean(let read):
                 // the mean of one value, as pooling takes it (the run
                 // produces the figure: its configuration is `configuration`)
@@ -61,20 +78,26 @@ public struct FigureValues: Sendable, Equatable, Codable {
                 values[f.index] = sum.value / 1
             }
         }
-        self.values = values
+        stored = values
     }
 
     /// The values of `figures` (`values[i]` is `figures[i]`'s), nil for
     /// every other figure: a sweep part's row read back.
     public init(_ figures: [Figure], values: [Double?]) {
-        var all = [Double?](repeating: nil, count: Figure.allCases.count)
-        for (f, v) in zip(figures, values) { all[f.index] = v }
-        self.values = all
+        var all = [Double](repeating: Self.missing, count: Figure.allCases.count)
+        for (f, v) in zip(figures, values) { all[f.index] = v ?? Self.missing }
+        stored = all
     }
 
     /// The value of figure `f`.
     public subscript(f: Figure) -> Double? {
-        f.index < values.count ? values[f.index] : nil
+        f.index < stored.count && !Self.isMissing(stored[f.index]) ? stored[f.index] : nil
+    }
+
+    /// Equal as the optional values are: both missing, or equal numbers.
+    public static func == (a: FigureValues, b: FigureValues) -> Bool {
+        a.stored.count == b.stored.count
+            && zip(a.stored, b.stored).allSatisfy { x, y in isMissing(x) ? isMissing(y) : (!isMissing(y) && x == y) }
     }
 
     struct Name: CodingKey {
@@ -88,12 +111,12 @@ public struct FigureValues: Sendable, Equatable, Codable {
     /// figure's is refused.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Name.self)
-        values = [Double?](repeating: nil, count: Figure.allCases.count)
+        stored = [Double](repeating: Self.missing, count: Figure.allCases.count)
         for key in c.allKeys {
             guard let f = Figure(rawValue: key.stringValue) else {
                 throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "no figure is named \(key.stringValue)")
             }
-            values[f.index] = try c.decode(Double.self, forKey: key)
+            stored[f.index] = try c.decode(Double.self, forKey: key)
         }
     }
 
