@@ -3,11 +3,12 @@
 /// is allowed. The result is rounded half up to whole nanoseconds
 /// (Docs/Model.md, "Time").
 public enum DurationSyntax {
-    static let units: [(String, Rational)] = [
-        ("frames", Rational(0)), ("frame", Rational(0)),
-        ("ns", Rational(1)), ("us", Rational(1_000)), ("µs", Rational(1_000)),
+    /// The units as bytes, each with its nanoseconds (nil for a frame: the
+    /// display period), a unit that ends another after it ("ms" before "s").
+    static let units: [(name: [UInt8], scale: Rational?)] = [
+        ("frames", nil), ("frame", nil), ("ns", Rational(1)), ("us", Rational(1_000)), ("µs", Rational(1_000)),
         ("ms", Rational(1_000_000)), ("s", Rational(1_000_000_000)),
-    ]
+    ].map { (Array($0.utf8), $1) }
 
     /// What a duration looks like, for messages.
     public static let expected = "a number and a unit (ns, us, ms, s) or frames, e.g. 4ms, 250us, 1.5s, 1frame"
@@ -16,14 +17,23 @@ public enum DurationSyntax {
     /// - Throws: ``LatsimError`` (value set, no key) when `text` is not a
     ///   duration or does not fit in 64-bit nanoseconds (about 292 years).
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> SimTime {
-        var bytes = text
+        // read as bytes; text beyond ASCII may hold a Unicode space, which
+        // `trimmedWhitespace` trims at its ends and the number's
+        var bytes = text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.trimmedWhitespace
         let read = bytes.withUTF8 { b -> (value: Rational, scale: Rational)? in
             var hi = b.count
             while hi > 0, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
-            for (unit, scale) in unitBytes where hi >= unit.count && unit.indices.allSatisfy({ b[hi - unit.count + $0] == unit[$0] }) {
+            for (unit, scale) in units where hi >= unit.count && unit.indices.allSatisfy({ b[hi - unit.count + $0] == unit[$0] }) {
                 // "ms" also ends in "s": take the longest unit whose prefix is a number
-                guard let (n, d) = Rational.decimal(UnsafeBufferPointer(rebasing: b[0..<(hi - unit.count)])) else { continue }
-                return (Rational(n, d), scale ?? framePeriod)
+                let number = UnsafeBufferPointer(rebasing: b[0..<(hi - unit.count)])
+                let value: Rational?
+                if number.allSatisfy({ $0 < 0x80 }) {
+                    value = Rational.decimal(number).map { n, d in Rational(n, d) }
+                } else {
+                    value = Rational(decimal: String(decoding: number, as: UTF8.self))
+                }
+                guard let value else { continue }
+                return (value, scale ?? framePeriod)
             }
             return nil
         }
@@ -35,11 +45,6 @@ public enum DurationSyntax {
         }
         if let value = Rational(decimal: text), value.numerator == 0 { return 0 }
         throw LatsimError(value: text, problem: "not a duration", expected: expected)
-    }
-
-    /// ``units`` as bytes, a frame's scale nil (the display period).
-    private static let unitBytes: [([UInt8], Rational?)] = units.map { unit, scale in
-        (Array(unit.utf8), unit.hasPrefix("frame") ? nil : scale)
     }
 
     /// Formats nanoseconds compactly (`4ms`, `16.666667ms`, `1.5s`).

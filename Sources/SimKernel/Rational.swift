@@ -20,13 +20,14 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
     /// Parses a decimal literal such as `60`, `59.94`, `0.5`, `-2`, `1e3`.
     /// Returns nil when the text is not a plain decimal number.
     public init?(decimal text: String) {
-        var text = text
+        // an end beyond ASCII may be a Unicode space, which `trimmedWhitespace` trims
+        var text = text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.trimmedWhitespace
         guard let (n, d) = text.withUTF8(Rational.decimal) else { return nil }
         self.init(n, d)
     }
 
-    /// The numerator and denominator of a decimal literal's bytes, or nil:
-    /// spaces and tabs around it; a sign; digits with at most one point
+    /// The numerator and denominator of a decimal literal's bytes, or nil
+    /// (any byte beyond ASCII): spaces and tabs around it; a sign; digits with at most one point
     /// (18 digits at most, one at least); then an exponent (`e` or `E`, an
     /// optional sign, digits) below 18 in size. Read byte by byte (through
     /// `Character`s it cost thousands of instructions a number).

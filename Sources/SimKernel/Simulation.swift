@@ -27,8 +27,7 @@ extension SimulationModel {
 /// (``SimulationEvent/isBookkeeping``) are handled but not counted here.
 public struct EventCounts<Event: SimulationEvent>: Sendable {
     /// Model events handled, by kind in `Event.allCases` order.
-    public var byKind: [(event: Event, count: Int)] { kinds }
-    @usableFromInline let kinds: [(event: Event, count: Int)]
+    public let byKind: [(event: Event, count: Int)]
     /// Every model event handled.
     public let total: Int
 
@@ -41,7 +40,7 @@ public struct EventCounts<Event: SimulationEvent>: Sendable {
             kinds.append((e, counts[Int(e.rawValue)]))
             total += counts[Int(e.rawValue)]
         }
-        self.kinds = kinds
+        byKind = kinds
         self.total = total
     }
 

@@ -31,6 +31,7 @@ public struct TraceArgs: ExpressibleByDictionaryLiteral, Sendable {
     /// The pairs of a literal (its keys distinct).
     public init(dictionaryLiteral elements: (String, TraceValue)...) {
         pairs = elements.map { (key: $0.0, value: $0.1) }
+        assert(Set(pairs.map(\.key)).count == pairs.count, "a trace event's args name a key twice")
     }
 
     /// The pairs of a dictionary.

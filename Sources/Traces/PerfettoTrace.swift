@@ -270,64 +270,6 @@ extension ChromeTrace {
     static func timelines(_ f: TimelineFrame) -> [ClosedRange<SimTime>?] {
         [f.expected, f.actual, f.displayExpected, f.displayActual]
     }
-
-    /// FrameTimeline's start event of timeline `which` of ``timelines(_:)``
-    /// with its `cookie` (its `FrameEnd` carries the same cookie), as a
-    /// message: the definition ``TimelineBytes/start(_:which:cookie:ft:appPid:into:)``
-    /// writes by hand, and is checked against.
-    static func timelineStart(_ f: TimelineFrame, which: Int, cookie: Int64, ft: FrameTimelineTracks, appPid: Int32)
-        -> Perfetto_Protos_FrameTimelineEvent {
-        func present(_ p: TimelineFrame.Present) -> Perfetto_Protos_FrameTimelineEvent.PresentType {
-            switch p {
-            case .onTime: return .presentOnTime
-            case .late: return .presentLate
-            case .early: return .presentEarly
-            case .dropped: return .presentDropped
-            case .unknown: return .presentUnknown
-            }
-        }
-        let displayToken = f.token + 1_000_000_000
-        var e = Perfetto_Protos_FrameTimelineEvent()
-        switch which {
-        case 0:
-            e.expectedSurfaceFrameStart.cookie = cookie
-            e.expectedSurfaceFrameStart.token = f.token
-            e.expectedSurfaceFrameStart.displayFrameToken = displayToken
-            e.expectedSurfaceFrameStart.pid = appPid
-            e.expectedSurfaceFrameStart.layerName = ft.layerName
-        case 1:
-            var a = Perfetto_Protos_FrameTimelineEvent.ActualSurfaceFrameStart()
-            a.cookie = cookie
-            a.token = f.token
-            a.displayFrameToken = displayToken
-            a.pid = appPid
-            a.layerName = ft.layerName
-            a.presentType = present(f.present)
-            a.onTimeFinish = f.onTimeFinish
-            a.gpuComposition = false
-            a.jankType = f.jank.perfettoJankBit
-            a.predictionType = f.expected == nil ? .predictionUnknown : .predictionValid
-            a.isBuffer = true
-            e.actualSurfaceFrameStart = a
-        case 2:
-            e.expectedDisplayFrameStart.cookie = cookie
-            e.expectedDisplayFrameStart.token = displayToken
-            e.expectedDisplayFrameStart.pid = ft.surfaceFlingerPid
-        default:
-            var d = Perfetto_Protos_FrameTimelineEvent.ActualDisplayFrameStart()
-            d.cookie = cookie
-            d.token = displayToken
-            d.pid = ft.surfaceFlingerPid
-            d.presentType = present(f.displayPresent)
-            d.onTimeFinish = f.displayPresent != .late
-            d.gpuComposition = false
-            d.jankType = f.jank == .surfaceFlingerDeadlineMissed ? JankClass.surfaceFlingerDeadlineMissed.perfettoJankBit
-                : JankClass.onTime.perfettoJankBit
-            d.predictionType = .predictionValid
-            e.actualDisplayFrameStart = d
-        }
-        return e
-    }
 }
 
 /// A track event's packet encoded by hand: the bytes SwiftProtobuf writes
@@ -451,8 +393,8 @@ enum TimelineBytes {
 
     /// FrameTimeline's start event of timeline `which` (``ChromeTrace/timelines(_:)``)
     /// with its `cookie`: the bytes SwiftProtobuf writes for
-    /// ``ChromeTrace/timelineStart(_:which:cookie:ft:appPid:)`` (fields in
-    /// number order, each set one written). `FrameTimelineEvent`:
+    /// the same message (fields in number order, each set one written;
+    /// `TimelineBytesTests` builds the message and compares). `FrameTimelineEvent`:
     /// expected_display_frame_start (1), actual_display_frame_start (2),
     /// expected_surface_frame_start (3), actual_surface_frame_start (4).
     /// A surface frame: cookie (1), token (2), display_frame_token (3),

@@ -47,8 +47,9 @@ import Testing
                      "-1e-18", "e5", "1e", "1e+", "+", "-", "", " ", " 4 ", "\t7\t", "1.2.3", "--1", "+-1", "1 2",
                      "123456789012345678", "1234567890123456789", "0.000000000000000001", "00000000000000000012",
                      "9e17", "9.9e16", "1e0000000000000000000005", "1e99999999999999999999", "٣", "1٣", "4\u{301}",
-                     "1_000", "0x10", "inf", "nan", "1,5"]
-        let alphabet: [String] = ["0", "1", "5", "9", ".", "e", "E", "+", "-", " ", "\t", "x", "µ", "0", "3", "7"]
+                     "1_000", "0x10", "inf", "nan", "1,5", "4\u{A0}", "\u{A0}4", "\u{2003}1.5\u{3000}", "1\u{A0}5"]
+        // a no-break space and an em space: Unicode spaces, trimmed at the ends as spaces are
+        let alphabet: [String] = ["0", "1", "5", "9", ".", "e", "E", "+", "-", " ", "\t", "x", "µ", "0", "3", "7", "\u{A0}", "\u{2003}"]
         var rng = SeededRandom(seed: 17, stream: 4)
         for _ in 0..<30_000 {
             let length = Int(rng.next() % 12)
@@ -78,10 +79,10 @@ import Testing
 
     @Test func durationsReadAsTheCharacterDefinitionReadsThem() {
         let period = Rational(1_000_000_000, 120)
-        let units = ["ns", "us", "µs", "ms", "s", "frame", "frames", " ms", "ms ", "m", "sec", ""]
+        let units = ["ns", "us", "µs", "ms", "s", "frame", "frames", " ms", "ms ", "m", "sec", "", "\u{A0}ms", "ms\u{2003}"]
         var rng = SeededRandom(seed: 19, stream: 5)
         var texts = ["4ms", "250us", "1.5s", "12ns", "1frame", "0.5frames", "0", " 0 ", "0ms", "4 ms", "-4ms", "1e3ms",
-                     "300000000000s", "1e17s", "µs", "ms", "s", "frames", "4msms", "4 m s"]
+                     "300000000000s", "1e17s", "µs", "ms", "s", "frames", "4msms", "4 m s", "4\u{A0}ms", "\u{A0}4ms\u{A0}", "4m\u{A0}s"]
         let numbers = Self.texts()
         for _ in 0..<20_000 {
             texts.append(numbers[Int(rng.next() % UInt64(numbers.count))] + units[Int(rng.next() % UInt64(units.count))])
