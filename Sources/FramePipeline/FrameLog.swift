@@ -63,6 +63,12 @@ public final class FrameLog: @unchecked Sendable {
     var stream: (any FrameRecordSink)?
     /// Records handed to ``stream`` since the events were last dropped.
     private var streamed = 0
+    /// What reads the log as the run makes it (a trace written as the run
+    /// goes): called every ``FrameLogConsumer/interval`` vsyncs, it may
+    /// empty the lists it has read.
+    var consumer: (any FrameLogConsumer)?
+    /// Vsyncs recorded since ``consumer`` was last called.
+    private var sinceConsumed = 0
 
     /// Adds a vsync's record; a measured one takes the budget's stages of
     /// the frame just split. A streaming log hands it on and keeps nothing:
@@ -84,6 +90,13 @@ public final class FrameLog: @unchecked Sendable {
             stageNanos.append(contentsOf: stages)
         }
         frames.append(r)
+        if let consumer {
+            sinceConsumed += 1
+            if sinceConsumed >= consumer.interval {
+                sinceConsumed = 0
+                consumer.consume(self, now: r.vsync)
+            }
+        }
     }
 
     /// Empties the event lists (capacity kept).
@@ -105,6 +118,15 @@ public final class FrameLog: @unchecked Sendable {
     public var force: ForceLog?
 
     public init() {}
+}
+
+/// Reads a run's frame log while the run makes it (``PipelineRun/consumeLog(with:)``):
+/// every `interval` vsyncs, ``consume(_:now:)`` gets the log as it stands
+/// at `now` (nothing logged later happens before `now`), and may empty
+/// the lists it has read, so that the log holds about `interval` vsyncs.
+public protocol FrameLogConsumer: AnyObject {
+    var interval: Int { get }
+    func consume(_ log: FrameLog, now: SimTime)
 }
 
 /// Takes a run's vsync records as they are made (`--frames` written as

@@ -124,6 +124,20 @@ public struct PipelineRun: ~Copyable {
         log.android = nil
     }
 
+    /// Hands the frame log to `consumer` as the run makes it
+    /// (``FrameLogConsumer``): the result's log then holds only what the
+    /// consumer left in it. Needs a run prepared with `keepLog`.
+    public mutating func consumeLog(with consumer: any FrameLogConsumer) {
+        let kept: FrameLog?
+        switch model {
+        case .ios(let m): kept = m.log
+        case .android(let m): kept = m.log
+        case .frontBuffered(let m): kept = m.log
+        }
+        guard let log = kept else { preconditionFailure("consumeLog needs a run prepared with keepLog") }
+        log.consumer = consumer
+    }
+
     /// Keeps the frame log's records without each measured frame's stages
     /// (``FrameLog/stageNanos``), which only `--frames` writes: a trace's
     /// run takes less memory. The result's figures are unchanged.

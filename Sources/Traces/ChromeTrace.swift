@@ -110,6 +110,8 @@ public struct ChromeTrace: Sendable {
 
     /// A slice added to the trace, for ``flow(id:name:through:)``.
     public struct SliceRef: Hashable, Sendable {
+        /// The section it was added to (``section(_:)``) and its place there.
+        let section: Int32
         let index: Int
     }
 
@@ -119,22 +121,35 @@ public struct ChromeTrace: Sendable {
     public let processName: String
     /// The category written as `cat` on slices, instants and counters.
     public let category: String
-    /// The tracks' names, in the order added (track k has tid `pid + 1 + k`).
-    public private(set) var trackNames: [String] = []
-    /// The events in the order added, each encoded as one record
-    /// (``EventRecord``): in memory up to a limit, the rest in a spill
-    /// file, so a long run's trace does not hold its events in memory.
-    private var store: RecordLog
+    /// The tracks' names in the order written: by group
+    /// (``track(named:group:)``), then in the order added; track k of
+    /// that order has tid `pid + 1 + k`.
+    public var trackNames: [String] { trackOrder.map { added[$0].name } }
+    /// The tracks in the order added, with their groups.
+    private var added: [(name: String, group: Int)] = []
+    /// The order written, as places in ``added``.
+    private var trackOrder: [Int] {
+        added.indices.sorted { (added[$0].group, $0) < (added[$1].group, $1) }
+    }
+    /// The events of each section in the order added, each encoded as one
+    /// record (``EventRecord``): in memory up to a limit, the rest in a
+    /// spill file, so a long run's trace does not hold its events in
+    /// memory. The file lists section 0's events, then section 1's, ...
+    private var stores: [RecordLog]
+    /// The section events are added to.
+    private var current = 0
+    private let memoryLimit: Int
     private var scratch: [UInt8] = []
-    /// Each slice's place in a flow, by event (the flow's number times 4,
-    /// plus 2 for `flow_in` and 1 for `flow_out`), and the flows' ids and names.
-    private var flowMarks: [UInt32] = []  // one an event once a flow is added, plus one; 0 for none
+    /// Each slice's place in a flow, by section and event (the flow's
+    /// number times 4, plus 2 for `flow_in` and 1 for `flow_out`), and the
+    /// flows' ids and names.
+    private var flowMarks: [[UInt32]] = [[]]  // one an event once a flow is added, plus one; 0 for none
     private var flows: [(id: UInt64, name: String)] = []
     /// The counter series ("display buffers in use"), in order of first sample.
     private(set) var counterSeries: [String] = []
     private var counterSeriesSeen: Set<Series> = []
     /// The number of events added so far (metadata not counted).
-    public var eventCount: Int { store.count }
+    public var eventCount: Int { stores.reduce(0) { $0 + $1.count } }
 
     /// A slice's place in a flow.
     struct FlowMark {
@@ -151,11 +166,27 @@ public struct ChromeTrace: Sendable {
         self.processName = processName
         self.pid = pid
         self.category = category
-        store = RecordLog(memoryLimit: memoryLimit)
+        self.memoryLimit = memoryLimit
+        stores = [RecordLog(memoryLimit: memoryLimit)]
     }
 
     /// True once events went to a spill file.
-    var spilled: Bool { store.spilled }
+    var spilled: Bool { stores.contains(where: \.spilled) }
+
+    /// Adds the events that follow to section `k`: the file holds section
+    /// 0's events (in the order added), then section 1's, and so on. A
+    /// trace made as a run goes adds each kind of event to its section
+    /// and comes out as if every event of one kind had been added before
+    /// any of the next. Each section past the first holds an eighth of
+    /// the trace's memory limit before it spills.
+    public mutating func section(_ k: Int) {
+        precondition(k >= 0 && k < 1 << 16, "a section from 0 to 65535")
+        while stores.count <= k {
+            stores.append(RecordLog(memoryLimit: max(256, memoryLimit / 8)))
+            flowMarks.append([])
+        }
+        current = k
+    }
 
     /// True when Perfetto's UI would lift a thread of this name above the
     /// others of its process (it sorts `*RenderThread*` and `*GPU
@@ -170,19 +201,22 @@ public struct ChromeTrace: Sendable {
     /// Adds a track; tracks are shown in the order they were added. A name
     /// that Perfetto would promote (``perfettoPromotes(_:)``) is a
     /// programming error.
-    public mutating func track(named name: String) -> TrackID {
+    /// A track of a higher `group` is written after every track of lower
+    /// groups, whenever it was added (a trace made as a run goes adds its
+    /// tracks as they are needed).
+    public mutating func track(named name: String, group: Int = 0) -> TrackID {
         precondition(!Self.perfettoPromotes(name), "Perfetto would show a thread named \(name) out of order")
-        trackNames.append(name)
-        return TrackID(tid: pid + trackNames.count)
+        added.append((name, group))
+        return TrackID(tid: pid + added.count)
     }
 
     /// Encodes one event and appends it to the store.
     private mutating func add(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
                               args: TraceArgs) {
-        if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+        if !isKnownUniquelyReferenced(&stores[current]) { stores[current] = stores[current].copy() }
         scratch.removeAll(keepingCapacity: true)
         EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &scratch)
-        scratch.withUnsafeBytes { store.append($0) }
+        scratch.withUnsafeBytes { stores[current].append($0) }
     }
 
     /// A span of work on a track (an `X` complete event); `color` is one of
@@ -192,7 +226,7 @@ public struct ChromeTrace: Sendable {
     public mutating func slice(_ track: TrackID, name: String, startNs: SimTime, durationNs: SimTime,
                                args: TraceArgs = [:], color: String? = nil) -> SliceRef {
         add(phase: EventRecord.slice, ts: startNs, dur: max(0, durationNs), tid: track.tid, name: name, color: color, args: args)
-        return SliceRef(index: eventCount - 1)
+        return SliceRef(section: Int32(current), index: stores[current].count - 1)
     }
 
     /// An instant on a track (a thread-scoped `i` event).
@@ -230,13 +264,16 @@ public struct ChromeTrace: Sendable {
     /// `id` must be unique among this trace's flows.
     @discardableResult
     public mutating func flow(id: UInt64, name: String = "touch", through slices: [SliceRef]) -> Bool {
-        guard slices.count >= 2, Set(slices).count == slices.count,
-              !slices.contains(where: { $0.index < flowMarks.count && flowMarks[$0.index] != 0 }) else { return false }
-        if flowMarks.count < eventCount { flowMarks.append(contentsOf: repeatElement(0, count: eventCount - flowMarks.count)) }
+        // a handful of slices: each compared with those before it
+        guard slices.count >= 2, !slices.indices.contains(where: { i in slices[..<i].contains(slices[i]) }),
+              !slices.contains(where: { $0.index < flowMarks[Int($0.section)].count && flowMarks[Int($0.section)][$0.index] != 0 })
+        else { return false }
         let f = flows.count
         flows.append((id, name))
         for (i, s) in slices.enumerated() {
-            flowMarks[s.index] = UInt32(4 * f + (i > 0 ? 2 : 0) + (i < slices.count - 1 ? 1 : 0) + 1)
+            let k = Int(s.section), n = stores[k].count
+            if flowMarks[k].count < n { flowMarks[k].append(contentsOf: repeatElement(0, count: n - flowMarks[k].count)) }
+            flowMarks[k][s.index] = UInt32(4 * f + (i > 0 ? 2 : 0) + (i < slices.count - 1 ? 1 : 0) + 1)
         }
         return true
     }
@@ -244,12 +281,25 @@ public struct ChromeTrace: Sendable {
     /// Calls `body` with each event in the order added and its place in a
     /// flow, if any.
     func forEachEvent(_ body: (EventRecord, FlowMark?) throws -> Void) throws {
-        var index = 0
-        try store.forEach { bytes in
-            let m = index < flowMarks.count ? Int(flowMarks[index]) - 1 : -1
-            let mark = m < 0 ? nil : FlowMark(flow: m / 4, flowIn: m & 2 != 0, flowOut: m & 1 != 0)
-            try body(EventRecord(bytes), mark)
-            index += 1
+        // the tids of tracks written in another order than added
+        let order = trackOrder
+        var tid: [Int]? = nil
+        if order != Array(order.indices) {
+            var map = [Int](repeating: 0, count: order.count)
+            for (k, i) in order.enumerated() { map[i] = pid + 1 + k }
+            tid = map
+        }
+        for (k, store) in stores.enumerated() {
+            let marks = flowMarks[k]
+            var index = 0
+            try store.forEach { bytes in
+                let m = index < marks.count ? Int(marks[index]) - 1 : -1
+                let mark = m < 0 ? nil : FlowMark(flow: m / 4, flowIn: m & 2 != 0, flowOut: m & 1 != 0)
+                var r = EventRecord(bytes)
+                if let tid, let t = r.tid, t > pid, t - pid - 1 < tid.count { r.tid = tid[t - pid - 1] }
+                try body(r, mark)
+                index += 1
+            }
         }
     }
 
@@ -422,7 +472,7 @@ struct EventRecord {
     let phase: UInt8
     let ts: SimTime
     let dur: SimTime?
-    let tid: Int?
+    var tid: Int?
     let name: UnsafeRawBufferPointer
     let color: UnsafeRawBufferPointer?
     private let bytes: UnsafeRawBufferPointer
@@ -744,13 +794,54 @@ struct DenseIndex {
     }
 }
 
+/// The slices a flow may pass through, by a key that counts up (a frame,
+/// a sample), for a trace made as its run goes: the keys from the oldest
+/// a flow can still reach are held in an array, the rest forgotten
+/// (``forget(below:)``); a key out of order is kept on the side.
+struct SliceWindow {
+    private var base: Int64 = 0
+    private var slots: [ChromeTrace.SliceRef?] = []
+    private var others: [Int64: ChromeTrace.SliceRef] = [:]
+
+    subscript(key: Int64) -> ChromeTrace.SliceRef? {
+        get {
+            let i = key &- base
+            if i >= 0 && i < Int64(slots.count), let ref = slots[Int(i)] { return ref }
+            return others.isEmpty ? nil : others[key]
+        }
+        set {
+            if slots.isEmpty && others.isEmpty { base = key }
+            let i = key &- base
+            guard i >= 0, i < Int64(slots.count) + 65_536 else {
+                others[key] = newValue
+                return
+            }
+            if i >= Int64(slots.count) { slots.append(contentsOf: repeatElement(nil, count: Int(i) - slots.count + 1)) }
+            slots[Int(i)] = newValue
+        }
+    }
+
+    /// Forgets the slices of keys below `key`.
+    mutating func forget(below key: Int64) {
+        let n = Int(min(max(0, key &- base), Int64(slots.count)))
+        if n > 0 {
+            slots.removeFirst(n)
+            base += Int64(n)
+        }
+        if !others.isEmpty { others = others.filter { $0.key >= key } }
+    }
+}
+
 /// The slices a flow may pass through, by a key that counts up from 0
 /// (``DenseIndex``).
 struct SliceTable {
     private var index = DenseIndex()
 
     subscript(key: Int64) -> ChromeTrace.SliceRef? {
-        get { index[key].map { ChromeTrace.SliceRef(index: $0) } }
-        set { index[key] = newValue?.index }
+        get { index[key].map { ChromeTrace.SliceRef(section: 0, index: $0) } }
+        set {
+            precondition(newValue?.section ?? 0 == 0, "a table of section 0's slices")
+            index[key] = newValue?.index
+        }
     }
 }

@@ -131,6 +131,9 @@ final class PacketSorter {
             return
         }
         try spillRun()
+        // the gathering buffers are not needed while the runs merge
+        entries = []
+        arena = []
         let file = file!
         // each run read through its own buffer, together about the memory limit
         let bufferSize = min(1 << 20, max(4 << 10, memoryLimit / runs.count))

@@ -64,7 +64,10 @@ public struct FrameTimelineTracks: Sendable {
     /// SurfaceFlinger's process id (its display frames live there).
     public var surfaceFlingerPid: Int32
 
-    public init(frames: [TimelineFrame], layerName: String, surfaceFlingerPid: Int32 = 500) {
+    /// The pid a trace gives SurfaceFlinger unless told otherwise.
+    public static let defaultSurfaceFlingerPid: Int32 = 500
+
+    public init(frames: [TimelineFrame], layerName: String, surfaceFlingerPid: Int32 = FrameTimelineTracks.defaultSurfaceFlingerPid) {
         self.frames = frames
         self.layerName = layerName
         self.surfaceFlingerPid = surfaceFlingerPid
@@ -112,6 +115,21 @@ extension ChromeTrace {
     public func writePerfetto(to sink: ByteSink, frameTimeline: FrameTimelineTracks? = nil, inputEvents: [InputEventTouch] = [],
                               sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit,
                               extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
+        let packets = AndroidPackets(sortMemoryLimit: sortMemoryLimit, pid: pid)
+        if let frameTimeline {
+            packets.frameTimeline(layerName: frameTimeline.layerName, surfaceFlingerPid: frameTimeline.surfaceFlingerPid)
+            for frame in frameTimeline.frames.sortedIfNeeded(by: \.token) { try packets.add(frame) }
+        }
+        for touch in inputEvents { try packets.add(touch) }
+        try writePerfetto(to: sink, packets: packets, extraPackets: extraPackets)
+    }
+
+    /// ``writePerfetto(to:frameTimeline:inputEvents:sortMemoryLimit:extraPackets:)``
+    /// with the FrameTimeline and input-event packets already put in
+    /// `packets`' sorter (a run's trace made as the run goes adds them as
+    /// its frames finish); the track events join them there.
+    func writePerfetto(to sink: ByteSink, packets: AndroidPackets,
+                       extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
         func emitBytes(_ bytes: UnsafeRawBufferPointer) throws {
             try sink.write(byte: 0x0A)  // field 1 (packet), length-delimited
             var n = UInt64(bytes.count)
@@ -171,7 +189,7 @@ extension ChromeTrace {
         // negated end (outer first) and for its end the negated begin
         // (inner first), then the event's place (begin 2i, end 2i + 1 or,
         // for a slice with a length, -(2i + 1))
-        let sorter = PacketSorter(memoryLimit: sortMemoryLimit)
+        let sorter = packets.sorter
         let categoryBytes = Array(category.utf8)
         var body: [UInt8] = []
         var index = 0
@@ -225,37 +243,11 @@ extension ChromeTrace {
                 }
             }
         }
-        let timelineFrames = frameTimeline?.frames.sortedIfNeeded(by: \.token) ?? []
-        if let frameTimeline {
-            // each timeline a start (index 2 x cookie) and an end (2 x cookie + 1), cookies counting up
-            var cookie: Int64 = 0
-            var start: [UInt8] = []
-            for frame in timelineFrames {
-                for (which, range) in Self.timelines(frame).enumerated() {
-                    guard let range else { continue }
-                    cookie += 1
-                    start.removeAll(keepingCapacity: true)
-                    TimelineBytes.start(frame, which: which, cookie: cookie, ft: frameTimeline, appPid: Int32(pid), into: &start)
-                    try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) {
-                        TimelineBytes.packet(ts: range.lowerBound, event: start, into: &$0)
-                    }
-                    try sorter.add(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) {
-                        TimelineBytes.end(ts: range.upperBound, cookie: cookie, into: &$0)
-                    }
-                }
-            }
-        }
-        // each touch's motion event and then its dispatch, at the dispatch, after the other packets of that instant
-        for (k, touch) in inputEvents.enumerated() {
-            for j in 0..<2 {
-                try sorter.add(ts: touch.dispatch, rank: 6, index: Int64(2 * k + j)) { InputEventBytes.packet(touch, which: j, into: &$0) }
-            }
-        }
-        if let frameTimeline {
+        if let surfaceFlingerPid = packets.surfaceFlingerPid {
             var sf = packet(0)
             var d = Perfetto_Protos_TrackDescriptor()
             d.uuid = 2
-            d.process.pid = frameTimeline.surfaceFlingerPid
+            d.process.pid = surfaceFlingerPid
             d.process.processName = "/system/bin/surfaceflinger"
             sf.trackDescriptor = d
             try emit(sf)
@@ -269,6 +261,59 @@ extension ChromeTrace {
     /// nil for those it lacks.
     static func timelines(_ f: TimelineFrame) -> [ClosedRange<SimTime>?] {
         [f.expected, f.actual, f.displayExpected, f.displayActual]
+    }
+}
+
+/// An Android trace's FrameTimeline and input-event packets, put in a
+/// native trace's ``PacketSorter`` as they come (frames in increasing
+/// token, touches in order), so that neither list is held: the track
+/// events join them when the trace is written.
+final class AndroidPackets {
+    let sorter: PacketSorter
+    let pid: Int
+    /// The app layer's name and SurfaceFlinger's pid, once FrameTimeline's packets are written.
+    private var tracks = FrameTimelineTracks(frames: [], layerName: "")
+    private(set) var surfaceFlingerPid: Int32?
+    private var cookie: Int64 = 0
+    private var touches: Int64 = 0
+    private var start: [UInt8] = []
+
+    init(sortMemoryLimit: Int, pid: Int) {
+        sorter = PacketSorter(memoryLimit: sortMemoryLimit)
+        self.pid = pid
+    }
+
+    /// Writes FrameTimeline's packets (``add(_:)-frame``) for `layerName`.
+    func frameTimeline(layerName: String, surfaceFlingerPid: Int32) {
+        tracks = FrameTimelineTracks(frames: [], layerName: layerName, surfaceFlingerPid: surfaceFlingerPid)
+        self.surfaceFlingerPid = surfaceFlingerPid
+    }
+
+    /// A frame's timelines: each a start (index 2 x cookie) and an end
+    /// (2 x cookie + 1), cookies counting up in the order added.
+    func add(_ frame: TimelineFrame) throws {
+        for (which, range) in ChromeTrace.timelines(frame).enumerated() {
+            guard let range else { continue }
+            cookie += 1
+            start.removeAll(keepingCapacity: true)
+            TimelineBytes.start(frame, which: which, cookie: cookie, ft: tracks, appPid: Int32(pid), into: &start)
+            let cookie = self.cookie
+            try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) {
+                TimelineBytes.packet(ts: range.lowerBound, event: start, into: &$0)
+            }
+            try sorter.add(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) {
+                TimelineBytes.end(ts: range.upperBound, cookie: cookie, into: &$0)
+            }
+        }
+    }
+
+    /// A touch's motion event and then its dispatch, at the dispatch, after
+    /// the other packets of that instant.
+    func add(_ touch: InputEventTouch) throws {
+        for j in 0..<2 {
+            try sorter.add(ts: touch.dispatch, rank: 6, index: 2 * touches + Int64(j)) { InputEventBytes.packet(touch, which: j, into: &$0) }
+        }
+        touches += 1
     }
 }
 

@@ -32,6 +32,15 @@ public enum PipelineTraceExport {
     public static func writePerfetto(_ result: RunResult, scenario: String, to sink: ByteSink,
                                      memoryLimit: Int = ChromeTrace.memoryLimit,
                                      sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit) throws -> Bool {
+        if result.configuration.platform == .android && !result.configuration.frontBuffered {
+            guard let log = result.frameLog, log.android != nil else { return false }
+            let stream = AndroidTraceStream(result.configuration, scenario: scenario, timelineTracks: false, nativePackets: true,
+                                            memoryLimit: memoryLimit, sortMemoryLimit: sortMemoryLimit, trims: false)
+            let t = stream.finish(log)
+            try stream.check()
+            try t.writePerfetto(to: sink, packets: stream.packets!)
+            return true
+        }
         if result.configuration.platform == .android {
             guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false, memoryLimit: memoryLimit) else {
                 return false
@@ -111,5 +120,41 @@ public enum PipelineTraceExport {
             t.flow(id: UInt64(l.frame + 1), name: "touch \(j.scan.index)", through: steps)
         }
         return t
+    }
+}
+
+/// A run's trace made as the run goes (``PipelineRun/consumeLog(with:)``),
+/// for the runs whose trace can be: an Android run's, not front-buffered.
+/// The trace reads the frame log every 1,024 vsyncs and empties it, so the
+/// run's memory does not grow with its duration; the file it writes is
+/// byte for byte the one ``PipelineTraceExport`` makes from the whole log.
+public final class StreamedTrace {
+    let stream: AndroidTraceStream
+    /// True for Perfetto's own format, false for the Chrome JSON.
+    public let native: Bool
+
+    /// The trace of a run of `c`, made as it goes, or nil when such a
+    /// run's trace is made from the whole log after the run.
+    public init?(_ c: PipelineConfiguration, scenario: String, native: Bool,
+                 memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit, interval: Int = 1_024) {
+        guard c.platform == .android, !c.frontBuffered else { return nil }
+        self.native = native
+        stream = AndroidTraceStream(c, scenario: scenario, timelineTracks: !native, nativePackets: native,
+                                    memoryLimit: memoryLimit, sortMemoryLimit: sortMemoryLimit, interval: interval, trims: true)
+    }
+
+    /// What the run hands its log to.
+    public var consumer: any FrameLogConsumer { stream }
+
+    /// Writes the trace of the finished run `result` (whose log this
+    /// trace consumed) to `sink`; the number of events (slices, instants
+    /// and counter samples).
+    @discardableResult
+    public func write(_ result: RunResult, to sink: ByteSink) throws -> Int {
+        guard let log = result.frameLog else { throw LatsimError(.internal, problem: "a streamed trace's run kept no frame log") }
+        let t = stream.finish(log)
+        try stream.check()
+        if native { try t.writePerfetto(to: sink, packets: stream.packets!) } else { try t.writeJSON(to: sink) }
+        return t.eventCount
     }
 }

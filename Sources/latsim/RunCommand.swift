@@ -110,11 +110,14 @@ struct RunCommand: ParsableCommand {
         let command = try own.command()
         var results: [(String, RunResult)] = []
         var framesWritten: [Int] = []
-        func execute(_ c: PipelineConfiguration, frames writer: FrameCSV.Writer?) throws -> RunResult {
+        // a trace made as its run goes (an Android run's without --frames): the log is not kept
+        var streamedTraces: [String: StreamedTrace] = [:]
+        func execute(_ c: PipelineConfiguration, frames writer: FrameCSV.Writer?, trace streamed: StreamedTrace? = nil) throws -> RunResult {
             var run = try PipelineRun(configuration: c, keepLog: keepLog)
             if keepsBudget { run.keepBudget() }
             if frames == nil { run.dropFrameStages() }  // a trace does not show them
             if let writer { run.streamFrames(to: writer) }
+            if let streamed { run.consumeLog(with: streamed.consumer) }
             guard let command else { return try run.run() }
             // your own predictor replaces the scenario's: a fresh process per run
             let p = try command.start(frameInterval: c.frameInterval)
@@ -125,7 +128,13 @@ struct RunCommand: ParsableCommand {
         }
         for (s, c) in jobs {
             guard streamsFrames, let frames else {
-                results.append((s.name, try execute(c, frames: nil)))
+                var streamed: StreamedTrace?
+                if let trace, frames == nil {
+                    let path = jobs.count == 1 ? trace : RunCommand.insert(s.name, into: trace)
+                    streamed = StreamedTrace(c, scenario: s.name, native: RunCommand.isNativeTrace(path))
+                    if let streamed { streamedTraces[s.name] = streamed }
+                }
+                results.append((s.name, try execute(c, frames: nil, trace: streamed)))
                 continue
             }
             // the run inside its file's stream: a failed run leaves the file as it was
@@ -145,6 +154,14 @@ struct RunCommand: ParsableCommand {
         if let trace {
             for (name, r) in results where r.frameLog != nil {
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
+                if let streamed = streamedTraces[name] {
+                    var events = 0
+                    let bytes = try OutputDestination.stream(to: path) { events = try streamed.write(r, to: $0) }
+                    if json != "-" && bmf != "-" {
+                        CLI.warn("trace: \(path) (\(streamed.native ? "\(bytes) bytes" : "\(events) events"); open it in ui.perfetto.dev)")
+                    }
+                    continue
+                }
                 if RunCommand.isNativeTrace(path) {
                     let bytes = try OutputDestination.stream(to: path) { try PipelineTraceExport.writePerfetto(r, scenario: name, to: $0) }
                     if json != "-" && bmf != "-" { CLI.warn("trace: \(path) (\(bytes) bytes; open it in ui.perfetto.dev)") }
