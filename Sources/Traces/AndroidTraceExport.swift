@@ -36,29 +36,20 @@ public enum AndroidTraceExport {
     /// The trace of an Android `result` that kept its frame log; with
     /// `timelineTracks` FrameTimeline's timelines are thread tracks (the
     /// JSON has no other way to show them; a native trace carries them as
-    /// FrameTimeline packets, ``frameTimeline(_:scenario:)``). The trace
+    /// FrameTimeline packets, ``timelineFrame(_:timing:)``). The trace
     /// holds `memoryLimit` bytes of its events, the rest in a spill file.
     /// It is the one a run's trace made as the run goes gives
     /// (``AndroidTraceStream``), read here from the whole log at once.
     public static func trace(_ result: RunResult, scenario: String, timelineTracks: Bool = true,
                              memoryLimit: Int = ChromeTrace.memoryLimit) -> ChromeTrace? {
-        if result.configuration.frontBuffered {
-            return FrontBufferTraceExport.trace(result, scenario: scenario, timelineTracks: timelineTracks, memoryLimit: memoryLimit)
-        }
         guard let log = result.frameLog, log.android != nil else { return nil }
-        let stream = AndroidTraceStream(result.configuration, scenario: scenario, timelineTracks: timelineTracks, nativePackets: false,
-                                        memoryLimit: memoryLimit, trims: false)
-        return stream.finish(log)
-    }
-
-    /// FrameTimeline's two timelines: expected `[A_k, V_k - D_sf]` and actual
-    /// `[frame time, max(queue, GPU done)]`, one slice per frame presented
-    /// or dropped, on as many tracks as overlapping frames need.
-    static func timelines(_ a: AndroidFrameLog, _ c: PipelineConfiguration, into t: inout ChromeTrace) {
-        var expected = TimelineTracks(name: "Expected Timeline"), actual = TimelineTracks(name: "Actual Timeline")
-        let frames = a.frames.sortedIfNeeded(by: \.seq)
-        for f in frames { expectedSlice(f, c.androidTiming, on: &expected, in: &t) }
-        for f in frames { actualSlice(f, on: &actual, in: &t) }
+        let c = result.configuration
+        if c.frontBuffered {
+            return FrontBufferTraceStream(c, scenario: scenario, timelineTracks: timelineTracks, nativePackets: false,
+                                          memoryLimit: memoryLimit, trims: false).finish(log)
+        }
+        return AndroidTraceStream(c, scenario: scenario, timelineTracks: timelineTracks, nativePackets: false,
+                                  memoryLimit: memoryLimit, trims: false).finish(log)
     }
 
     /// A frame's slice on the expected timeline, `[A_k, V_k - D_sf]` (none
@@ -96,25 +87,16 @@ public enum AndroidTraceExport {
         return args
     }
 
-    /// The run's frames as FrameTimeline reports them: the app's expected
-    /// timeline `[A_k, V_k - D_sf]` and actual `[frame time, max(queue, GPU
-    /// done)]` as in the JSON's timeline tracks; SurfaceFlinger's actual
-    /// timeline from the latch to the present, its expected one the `D_sf`
-    /// before the present it aimed at (the frame's expected present when
-    /// the frame is SurfaceFlinger's jank, its present otherwise). Present
-    /// type: dropped, on time within 2 ms of the expected present (AOSP's
+    /// A frame as FrameTimeline reports it: the app's expected timeline
+    /// `[A_k, V_k - D_sf]` and actual `[frame time, max(queue, GPU done)]`
+    /// as in the JSON's timeline tracks; SurfaceFlinger's actual timeline
+    /// from the latch to the present, its expected one the `D_sf` before
+    /// the present it aimed at (the frame's expected present when the frame
+    /// is SurfaceFlinger's jank, its present otherwise). Present type:
+    /// dropped, on time within 2 ms of the expected present (AOSP's
     /// threshold), late or early beyond; unknown for a frame without a
-    /// vsync id. Frames whose work had not ended by the run's end are left
-    /// out. Nil on a release without FrameTimeline (before Android 12).
-    public static func frameTimeline(_ result: RunResult, scenario: String) -> FrameTimelineTracks? {
-        let c = result.configuration
-        guard let a = result.frameLog?.android, c.android.version.hasFrameTimeline else { return nil }
-        let frames = a.frames.sortedIfNeeded(by: \.seq).compactMap { timelineFrame($0, timing: c.androidTiming) }
-        return FrameTimelineTracks(frames: frames, layerName: "latsim \(scenario)#0")
-    }
-
-    /// A frame as FrameTimeline reports it (``frameTimeline(_:scenario:)``);
-    /// nil when its work had not ended by the run's end.
+    /// vsync id. Nil for a frame whose work had not ended by the run's end
+    /// (left out). A release before Android 12 has no FrameTimeline.
     static func timelineFrame(_ f: AndroidFrameLog.Frame, timing: AndroidTiming) -> TimelineFrame? {
         let lead = timing.appDuration + timing.sfDuration
         let end = max(f.queued, f.gpuDone)

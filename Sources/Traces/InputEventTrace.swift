@@ -49,18 +49,14 @@ public enum InputEventTrace {
     /// `AMOTION_EVENT_TOOL_TYPE_FINGER`, `AMOTION_EVENT_AXIS_X`, `AMOTION_EVENT_AXIS_Y`.
     static let finger: Int32 = 1, axisX: Int32 = 0, axisY: Int32 = 1
 
-    /// The touches of an Android run that kept its frame log, in the order
-    /// they reached the app; empty for an iOS run.
-    public static func touches(_ result: RunResult) -> [InputEventTouch] {
-        guard let arrivals = result.frameLog?.android?.arrivals else { return [] }
-        var down: SimTime?
-        return arrivals.map { a in
-            if a.down { down = a.ready }
-            let action: InputEventTouch.Action = a.down ? .down : (a.lifted ? .up : .move)
-            // a scan index past 2^32 wraps (a run of 2^32 scans is 7 weeks at 1 kHz)
-            return InputEventTouch(eventID: UInt32(truncatingIfNeeded: a.scan), eventTime: a.ready, downTime: down,
-                                   dispatch: a.arrival, action: action, x: a.position.x, y: a.position.y)
-        }
+    /// The event of one sample's arrival at the app, in a gesture that
+    /// went down at `downTime` (a trace adds them in the order they
+    /// arrived: ``NativePackets/add(arrival:)``).
+    static func touch(_ a: AndroidFrameLog.Arrival, downTime: SimTime?) -> InputEventTouch {
+        let action: InputEventTouch.Action = a.down ? .down : (a.lifted ? .up : .move)
+        // a scan index past 2^32 wraps (a run of 2^32 scans is 7 weeks at 1 kHz)
+        return InputEventTouch(eventID: UInt32(truncatingIfNeeded: a.scan), eventTime: a.ready, downTime: downTime,
+                               dispatch: a.arrival, action: action, x: a.position.x, y: a.position.y)
     }
 
     /// The two packets of one touch, both at its dispatch (`packet` makes a

@@ -115,7 +115,7 @@ extension ChromeTrace {
     public func writePerfetto(to sink: ByteSink, frameTimeline: FrameTimelineTracks? = nil, inputEvents: [InputEventTouch] = [],
                               sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit,
                               extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
-        let packets = AndroidPackets(sortMemoryLimit: sortMemoryLimit, pid: pid)
+        let packets = NativePackets(sortMemoryLimit: sortMemoryLimit, pid: pid)
         if let frameTimeline {
             packets.frameTimeline(layerName: frameTimeline.layerName, surfaceFlingerPid: frameTimeline.surfaceFlingerPid)
             for frame in frameTimeline.frames.sortedIfNeeded(by: \.token) { try packets.add(frame) }
@@ -128,7 +128,7 @@ extension ChromeTrace {
     /// with the FrameTimeline and input-event packets already put in
     /// `packets`' sorter (a run's trace made as the run goes adds them as
     /// its frames finish); the track events join them there.
-    func writePerfetto(to sink: ByteSink, packets: AndroidPackets,
+    func writePerfetto(to sink: ByteSink, packets: NativePackets,
                        extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
         func emitBytes(_ bytes: UnsafeRawBufferPointer) throws {
             try sink.write(byte: 0x0A)  // field 1 (packet), length-delimited
@@ -264,11 +264,12 @@ extension ChromeTrace {
     }
 }
 
-/// An Android trace's FrameTimeline and input-event packets, put in a
-/// native trace's ``PacketSorter`` as they come (frames in increasing
-/// token, touches in order), so that neither list is held: the track
-/// events join them when the trace is written.
-final class AndroidPackets {
+/// A native trace's ``PacketSorter`` and the packets put in it before the
+/// track events: an Android run's FrameTimeline and input-event packets,
+/// added as they come (frames in increasing token, touches in order), so
+/// that neither list is held. The track events join them when the trace
+/// is written.
+final class NativePackets {
     let sorter: PacketSorter
     let pid: Int
     /// The app layer's name and SurfaceFlinger's pid, once FrameTimeline's packets are written.
@@ -276,11 +277,31 @@ final class AndroidPackets {
     private(set) var surfaceFlingerPid: Int32?
     private var cookie: Int64 = 0
     private var touches: Int64 = 0
+    /// The gesture's touch-down, for the arrivals' events.
+    private var downTime: SimTime?
     private var start: [UInt8] = []
 
     init(sortMemoryLimit: Int, pid: Int) {
         sorter = PacketSorter(memoryLimit: sortMemoryLimit)
         self.pid = pid
+    }
+
+    /// The packets of an Android run of `c`: with FrameTimeline (from
+    /// Android 12) its timelines as well as the input events.
+    convenience init(_ c: PipelineConfiguration, scenario: String, sortMemoryLimit: Int, pid: Int) {
+        self.init(sortMemoryLimit: sortMemoryLimit, pid: pid)
+        if c.android.version.hasFrameTimeline {
+            frameTimeline(layerName: "latsim \(scenario)#0", surfaceFlingerPid: FrameTimelineTracks.defaultSurfaceFlingerPid)
+        }
+    }
+
+    /// The FrameTimeline packets of frames logged in increasing vsync id
+    /// (``AndroidTraceExport/timelineFrame(_:timing:)``).
+    func add(_ frames: ArraySlice<AndroidFrameLog.Frame>, timing: AndroidTiming) throws {
+        guard surfaceFlingerPid != nil else { return }
+        for f in frames {
+            if let frame = AndroidTraceExport.timelineFrame(f, timing: timing) { try add(frame) }
+        }
     }
 
     /// Writes FrameTimeline's packets (``add(_:)-frame``) for `layerName`.
@@ -305,6 +326,12 @@ final class AndroidPackets {
                 TimelineBytes.end(ts: range.upperBound, cookie: cookie, into: &$0)
             }
         }
+    }
+
+    /// The packets of a sample's arrival at the app (``InputEventTrace/touch(_:downTime:)``).
+    func add(arrival r: AndroidFrameLog.Arrival) throws {
+        if r.down { downTime = r.ready }
+        try add(InputEventTrace.touch(r, downTime: downTime))
     }
 
     /// A touch's motion event and then its dispatch, at the dispatch, after

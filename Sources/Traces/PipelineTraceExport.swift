@@ -32,115 +32,74 @@ public enum PipelineTraceExport {
     public static func writePerfetto(_ result: RunResult, scenario: String, to sink: ByteSink,
                                      memoryLimit: Int = ChromeTrace.memoryLimit,
                                      sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit) throws -> Bool {
-        if result.configuration.platform == .android && !result.configuration.frontBuffered {
-            guard let log = result.frameLog, log.android != nil else { return false }
-            let stream = AndroidTraceStream(result.configuration, scenario: scenario, timelineTracks: false, nativePackets: true,
-                                            memoryLimit: memoryLimit, sortMemoryLimit: sortMemoryLimit, trims: false)
-            let t = stream.finish(log)
-            try stream.check()
-            try t.writePerfetto(to: sink, packets: stream.packets!)
-            return true
-        }
-        if result.configuration.platform == .android {
-            guard let t = AndroidTraceExport.trace(result, scenario: scenario, timelineTracks: false, memoryLimit: memoryLimit) else {
-                return false
-            }
-            try t.writePerfetto(to: sink, frameTimeline: AndroidTraceExport.frameTimeline(result, scenario: scenario),
-                                inputEvents: InputEventTrace.touches(result), sortMemoryLimit: sortMemoryLimit)
-            return true
-        }
-        guard let t = trace(result, scenario: scenario, memoryLimit: memoryLimit) else { return false }
-        try t.writePerfetto(to: sink, sortMemoryLimit: sortMemoryLimit)
+        guard let log = result.frameLog, result.configuration.platform == .ios || log.android != nil else { return false }
+        let s = stream(result.configuration, scenario: scenario, native: true, memoryLimit: memoryLimit,
+                       sortMemoryLimit: sortMemoryLimit, interval: 1_024, trims: false)
+        try s.write(s.finish(log), native: true, to: sink)
         return true
     }
 
     /// The trace of a run that kept its frame log; nil when it did not. An
     /// Android run gets Android's tracks and timelines (``AndroidTraceExport``).
+    /// It is the trace a run's trace made as the run goes gives
+    /// (``RunTraceStream``), read here from the whole log at once.
     /// The trace holds `memoryLimit` bytes of its events, the rest in a spill file.
     public static func trace(_ result: RunResult, scenario: String, memoryLimit: Int = ChromeTrace.memoryLimit) -> ChromeTrace? {
         if result.configuration.platform == .android {
             return AndroidTraceExport.trace(result, scenario: scenario, memoryLimit: memoryLimit)
         }
         guard let log = result.frameLog else { return nil }
-        let index = FrameLogIndex(log)
-        var t = ChromeTrace(processName: "latsim \(scenario)", memoryLimit: memoryLimit)
-        let tracks = trackNames.map { t.track(named: $0) }
-        let (vsync, touch, app, server, gpu, display) = (tracks[0], tracks[1], tracks[2], tracks[3], tracks[4], tracks[5])
-        let end = result.configuration.duration
-        // the slices a flow may pass through, by what they are
-        var scanSlice = SliceTable(), handlerSlice: [SimTime: ChromeTrace.SliceRef] = [:]
-        var prepareSlice = SliceTable(), gpuSlice = SliceTable(), shownSlice = SliceTable()
+        return IOSTraceStream(result.configuration, scenario: scenario, memoryLimit: memoryLimit, trims: false).finish(log)
+    }
 
-        t.displayVsyncs(result, on: vsync)
-        for s in log.scans {
-            scanSlice[s.index] = t.slice(touch, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
-                                         args: ["sample instant ms": .number(Double(s.instant) / 1e6), "ready ms": .number(Double(s.ready) / 1e6)])
+    /// The stream that makes a trace of a run of `c`: its platform's, the
+    /// JSON's (with FrameTimeline's timelines as tracks) or a native
+    /// trace's (with FrameTimeline's and the input events' packets).
+    static func stream(_ c: PipelineConfiguration, scenario: String, native: Bool, memoryLimit: Int, sortMemoryLimit: Int,
+                       interval: Int, trims: Bool) -> RunTraceStream {
+        switch c.platform {
+        case .ios:
+            return IOSTraceStream(c, scenario: scenario, nativePackets: native, memoryLimit: memoryLimit, sortMemoryLimit: sortMemoryLimit,
+                                  interval: interval, trims: trims)
+        case .android where c.frontBuffered:
+            return FrontBufferTraceStream(c, scenario: scenario, timelineTracks: !native, nativePackets: native, memoryLimit: memoryLimit,
+                                          sortMemoryLimit: sortMemoryLimit, interval: interval, trims: trims)
+        case .android:
+            return AndroidTraceStream(c, scenario: scenario, timelineTracks: !native, nativePackets: native, memoryLimit: memoryLimit,
+                                      sortMemoryLimit: sortMemoryLimit, interval: interval, trims: trims)
         }
-        for d in log.deliveries {
-            t.instant(app, name: d.count > 1 ? "deliver \(d.count) coalesced touches" : "deliver touch", atNs: d.time,
-                      args: ["main touch": .integer(d.last)])
-        }
-        for h in log.handlers {
-            handlerSlice[h.start] = t.slice(app, name: "touch handler", startNs: h.start, durationNs: h.end - h.start,
-                                            args: ["main touch": .integer(h.mainTouch), "run": .integer(h.run)])
-        }
-        for c in log.commits {
-            t.instant(app, name: "commit", atNs: c.time, args: ["commit": .integer(c.seq), "main touch": .integer(c.mainTouch)])
-        }
-        for p in log.prepares {
-            prepareSlice[p.frame] = t.slice(server, name: "prepare frame \(p.frame)", startNs: p.start, durationNs: p.end - p.start,
-                                            args: ["commit": .integer(p.commitSeq), "buffer": .integer(Int64(p.buffer))])
-        }
-        for g in log.gpuJobs {
-            let name = g.frame < 0 ? "Metal work (commit \(g.commitSeq))" : (g.metal ? "Metal frame \(g.frame)" : "render frame \(g.frame)")
-            let ref = t.slice(gpu, name: name, startNs: g.start, durationNs: g.end - g.start,
-                              args: ["commit": .integer(g.commitSeq), "buffer": .integer(Int64(g.buffer))])
-            if g.frame >= 0 { gpuSlice[g.frame] = ref }
-        }
-        for (l, until) in index.shownFrames(until: end) {
-            shownSlice[l.frame] = t.slice(display, name: "frame \(l.frame) on screen", startNs: l.time, durationNs: until - l.time,
-                                          args: ["commit": .integer(l.commitSeq), "main touch": .integer(l.mainTouch),
-                                                 "buffer": .integer(Int64(l.buffer))])
-        }
-        for l in log.latches where l.repeated {
-            t.instant(display, name: l.hitch ? "repeated frame (hitch)" : "repeated frame", atNs: l.time)
-        }
-        for d in log.drops { t.instant(display, name: "dropped frame \(d.frame)", atNs: d.time) }
-        for b in log.bufferSamples {
-            t.counter("display buffers", atNs: b.time, values: ["in use": Double(b.held), "allocated": Double(b.allocated)])
-        }
-        // a flow per measured frame: scan -> handler -> prepare -> GPU -> display
-        for l in log.latches where l.measured {
-            guard let j = index.journey(of: l), let first = scanSlice[j.scan.index], let last = shownSlice[l.frame] else { continue }
-            var steps = [first]
-            if let h = j.handler, let ref = handlerSlice[h.start] { steps.append(ref) }
-            if let ref = prepareSlice[l.frame] { steps.append(ref) }
-            if let ref = gpuSlice[l.frame] { steps.append(ref) }
-            steps.append(last)
-            t.flow(id: UInt64(l.frame + 1), name: "touch \(j.scan.index)", through: steps)
-        }
-        return t
+    }
+}
+
+extension RunTraceStream {
+    /// Writes trace `t` this stream made: the JSON, or Perfetto's format
+    /// through this stream's packets (a stream made for a native trace);
+    /// what reading the log met is thrown first.
+    func write(_ t: ChromeTrace, native: Bool, to sink: ByteSink) throws {
+        try check()
+        if !native { return try t.writeJSON(to: sink) }
+        guard let packets else { throw LatsimError(.internal, problem: "a native trace from a stream made for the JSON") }
+        try t.writePerfetto(to: sink, packets: packets)
     }
 }
 
 /// A run's trace made as the run goes (``PipelineRun/consumeLog(with:)``),
-/// for the runs whose trace can be: an Android run's, not front-buffered.
+/// for the runs whose trace can be: an iOS run's, and an Android run's
+/// that is not front-buffered.
 /// The trace reads the frame log every 1,024 vsyncs and empties it, so the
 /// run's memory does not grow with its duration; the file it writes is
 /// byte for byte the one ``PipelineTraceExport`` makes from the whole log.
 public final class StreamedTrace {
-    let stream: AndroidTraceStream
+    let stream: RunTraceStream
     /// True for Perfetto's own format, false for the Chrome JSON.
     public let native: Bool
 
-    /// The trace of a run of `c`, made as it goes, or nil when such a
-    /// run's trace is made from the whole log after the run.
-    public init?(_ c: PipelineConfiguration, scenario: String, native: Bool,
-                 memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit, interval: Int = 1_024) {
-        guard c.platform == .android, !c.frontBuffered else { return nil }
+    /// The trace of a run of `c`, made as it goes.
+    public init(_ c: PipelineConfiguration, scenario: String, native: Bool,
+                memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit, interval: Int = 1_024) {
         self.native = native
-        stream = AndroidTraceStream(c, scenario: scenario, timelineTracks: !native, nativePackets: native,
-                                    memoryLimit: memoryLimit, sortMemoryLimit: sortMemoryLimit, interval: interval, trims: true)
+        stream = PipelineTraceExport.stream(c, scenario: scenario, native: native, memoryLimit: memoryLimit,
+                                            sortMemoryLimit: sortMemoryLimit, interval: interval, trims: true)
     }
 
     /// What the run hands its log to.
@@ -153,8 +112,7 @@ public final class StreamedTrace {
     public func write(_ result: RunResult, to sink: ByteSink) throws -> Int {
         guard let log = result.frameLog else { throw LatsimError(.internal, problem: "a streamed trace's run kept no frame log") }
         let t = stream.finish(log)
-        try stream.check()
-        if native { try t.writePerfetto(to: sink, packets: stream.packets!) } else { try t.writeJSON(to: sink) }
+        try stream.write(t, native: native, to: sink)
         return t.eventCount
     }
 }

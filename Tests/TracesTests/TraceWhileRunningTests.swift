@@ -6,22 +6,16 @@ import SimKernel
 import Testing
 @testable import Traces
 
-/// An Android run's trace made as the run goes (``StreamedTrace``): the
+/// A run's trace made as the run goes (``StreamedTrace``): the
 /// files are the bytes of the trace made from the whole log after the run,
 /// however often the log is read and emptied, and the log no longer holds
 /// the run.
 @Suite("Traces made as the run goes")
 struct TraceWhileRunningTests {
-    /// Every built-in Android scenario that is not front-buffered, and a
-    /// display that switches its rate (ui-taps on the Pixel 6).
-    static let cases: [(String, String?)] = {
-        var all: [(String, String?)] = []
-        for name in BuiltinScenarios.names {
-            guard let c = try? Scenario.named(name).configuration(), c.platform == .android, !c.frontBuffered else { continue }
-            all.append((name, nil))
-        }
-        return all + [("ui-taps", "pixel-6")]
-    }()
+    /// Every built-in scenario (iOS, Android, front-buffered ink), and
+    /// displays that switch their rate (ui-taps on the Pixel 6 and on the
+    /// iPad Pro's ProMotion).
+    static let cases: [(String, String?)] = BuiltinScenarios.names.map { ($0, nil) } + [("ui-taps", "pixel-6"), ("ui-taps", "ipad-pro-2017")]
 
     static func configuration(_ k: Int, seconds: Int64) throws -> PipelineConfiguration {
         let (name, device) = cases[k]
@@ -36,16 +30,17 @@ struct TraceWhileRunningTests {
     /// `interval` vsyncs with the given buffers; the result and the file.
     static func streamed(_ c: PipelineConfiguration, name: String, native: Bool, interval: Int,
                          memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit) throws -> (RunResult, Data) {
-        let trace = try #require(StreamedTrace(c, scenario: name, native: native, memoryLimit: memoryLimit,
-                                               sortMemoryLimit: sortMemoryLimit, interval: interval))
+        let trace = StreamedTrace(c, scenario: name, native: native, memoryLimit: memoryLimit,
+                                  sortMemoryLimit: sortMemoryLimit, interval: interval)
         var run = try PipelineRun(configuration: c, keepLog: true)
         run.dropFrameStages()
         run.consumeLog(with: trace.consumer)
         let r = try run.run()
         // what the trace read is gone from the log
-        let a = try #require(r.frameLog?.android)
-        #expect(r.frameLog!.frames.count < interval)
-        #expect(a.presents.count + a.frames.count <= 2 * interval + 8)
+        let log = try #require(r.frameLog)
+        #expect(log.frames.count < interval)
+        if let a = log.android { #expect(a.presents.count + a.frames.count + a.frontDraws.count <= 16 * interval + 16) }
+        #expect(log.latches.count + log.scans.count <= 4 * interval + 8)
         let sink = ByteSink.memory()
         try trace.write(r, to: sink)
         return (r, sink.bytes)
@@ -69,21 +64,35 @@ struct TraceWhileRunningTests {
 
     /// With buffers of a few hundred bytes the events and packets spill,
     /// section by section, and the bytes are the same.
-    @Test func aSpilledStreamedTraceIsTheSame() throws {
-        let k = try #require(Self.cases.firstIndex { $0.0 == "android-default" })
+    @Test(arguments: ["android-default", "ios9-low-latency", "android-ink-front"])
+    func aSpilledStreamedTraceIsTheSame(name: String) throws {
+        let k = try #require(Self.cases.firstIndex { $0.0 == name })
         let c = try Self.configuration(k, seconds: 8)
         let kept = try PipelineRun.run(c, keepLog: true)
-        let (_, j) = try Self.streamed(c, name: "android-default", native: false, interval: 13, memoryLimit: 512)
-        #expect(j == (try #require(PipelineTraceExport.trace(kept, scenario: "android-default"))).json())
-        let (_, p) = try Self.streamed(c, name: "android-default", native: true, interval: 13, memoryLimit: 512, sortMemoryLimit: 1_024)
-        #expect(p == (try #require(try PipelineTraceExport.perfetto(kept, scenario: "android-default"))))
+        let (_, j) = try Self.streamed(c, name: name, native: false, interval: 13, memoryLimit: 512)
+        #expect(j == (try #require(PipelineTraceExport.trace(kept, scenario: name))).json())
+        let (_, p) = try Self.streamed(c, name: name, native: true, interval: 13, memoryLimit: 512, sortMemoryLimit: 1_024)
+        #expect(p == (try #require(try PipelineTraceExport.perfetto(kept, scenario: name))))
     }
 
-    /// Only an Android run that is not front-buffered makes its trace as it goes.
-    @Test func otherRunsKeepTheirLog() throws {
-        for name in ["ios9-low-latency", "android-ink-front"] {
-            let c = try Scenario.named(name).configuration()
-            #expect(StreamedTrace(c, scenario: name, native: true) == nil)
+    /// A flow reaches its slices however long the run: past the 4,096
+    /// flows after which the tables forget what no flow can reach, every
+    /// measured frame still has its flow (90 s at 120 Hz).
+    @Test func flowsLastTheWholeRun() throws {
+        var c = try Scenario.named("ios9-coalescing-120hz").configuration()
+        c.duration = 90_000_000_000
+        let kept = try PipelineRun.run(c, keepLog: true)
+        let (_, j) = try Self.streamed(c, name: "ios9-coalescing-120hz", native: false, interval: 50)
+        #expect(j == (try #require(PipelineTraceExport.trace(kept, scenario: "ios9-coalescing-120hz"))).json())
+        // a flow per measured frame whose touch was scanned in the run
+        let log = try #require(kept.frameLog)
+        let scanned = Set(log.scans.map(\.index))
+        let measured = log.latches.filter { $0.measured && scanned.contains($0.mainTouch) }.count
+        var ids = Set<Substring>()
+        for part in String(decoding: j, as: UTF8.self).split(separator: "\"bind_id\":").dropFirst() {
+            ids.insert(part.prefix { $0.isNumber })
         }
+        #expect(measured > 4_096)
+        #expect(ids.count == measured)
     }
 }
