@@ -1,39 +1,34 @@
 import SimKernel
 
 /// How much work a run is, known before it starts (Docs/Limits.md): an upper
-/// bound on its model events from its rates and duration, and the memory its
-/// frame log needs when a trace or a diagram keeps one. Commands refuse work
-/// past a limit, with the estimate, instead of running for hours or until
-/// memory runs out.
+/// bound on its model events from its rates and duration, and the file its
+/// trace writes. Commands refuse work past a limit, with the estimate,
+/// instead of running for hours or filling the disk.
 public enum WorkEstimate {
     /// The default limit on the model events of one command: about a
     /// minute of work at 16 million events a second, a few seconds on a fast
     /// machine.
     public static let defaultEventLimit = 1e9
-    /// The most events a run that keeps its frame log (a trace, a diagram)
-    /// may handle by default: 1.6 × 10^7 × ``logBytesPerEvent``, about
-    /// 2.4 GB of memory, 8.2 hours of android-default (``memoryText(events:)``
-    /// states it). It was 2.5 × 10^6 at 1,000 bytes an event while the
-    /// traces held their events, and 7 × 10^5 at 3,500 before the files
-    /// were written as they are made.
+    /// The most estimated model events a run writing a trace may have:
+    /// 1.6 × 10^7, 8.2 hours of android-default, whose Chrome JSON trace
+    /// takes about 260 bytes an estimated event (4.2 GB at the limit; its
+    /// Perfetto trace about 160) and about as much again in TMPDIR while
+    /// it is written (``fileText(events:)`` states it). A trace is made as
+    /// its run goes and its memory does not grow with it; the limit guards
+    /// the disk. It was 2.5 × 10^6 at 1,000 bytes of memory an event while
+    /// the traces held their events, and 7 × 10^5 at 3,500 before the
+    /// files were written as they are made.
     public static let defaultLogEventLimit = 1.6e7
-    /// Memory a run keeping its frame log takes per estimated model event,
-    /// bytes, for its costliest output: a trace, whose run holds its frame
-    /// log (the trace's events go to a spill file past 4 MiB, its packets
-    /// are sorted in 32 MiB, the file is written through a 1 MiB buffer).
-    /// Measured as the growth of the peak resident memory over 648,000 to
-    /// 972,000 more estimated events (600 s to 1,800 s to 3,600 s of
-    /// android-default; 300 s to 900 s of the others), release build:
-    /// android-default 96 and 88 bytes an event for its `.perfetto-trace`,
-    /// 67 and 74 for its Chrome JSON; android-ink-front 88;
-    /// ios9-low-latency 71. 150 covers them with a margin (Docs/Limits.md,
-    /// "Work").
-    public static let logBytesPerEvent = 150.0
+    /// The bytes of trace file per estimated model event: android-default's
+    /// Chrome JSON, the larger format (506,675,308 bytes for an hour's
+    /// 1,944,000 estimated events: 261; android-ink-front 229,
+    /// ios9-low-latency 180, from 100 s runs). Docs/Limits.md, "Work".
+    public static let traceBytesPerEvent = 260.0
 
-    /// The memory `events` estimated events of a run keeping its frame log
-    /// take, as messages and help say it (`2.5 GB`, `700 MB`).
-    public static func memoryText(events: Double) -> String {
-        let mb = events * logBytesPerEvent / 1e6
+    /// The file `events` estimated events of a traced run take, as messages
+    /// and help say it (`4.2 GB`, `700 MB`).
+    public static func fileText(events: Double) -> String {
+        let mb = events * traceBytesPerEvent / 1e6
         return mb >= 1000 ? "\(formatDecimal(mb / 1000, places: 1)) GB" : "\(formatDecimal(mb, places: 0)) MB"
     }
 
@@ -71,9 +66,8 @@ public enum WorkEstimate {
                              limit: Double = defaultEventLimit, logLimit: Double = defaultLogEventLimit) throws(LatsimError) {
         let what = runs == 1 ? "this run" : "these \(runs) runs"
         if keepLog && total > logLimit {
-            let memory = memoryText(events: total)
-            var e = LatsimError(problem: "\(what) would keep a trace of about \(scientific(total)) events, about \(memory) of memory, past the limit of \(scientific(logLimit)) events",
-                                expected: "a shorter duration (the run keeps its frame log in memory for the trace)")
+            var e = LatsimError(problem: "\(what) would write a trace of about \(scientific(total)) events, about \(fileText(events: total)) of file, past the limit of \(scientific(logLimit)) events",
+                                expected: "a shorter duration, or a larger --max-events when the disk has room for the file and as much again in TMPDIR while it is written")
             e.seeAlso = .workLimit
             throw e
         }

@@ -132,6 +132,41 @@ public final class RecordLog: @unchecked Sendable {
         }
     }
 
+    /// Reads the records in the order appended, one call at a time
+    /// (``RecordLog/Cursor/next()``), so that two logs can be read side by side.
+    public func cursor() throws -> Cursor {
+        if let failure { throw failure }
+        return Cursor(log: self)
+    }
+
+    /// A reader of a ``RecordLog``'s records: the spill file's, then those
+    /// in memory. The log must not be appended to while it reads.
+    public struct Cursor {
+        private let log: RecordLog
+        private var file: RecordReader?
+        private var at = 0
+
+        init(log: RecordLog) {
+            self.log = log
+            if let f = log.file { file = RecordReader(file: f, from: 0, to: f.size, bufferSize: 64 << 10) }
+        }
+
+        /// The next record as `read` makes it (the bytes are valid during
+        /// the call only); nil after the last.
+        public mutating func next<R>(_ read: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+            if file != nil {
+                if let r = try file!.next() { return try read(r) }
+                file = nil
+            }
+            guard at < log.pending.count else { return nil }
+            return try log.pending.withUnsafeBytes { b in
+                let n = Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+                defer { at += 4 + n }
+                return try read(UnsafeRawBufferPointer(rebasing: b[(at + 4)..<(at + 4 + n)]))
+            }
+        }
+    }
+
     /// A copy holding the same records (or this log's failure to spill,
     /// or the copy's, thrown by its first read).
     public func copy() -> RecordLog {

@@ -140,6 +140,12 @@ final class AndroidTraceStream: RunTraceStream {
             trace.counter("BufferQueue", atNs: f.vsync, values: ["buffers held": Double(f.buffersHeld)])
         }
         try writeTimelines(final: final)
+        settle(Section.scans.rawValue, through: scanRef)
+        settle(Section.ui.rawValue, through: uiRef)
+        settle(Section.render.rawValue, through: renderRef)
+        settle(Section.gpu.rawValue, through: gpuRef)
+        settle(Section.latches.rawValue, through: latchRef)
+        settle(Section.shown.rawValue, through: nil)
     }
 
     /// The slice of a frame on screen from `p` to `until`, and its flow

@@ -140,22 +140,32 @@ public struct ChromeTrace: Sendable {
     private var current = 0
     private let memoryLimit: Int
     private var scratch: [UInt8] = []
-    /// Each slice's place in a flow, by section and event (the flow's
-    /// number times 4, plus 2 for `flow_in` and 1 for `flow_out`), and the
-    /// flows' ids and names.
-    private var flowMarks: [[UInt32]] = [[]]  // one an event once a flow is added, plus one; 0 for none
-    private var flows: [(id: UInt64, name: String)] = []
+    /// Each slice's place in a flow, by section and event: in memory until
+    /// settled (``settleMarks(section:below:)``), then written in event
+    /// order to a record log (in memory up to a few KiB, the rest
+    /// spilled), so a long trace's flows take no memory that grows with it.
+    private var flowMarks: [[Int: FlowMark]] = [[:]]
+    private var settledMarks: [RecordLog?] = [nil]
+    private var settledBelow: [Int] = [0]
+    /// A flow that reached a slice whose marks were settled.
+    private var flowFailure: LatsimError?
     /// The counter series ("display buffers in use"), in order of first sample.
     private(set) var counterSeries: [String] = []
     private var counterSeriesSeen: Set<Series> = []
     /// The number of events added so far (metadata not counted).
     public var eventCount: Int { stores.reduce(0) { $0 + $1.count } }
+    /// The events added to section `k` so far.
+    func count(inSection k: Int) -> Int { k < stores.count ? stores[k].count : 0 }
 
-    /// A slice's place in a flow.
+    /// A slice's place in a flow: the flow's id and name, and whether the
+    /// flow comes in (`flow_in`: not its first slice) and goes on
+    /// (`flow_out`: not its last).
     struct FlowMark {
-        var flow: Int
+        var id: UInt64
+        var name: String
         var flowIn, flowOut: Bool
     }
+
 
     /// The bytes of encoded events held in memory before they go to a spill file.
     public static let memoryLimit = 4 << 20
@@ -183,7 +193,9 @@ public struct ChromeTrace: Sendable {
         precondition(k >= 0 && k < 1 << 16, "a section from 0 to 65535")
         while stores.count <= k {
             stores.append(RecordLog(memoryLimit: max(256, memoryLimit / 8)))
-            flowMarks.append([])
+            flowMarks.append([:])
+            settledMarks.append(nil)
+            settledBelow.append(0)
         }
         current = k
     }
@@ -265,22 +277,49 @@ public struct ChromeTrace: Sendable {
     @discardableResult
     public mutating func flow(id: UInt64, name: String = "touch", through slices: [SliceRef]) -> Bool {
         // a handful of slices: each compared with those before it
-        guard slices.count >= 2, !slices.indices.contains(where: { i in slices[..<i].contains(slices[i]) }),
-              !slices.contains(where: { $0.index < flowMarks[Int($0.section)].count && flowMarks[Int($0.section)][$0.index] != 0 })
-        else { return false }
-        let f = flows.count
-        flows.append((id, name))
+        guard slices.count >= 2, !slices.indices.contains(where: { i in slices[..<i].contains(slices[i]) }) else { return false }
+        for s in slices where s.index < settledBelow[Int(s.section)] {
+            flowFailure = flowFailure ?? LatsimError(.internal, problem: "flow \(id) joins a slice whose flows were settled")
+            return false
+        }
+        guard !slices.contains(where: { flowMarks[Int($0.section)][$0.index] != nil }) else { return false }
         for (i, s) in slices.enumerated() {
-            let k = Int(s.section), n = stores[k].count
-            if flowMarks[k].count < n { flowMarks[k].append(contentsOf: repeatElement(0, count: n - flowMarks[k].count)) }
-            flowMarks[k][s.index] = UInt32(4 * f + (i > 0 ? 2 : 0) + (i < slices.count - 1 ? 1 : 0) + 1)
+            flowMarks[Int(s.section)][s.index] = FlowMark(id: id, name: name, flowIn: i > 0, flowOut: i < slices.count - 1)
         }
         return true
+    }
+
+    /// Settles section `k`'s flows on the events before `below` (a trace
+    /// made as its run goes calls it for slices no flow can reach any
+    /// more): their marks go to the section's settled log, in event order
+    /// (varint place, flags 2 in and 1 out, varint id, the name's length
+    /// and bytes), and a flow through one of those events is an internal
+    /// error, thrown when the trace is written.
+    mutating func settleMarks(section k: Int, below: Int) {
+        guard k < stores.count, below > settledBelow[k] else { return }
+        let done = flowMarks[k].filter { $0.key < below }.sorted { $0.key < $1.key }
+        if !done.isEmpty {
+            if settledMarks[k] == nil { settledMarks[k] = RecordLog(memoryLimit: 16 << 10) }
+            if !isKnownUniquelyReferenced(&settledMarks[k]!) { settledMarks[k] = settledMarks[k]!.copy() }
+            var bytes: [UInt8] = []
+            for (index, m) in done {
+                bytes.removeAll(keepingCapacity: true)
+                ProtoBytes.varint(UInt64(index), into: &bytes)
+                bytes.append((m.flowIn ? 2 : 0) | (m.flowOut ? 1 : 0))
+                ProtoBytes.varint(m.id, into: &bytes)
+                ProtoBytes.varint(UInt64(m.name.utf8.count), into: &bytes)
+                bytes.append(contentsOf: m.name.utf8)
+                bytes.withUnsafeBytes { settledMarks[k]!.append($0) }
+                flowMarks[k][index] = nil
+            }
+        }
+        settledBelow[k] = below
     }
 
     /// Calls `body` with each event in the order added and its place in a
     /// flow, if any.
     func forEachEvent(_ body: (EventRecord, FlowMark?) throws -> Void) throws {
+        if let flowFailure { throw flowFailure }
         // the tids of tracks written in another order than added
         let order = trackOrder
         var tid: [Int]? = nil
@@ -290,21 +329,40 @@ public struct ChromeTrace: Sendable {
             tid = map
         }
         for (k, store) in stores.enumerated() {
-            let marks = flowMarks[k]
+            // the settled marks, then those in memory, in event order
+            var settled = try settledMarks[k]?.cursor()
+            func nextSettled() throws -> (index: Int, mark: FlowMark)? {
+                try settled?.next { b in
+                    var at = 0
+                    let index = Int(ProtoBytes.readVarint(b, &at))
+                    let flags = b[at]
+                    at += 1
+                    let id = ProtoBytes.readVarint(b, &at)
+                    let n = Int(ProtoBytes.readVarint(b, &at))
+                    let name = String(decoding: UnsafeRawBufferPointer(rebasing: b[at..<(at + n)]), as: UTF8.self)
+                    return (index, FlowMark(id: id, name: name, flowIn: flags & 2 != 0, flowOut: flags & 1 != 0))
+                }
+            }
+            var pendingSettled = try nextSettled()
+            let recent = flowMarks[k].sorted { $0.key < $1.key }
+            var r = 0
             var index = 0
             try store.forEach { bytes in
-                let m = index < marks.count ? Int(marks[index]) - 1 : -1
-                let mark = m < 0 ? nil : FlowMark(flow: m / 4, flowIn: m & 2 != 0, flowOut: m & 1 != 0)
-                var r = EventRecord(bytes)
-                if let tid, let t = r.tid, t > pid, t - pid - 1 < tid.count { r.tid = tid[t - pid - 1] }
-                try body(r, mark)
+                var mark: FlowMark?
+                if let p = pendingSettled, p.index == index {
+                    mark = p.mark
+                    pendingSettled = try nextSettled()
+                } else if r < recent.count, recent[r].key == index {
+                    mark = recent[r].value
+                    r += 1
+                }
+                var e = EventRecord(bytes)
+                if let tid, let t = e.tid, t > pid, t - pid - 1 < tid.count { e.tid = tid[t - pid - 1] }
+                try body(e, mark)
                 index += 1
             }
         }
     }
-
-    /// The flow a mark belongs to: its id and name.
-    func flow(of mark: FlowMark) -> (id: UInt64, name: String) { flows[mark.flow] }
 
     /// The events decoded, in the order added (for tests: a long trace's
     /// events are read back from its spill file whole).
@@ -318,7 +376,7 @@ public struct ChromeTrace: Sendable {
             e.color = r.color.map { String(decoding: $0, as: UTF8.self) }
             r.forEachArg { key, value in e.args[String(decoding: key, as: UTF8.self)] = value.traceValue }
             if let mark {
-                let f = flow(of: mark)
+                let f = mark
                 e.bindID = f.id
                 e.flowIn = mark.flowIn
                 e.flowOut = mark.flowOut
@@ -374,7 +432,7 @@ public struct ChromeTrace: Sendable {
             }
             var flowName: String?
             if let mark {
-                let f = flow(of: mark)
+                let f = mark
                 out.literal(",\"bind_id\":")
                 out.literal(String(f.id))
                 if mark.flowIn { out.literal(",\"flow_in\":true") }
@@ -819,6 +877,15 @@ struct SliceWindow {
             if i >= Int64(slots.count) { slots.append(contentsOf: repeatElement(nil, count: Int(i) - slots.count + 1)) }
             slots[Int(i)] = newValue
         }
+    }
+
+    /// The earliest event among the slices held: no flow through this
+    /// table reaches an event before it (nil when none is held).
+    var earliest: Int? {
+        var first: Int?
+        for case let ref? in slots { first = min(first ?? ref.index, ref.index) }
+        for ref in others.values { first = min(first ?? ref.index, ref.index) }
+        return first
     }
 
     /// Forgets the slices of keys below `key`.

@@ -123,6 +123,9 @@ final class FrontBufferTraceStream: RunTraceStream {
         } else {
             try timelines.take(final: final) { try packets?.add($0, timing: c.androidTiming) }
         }
+        settle(Section.scans.rawValue, through: scanRef)
+        settle(Section.ui.rawValue, through: uiRef)
+        settle(Section.wet.rawValue, through: nil)
     }
 
     private func shown(_ p: AndroidFrameLog.Present, until: SimTime) {

@@ -96,6 +96,11 @@ final class IOSTraceStream: RunTraceStream {
             trace.counter("display buffers", atNs: b.time, values: ["in use": Double(b.held), "allocated": Double(b.allocated)])
         }
         drawFlows(final: final)
+        settle(Section.scans.rawValue, through: scanRef)
+        settle(Section.handlers.rawValue, through: handlerRef)
+        settle(Section.prepares.rawValue, through: prepareRef)
+        settle(Section.gpu.rawValue, through: gpuRef)
+        settle(Section.shown.rawValue, through: shownRef)
     }
 
     private func shown(_ l: FrameLog.Latch, until: SimTime) {

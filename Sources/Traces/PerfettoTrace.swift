@@ -201,7 +201,7 @@ extension ChromeTrace {
             switch r.phase {
             case EventRecord.slice:
                 let dur = r.dur ?? 0
-                let flow = mark.map { (id: self.flow(of: $0).id, name: self.flow(of: $0).name, out: $0.flowOut) }
+                let flow = mark.map { (id: $0.id, name: $0.name, out: $0.flowOut) }
                 func begin(_ out: inout [UInt8]) {
                     TrackEventBytes.begin(r, track: track, category: categoryBytes, flow: flow, body: &body)
                     TrackEventBytes.packet(ts: r.ts, body: body, into: &out)

@@ -89,6 +89,13 @@ class RunTraceStream: FrameLogConsumer {
         if let failure { throw failure }
     }
 
+    /// Settles the flows of section `k` that no flow can reach any more: a
+    /// flow reaches that section's slices through `window` alone (all of
+    /// them when nil: its slices are joined as they are made).
+    final func settle(_ k: Int, through window: SliceWindow?) {
+        trace.settleMarks(section: k, below: window?.earliest ?? trace.count(inSection: k))
+    }
+
     /// Reads the platform's lists (the vsyncs before `now` are made).
     func read(_ log: FrameLog, upTo now: SimTime, final: Bool) throws {}
 

@@ -178,12 +178,12 @@ extension PredictorKind: ExpressibleByArgument {
 /// The limit on a command's work (Docs/Limits.md).
 struct WorkLimitOptions: ParsableArguments {
     @Option(name: .customLong("max-events"), parsing: .unconditional,
-            help: ArgumentHelp("Refuse to start work of more model events than this (default \(WorkEstimate.scientific(WorkEstimate.defaultEventLimit)), about a minute; a run keeping its frame log for --trace: \(WorkEstimate.scientific(WorkEstimate.defaultLogEventLimit)), about \(WorkEstimate.memoryText(events: WorkEstimate.defaultLogEventLimit))).", valueName: "N"))
+            help: ArgumentHelp("Refuse to start work of more model events than this (default \(WorkEstimate.scientific(WorkEstimate.defaultEventLimit)), about a minute; a run writing a --trace: \(WorkEstimate.scientific(WorkEstimate.defaultLogEventLimit)), a file of about \(WorkEstimate.fileText(events: WorkEstimate.defaultLogEventLimit))).", valueName: "N"))
     var maxEventsText: String?
 
     /// The limit on model events, checked as a number.
     var maxEvents: Double { maxEventsText.flatMap(NumberSyntax.double) ?? WorkEstimate.defaultEventLimit }
-    /// The limit on a run that keeps its frame log.
+    /// The limit on a run that writes a trace.
     var maxLogEvents: Double { maxEventsText.flatMap(NumberSyntax.double) ?? WorkEstimate.defaultLogEventLimit }
 
     func validate() throws {

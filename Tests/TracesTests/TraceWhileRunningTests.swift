@@ -96,3 +96,52 @@ struct TraceWhileRunningTests {
         #expect(ids.count == measured)
     }
 }
+
+/// A trace's settled flow marks go to a record log: the files are those of
+/// a trace that kept every mark, and a flow through a settled slice is an
+/// internal error, not a file without it.
+@Suite("Settled flow marks")
+struct SettledFlowMarkTests {
+    /// Slices in three sections, a flow through one slice of each every
+    /// few events, made as a stream makes them (each joining one of the
+    /// last three slices of a section), the marks settled every 50 events
+    /// when `settle`, before the last three of each section.
+    static func trace(settle: Bool, memoryLimit: Int = ChromeTrace.memoryLimit) -> ChromeTrace {
+        var t = ChromeTrace(processName: "flows", memoryLimit: memoryLimit)
+        let track = t.track(named: "track")
+        var rng = SeededRandom(seed: 7)
+        var recent: [[ChromeTrace.SliceRef]] = [[], [], []]
+        for i in 0..<6_000 {
+            let k = Int(rng.next() % 3)
+            t.section(k)
+            recent[k].append(t.slice(track, name: "slice \(i)", startNs: SimTime(i) * 1_000, durationNs: 500))
+            if i % 5 == 4, recent.allSatisfy({ $0.count >= 3 }) {
+                let steps = recent.map { $0[$0.count - 1 - Int(rng.next() % 3)] }
+                t.flow(id: UInt64(i), name: "touch \(i) ✓", through: steps)
+            }
+            if settle && i % 50 == 49 {
+                for k in 0..<3 where recent[k].count >= 3 { t.settleMarks(section: k, below: recent[k][recent[k].count - 3].index) }
+            }
+        }
+        return t
+    }
+
+    @Test func settledMarksWriteTheBytesOfKeptOnes() throws {
+        let kept = Self.trace(settle: false), settled = Self.trace(settle: true, memoryLimit: 512)
+        #expect(settled.json() == kept.json())
+        #expect(try settled.perfetto() == kept.perfetto())
+        #expect(kept.json().count > 100_000)
+    }
+
+    @Test func aFlowThroughASettledSliceIsAnInternalError() throws {
+        var t = ChromeTrace(processName: "flows", memoryLimit: 4_096)
+        let track = t.track(named: "track")
+        let first = t.slice(track, name: "first", startNs: 0, durationNs: 1)
+        let a = t.slice(track, name: "a", startNs: 1, durationNs: 1), b = t.slice(track, name: "b", startNs: 2, durationNs: 1)
+        t.flow(id: 1, through: [a, b])
+        t.settleMarks(section: 0, below: 2)
+        let added = t.flow(id: 2, through: [first, b])
+        #expect(!added)
+        #expect(throws: LatsimError.self) { try t.writeJSON(to: ByteSink.memory()) }
+    }
+}

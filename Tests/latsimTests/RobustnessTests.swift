@@ -37,7 +37,7 @@ import Testing
     /// Work that would take hours, or memory a machine does not have, is
     /// refused before it starts, saying how much and how to proceed.
     @Test(arguments: [
-        (["run", "ios8", "--duration", "36000s", "--trace", "/tmp/latsim-never.json"], ["trace", "GB of memory", "--max-events"]),
+        (["run", "ios8", "--duration", "36000s", "--trace", "/tmp/latsim-never.json"], ["trace", "GB of file", "--max-events"]),
         (["sweep", "ios8", "--vary", "gpu.render=2ms,4ms", "--seeds", "1000000000"], ["--seeds"]),
         (["sweep", "ios8", "--vary", "gpu.render=1ms...100ms:1ms", "--seeds", "10000"], ["model events", "--max-events"]),
         (["report", "--duration", "1e6s", "--out", "/tmp/latsim-never-report"], ["model events"]),
