@@ -295,8 +295,10 @@ public struct ChromeTrace: Sendable {
     /// (varint place, flags 2 in and 1 out, varint id, the name's length
     /// and bytes), and a flow through one of those events is an internal
     /// error, thrown when the trace is written.
-    mutating func settleMarks(section k: Int, below: Int) {
-        guard k < stores.count, below > settledBelow[k] else { return }
+    /// Marks are settled 8,192 events at a time at least (`force` for any
+    /// number), so a stream reading its log often sorts them rarely.
+    mutating func settleMarks(section k: Int, below: Int, force: Bool = false) {
+        guard k < stores.count, below > settledBelow[k], force || below - settledBelow[k] >= 8_192 else { return }
         let done = flowMarks[k].filter { $0.key < below }.sorted { $0.key < $1.key }
         if !done.isEmpty {
             if settledMarks[k] == nil { settledMarks[k] = RecordLog(memoryLimit: 16 << 10) }

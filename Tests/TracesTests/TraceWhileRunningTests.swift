@@ -120,7 +120,7 @@ struct SettledFlowMarkTests {
                 t.flow(id: UInt64(i), name: "touch \(i) ✓", through: steps)
             }
             if settle && i % 50 == 49 {
-                for k in 0..<3 where recent[k].count >= 3 { t.settleMarks(section: k, below: recent[k][recent[k].count - 3].index) }
+                for k in 0..<3 where recent[k].count >= 3 { t.settleMarks(section: k, below: recent[k][recent[k].count - 3].index, force: true) }
             }
         }
         return t
@@ -139,7 +139,7 @@ struct SettledFlowMarkTests {
         let first = t.slice(track, name: "first", startNs: 0, durationNs: 1)
         let a = t.slice(track, name: "a", startNs: 1, durationNs: 1), b = t.slice(track, name: "b", startNs: 2, durationNs: 1)
         t.flow(id: 1, through: [a, b])
-        t.settleMarks(section: 0, below: 2)
+        t.settleMarks(section: 0, below: 2, force: true)
         let added = t.flow(id: 2, through: [first, b])
         #expect(!added)
         #expect(throws: LatsimError.self) { try t.writeJSON(to: ByteSink.memory()) }
