@@ -112,13 +112,7 @@ public struct PipelineRun: ~Copyable {
     /// (`--frames` without `--trace`). Records come in vsync order, as
     /// ``FrameLog/frames`` would hold them.
     public mutating func streamFrames(to sink: some FrameRecordSink) {
-        let kept: FrameLog?
-        switch model {
-        case .ios(let m): kept = m.log
-        case .android(let m): kept = m.log
-        case .frontBuffered(let m): kept = m.log
-        }
-        guard let log = kept else { preconditionFailure("streamFrames needs a run prepared with keepLog") }
+        guard let log = frameLog else { preconditionFailure("streamFrames needs a run prepared with keepLog") }
         log.stream = sink
         // Android's own records are for traces and diagrams: none kept
         log.android = nil
@@ -128,25 +122,24 @@ public struct PipelineRun: ~Copyable {
     /// (``FrameLogConsumer``): the result's log then holds only what the
     /// consumer left in it. Needs a run prepared with `keepLog`.
     public mutating func consumeLog(with consumer: any FrameLogConsumer) {
-        let kept: FrameLog?
-        switch model {
-        case .ios(let m): kept = m.log
-        case .android(let m): kept = m.log
-        case .frontBuffered(let m): kept = m.log
-        }
-        guard let log = kept else { preconditionFailure("consumeLog needs a run prepared with keepLog") }
+        guard let log = frameLog else { preconditionFailure("consumeLog needs a run prepared with keepLog") }
         log.consumer = consumer
+    }
+
+    /// The log the run keeps (nil unless prepared with `keepLog`).
+    private var frameLog: FrameLog? {
+        switch model {
+        case .ios(let m): return m.log
+        case .android(let m): return m.log
+        case .frontBuffered(let m): return m.log
+        }
     }
 
     /// Keeps the frame log's records without each measured frame's stages
     /// (``FrameLog/stageNanos``), which only `--frames` writes: a trace's
     /// run takes less memory. The result's figures are unchanged.
     public mutating func dropFrameStages() {
-        switch model {
-        case .ios(let m): m.log?.keepsStages = false
-        case .android(let m): m.log?.keepsStages = false
-        case .frontBuffered(let m): m.log?.keepsStages = false
-        }
+        frameLog?.keepsStages = false
     }
 
     /// Runs to the configured duration and returns the result.

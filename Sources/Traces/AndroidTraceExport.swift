@@ -52,6 +52,13 @@ public enum AndroidTraceExport {
                                   memoryLimit: memoryLimit, trims: false).finish(log)
     }
 
+    /// A scan window's slice on the input track, its sample's instant and
+    /// evdev time as args.
+    static func scan(_ s: FrameLog.Scan, on track: ChromeTrace.TrackID, in t: inout ChromeTrace) -> ChromeTrace.SliceRef {
+        t.slice(track, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
+                args: ["sample instant ms": .number(Double(s.instant) / 1e6), "evdev time ms": .number(Double(s.ready) / 1e6)])
+    }
+
     /// A frame's slice on the expected timeline, `[A_k, V_k - D_sf]` (none
     /// for a frame without a vsync id).
     static func expectedSlice(_ f: AndroidFrameLog.Frame, _ timing: AndroidTiming, on tracks: inout TimelineTracks, in t: inout ChromeTrace) {

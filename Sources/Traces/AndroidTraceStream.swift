@@ -52,10 +52,7 @@ final class AndroidTraceStream: RunTraceStream {
         let end = c.duration
         let ms = { (ns: SimTime) -> TraceValue in .number(Double(ns) / 1e6) }
         trace.section(Section.scans.rawValue)
-        for s in unread(log.scans, .scans) {
-            scanRef[s.index] = trace.slice(input, name: "scan \(s.index)", startNs: s.windowStart, durationNs: s.windowEnd - s.windowStart,
-                                           args: ["sample instant ms": ms(s.instant), "evdev time ms": ms(s.ready)])
-        }
+        for s in unread(log.scans, .scans) { scanRef[s.index] = AndroidTraceExport.scan(s, on: input, in: &trace) }
         trace.section(Section.arrivals.rawValue)
         for r in unread(a.arrivals, .arrivals) {
             trace.instant(input, name: r.down ? "DOWN \(r.scan) reaches the app" : "MOVE \(r.scan) reaches the app", atNs: r.arrival,
