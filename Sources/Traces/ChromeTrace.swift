@@ -166,7 +166,6 @@ public struct ChromeTrace: Sendable {
         var flowIn, flowOut: Bool
     }
 
-
     /// The bytes of encoded events held in memory before they go to a spill file.
     public static let memoryLimit = 4 << 20
 
@@ -210,12 +209,11 @@ public struct ChromeTrace: Sendable {
         return exact.contains(name) || name.contains("RenderThread") || name.contains("GPU completion")
     }
 
-    /// Adds a track; tracks are shown in the order they were added. A name
-    /// that Perfetto would promote (``perfettoPromotes(_:)``) is a
-    /// programming error.
-    /// A track of a higher `group` is written after every track of lower
-    /// groups, whenever it was added (a trace made as a run goes adds its
-    /// tracks as they are needed).
+    /// Adds a track; tracks are shown in the order they were added, those
+    /// of a higher `group` after every track of lower groups whenever they
+    /// were added (a trace made as a run goes adds its tracks as they are
+    /// needed). A name that Perfetto would promote (``perfettoPromotes(_:)``)
+    /// is a programming error.
     public mutating func track(named name: String, group: Int = 0) -> TrackID {
         precondition(!Self.perfettoPromotes(name), "Perfetto would show a thread named \(name) out of order")
         added.append((name, group))
