@@ -67,7 +67,7 @@ public enum WorkEstimate {
         let what = runs == 1 ? "this run" : "these \(runs) runs"
         if keepLog && total > logLimit {
             var e = LatsimError(problem: "\(what) would write a trace of about \(scientific(total)) events, about \(fileText(events: total)) of file, past the limit of \(scientific(logLimit)) events",
-                                expected: "a shorter duration, or a larger --max-events when the disk has room for the file and as much again in TMPDIR while it is written")
+                                expected: "a shorter duration, or room on the disk for the file and as much again in TMPDIR while it is written")
             e.seeAlso = .workLimit
             throw e
         }
