@@ -99,6 +99,14 @@ public final class FrameLog: @unchecked Sendable {
         }
     }
 
+    /// Empties every list of records, the vsyncs' and Android's too
+    /// (capacity kept): a trace made as the run goes has read them.
+    public func removeAllRecords() {
+        dropEvents()
+        frames.removeAll(keepingCapacity: true)
+        android?.removeAll()
+    }
+
     /// Empties the event lists (capacity kept).
     private func dropEvents() {
         scans.removeAll(keepingCapacity: true)

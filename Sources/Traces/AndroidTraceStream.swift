@@ -185,20 +185,4 @@ final class AndroidTraceStream: RunTraceStream {
         if timelineTracks { return timelines.write(final: final, c.androidTiming, into: &trace) }
         try timelines.take(final: final) { try packets?.add($0, timing: c.androidTiming) }
     }
-
-    override func trim(_ log: FrameLog) {
-        guard let a = log.android else { return }
-        a.arrivals.removeAll(keepingCapacity: true)
-        a.uiWork.removeAll(keepingCapacity: true)
-        a.syncWaits.removeAll(keepingCapacity: true)
-        a.renderWork.removeAll(keepingCapacity: true)
-        a.gpuJobs.removeAll(keepingCapacity: true)
-        a.latches.removeAll(keepingCapacity: true)
-        a.idleWakes.removeAll(keepingCapacity: true)
-        a.skips.removeAll(keepingCapacity: true)
-        a.presents.removeAll(keepingCapacity: true)
-        a.frames.removeAll(keepingCapacity: true)
-        a.appTicks.removeAll(keepingCapacity: true)
-        a.sfTicks.removeAll(keepingCapacity: true)
-    }
 }

@@ -130,25 +130,6 @@ final class FrontBufferTraceStream: RunTraceStream {
         trace.slice(display, name: "dry frame \(p.frame) on screen", startNs: p.time, durationNs: until - p.time,
                     args: ["buffer": .integer(Int64(p.buffer))])
     }
-
-    override func trim(_ log: FrameLog) {
-        guard let a = log.android else { return }
-        a.arrivals.removeAll(keepingCapacity: true)
-        a.lifts.removeAll(keepingCapacity: true)
-        a.uiWork.removeAll(keepingCapacity: true)
-        a.dryCommits.removeAll(keepingCapacity: true)
-        a.frontDraws.removeAll(keepingCapacity: true)
-        a.renderWork.removeAll(keepingCapacity: true)
-        a.gpuJobs.removeAll(keepingCapacity: true)
-        a.latches.removeAll(keepingCapacity: true)
-        a.skips.removeAll(keepingCapacity: true)
-        a.presents.removeAll(keepingCapacity: true)
-        a.frames.removeAll(keepingCapacity: true)
-        a.sfTicks.removeAll(keepingCapacity: true)
-        a.appTicks.removeAll(keepingCapacity: true)
-        a.syncWaits.removeAll(keepingCapacity: true)
-        a.idleWakes.removeAll(keepingCapacity: true)
-    }
 }
 
 /// An Android run's frames on their way to FrameTimeline's timelines, which

@@ -140,16 +140,4 @@ final class IOSTraceStream: RunTraceStream {
         }
         flows.removeFirst(done)
     }
-
-    override func trim(_ log: FrameLog) {
-        log.deliveries.removeAll(keepingCapacity: true)
-        log.handlers.removeAll(keepingCapacity: true)
-        log.commits.removeAll(keepingCapacity: true)
-        log.prepares.removeAll(keepingCapacity: true)
-        log.gpuJobs.removeAll(keepingCapacity: true)
-        log.latches.removeAll(keepingCapacity: true)
-        log.drops.removeAll(keepingCapacity: true)
-        log.lateReads.removeAll(keepingCapacity: true)
-        log.bufferSamples.removeAll(keepingCapacity: true)
-    }
 }

@@ -70,10 +70,7 @@ class RunTraceStream: FrameLogConsumer {
             try displayVsyncs(log, upTo: now)
             try read(log, upTo: now, final: final)
             if trims {
-                log.scans.removeAll(keepingCapacity: true)
-                log.rateSwitches.removeAll(keepingCapacity: true)
-                log.frames.removeAll(keepingCapacity: true)
-                trim(log)
+                log.removeAllRecords()
                 for k in read.indices { read[k] = 0 }
             }
         } catch {
@@ -98,9 +95,6 @@ class RunTraceStream: FrameLogConsumer {
 
     /// Reads the platform's lists (the vsyncs before `now` are made).
     func read(_ log: FrameLog, upTo now: SimTime, final: Bool) throws {}
-
-    /// Empties the platform's lists (their capacity kept).
-    func trim(_ log: FrameLog) {}
 
     /// The records of `list` not read yet, in order; `k` is the list's own
     /// number (its section).

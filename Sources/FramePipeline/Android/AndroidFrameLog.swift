@@ -186,6 +186,25 @@ public final class AndroidFrameLog: @unchecked Sendable {
     /// vsync-sf ticks.
     public var sfTicks: [SimTime] = []
 
+    /// Empties every list (capacity kept).
+    func removeAll() {
+        arrivals.removeAll(keepingCapacity: true)
+        frontDraws.removeAll(keepingCapacity: true)
+        dryCommits.removeAll(keepingCapacity: true)
+        lifts.removeAll(keepingCapacity: true)
+        uiWork.removeAll(keepingCapacity: true)
+        syncWaits.removeAll(keepingCapacity: true)
+        renderWork.removeAll(keepingCapacity: true)
+        gpuJobs.removeAll(keepingCapacity: true)
+        latches.removeAll(keepingCapacity: true)
+        idleWakes.removeAll(keepingCapacity: true)
+        skips.removeAll(keepingCapacity: true)
+        presents.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        appTicks.removeAll(keepingCapacity: true)
+        sfTicks.removeAll(keepingCapacity: true)
+    }
+
     /// An empty log.
     public init() {}
 }
