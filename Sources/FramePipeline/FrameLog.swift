@@ -71,21 +71,25 @@ public final class FrameLog: @unchecked Sendable {
     private var sinceConsumed = 0
 
     /// Adds a vsync's record; a measured one takes the budget's stages of
-    /// the frame just split. A streaming log hands it on and keeps nothing:
-    /// every 1,024 records it drops the events it was given, which nothing
-    /// reads during a run, so its memory stays that of 1,024 vsyncs.
+    /// the frame just split. A streaming log hands it on; without a
+    /// ``consumer`` it keeps nothing: every 1,024 records it drops the
+    /// events it was given, which nothing reads during a run, so its memory
+    /// stays that of 1,024 vsyncs. With one (`--frames` and `--trace`
+    /// together), the record is also kept, without its stages, until the
+    /// consumer has read it.
     func record(_ r: FrameRecord, stages: UnsafeBufferPointer<SimTime>? = nil) {
+        var r = r
         if let stream {
             stream.frame(r, stages: stages)
-            streamed += 1
-            if streamed == 1_024 {
-                streamed = 0
-                dropEvents()
+            if consumer == nil {
+                streamed += 1
+                if streamed == 1_024 {
+                    streamed = 0
+                    dropEvents()
+                }
+                return
             }
-            return
-        }
-        var r = r
-        if let stages, keepsStages {
+        } else if let stages, keepsStages {
             r.stageOffset = stageNanos.count
             stageNanos.append(contentsOf: stages)
         }

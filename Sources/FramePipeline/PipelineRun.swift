@@ -109,20 +109,25 @@ public struct PipelineRun: ~Copyable {
     /// Hands each vsync's record to `sink` as the run makes it, instead of
     /// keeping it: the result's frame log then holds no frames and no
     /// events, and the run's memory does not grow with its duration
-    /// (`--frames` without `--trace`). Records come in vsync order, as
-    /// ``FrameLog/frames`` would hold them.
+    /// (`--frames`). Records come in vsync order, as ``FrameLog/frames``
+    /// would hold them. With a consumer (``consumeLog(with:)``, given
+    /// first: `--frames` with `--trace`) the log also keeps what the
+    /// consumer reads, until it has read it.
     public mutating func streamFrames(to sink: some FrameRecordSink) {
         guard let log = frameLog else { preconditionFailure("streamFrames needs a run prepared with keepLog") }
         log.stream = sink
         // Android's own records are for traces and diagrams: none kept
-        log.android = nil
+        // unless a consumer reads them
+        if log.consumer == nil { log.android = nil }
     }
 
     /// Hands the frame log to `consumer` as the run makes it
     /// (``FrameLogConsumer``): the result's log then holds only what the
-    /// consumer left in it. Needs a run prepared with `keepLog`.
+    /// consumer left in it. Needs a run prepared with `keepLog`, and is
+    /// given before ``streamFrames(to:)``.
     public mutating func consumeLog(with consumer: any FrameLogConsumer) {
         guard let log = frameLog else { preconditionFailure("consumeLog needs a run prepared with keepLog") }
+        precondition(log.stream == nil, "consumeLog is given before streamFrames")
         log.consumer = consumer
     }
 

@@ -99,9 +99,8 @@ struct RunCommand: ParsableCommand {
             return
         }
         let keepLog = trace != nil || frames != nil
-        // `--frames` alone is written as the run goes: nothing is kept, so
-        // only a trace is held to the frame log's limit
-        let streamsFrames = frames != nil && trace == nil
+        // `--frames` is written as the run goes and `--trace` made as it
+        // goes: nothing is kept, and only a trace is held to its limit
         try WorkEstimate.check(jobs.map(\.1), keepLog: trace != nil, limit: options.maxEvents, logLimit: options.limits.maxLogEvents)
         func paths(_ file: String?, _ flag: String) throws -> [String] {
             try file.map { try CLI.perRun($0, flag: flag, names: jobs.map(\.0.name)) } ?? []
@@ -109,15 +108,15 @@ struct RunCommand: ParsableCommand {
         try CLI.preflight(files: [json, bmf] + paths(trace, "--trace") + paths(frames, "--frames"))
         let command = try own.command()
         var results: [(String, RunResult)] = []
-        var framesWritten: [Int] = []
-        // a trace made as its run goes (an Android run's without --frames): the log is not kept
+        // each run's trace, made as the run goes
         var streamedTraces: [String: StreamedTrace] = [:]
-        func execute(_ c: PipelineConfiguration, frames writer: FrameCSV.Writer?, trace streamed: StreamedTrace? = nil) throws -> RunResult {
+        func execute(_ c: PipelineConfiguration, frames writer: FrameCSV.Writer?, trace streamed: StreamedTrace?) throws -> RunResult {
             var run = try PipelineRun(configuration: c, keepLog: keepLog)
             if keepsBudget { run.keepBudget() }
             if frames == nil { run.dropFrameStages() }  // a trace does not show them
-            if let writer { run.streamFrames(to: writer) }
+            // the trace's reader first: the frames' stream then keeps what it reads
             if let streamed { run.consumeLog(with: streamed.consumer) }
+            if let writer { run.streamFrames(to: writer) }
             guard let command else { return try run.run() }
             // your own predictor replaces the scenario's: a fresh process per run
             let p = try command.start(frameInterval: c.frameInterval)
@@ -127,56 +126,40 @@ struct RunCommand: ParsableCommand {
             return result
         }
         for (s, c) in jobs {
-            guard streamsFrames, let frames else {
-                var streamed: StreamedTrace?
-                if let trace, frames == nil {
-                    let path = jobs.count == 1 ? trace : RunCommand.insert(s.name, into: trace)
-                    streamed = StreamedTrace(c, scenario: s.name, native: RunCommand.isNativeTrace(path))
-                    if let streamed { streamedTraces[s.name] = streamed }
-                }
+            var streamed: StreamedTrace?
+            if let trace {
+                let path = jobs.count == 1 ? trace : RunCommand.insert(s.name, into: trace)
+                streamed = StreamedTrace(c, scenario: s.name, native: RunCommand.isNativeTrace(path))
+                streamedTraces[s.name] = streamed
+            }
+            guard let frames else {
                 results.append((s.name, try execute(c, frames: nil, trace: streamed)))
                 continue
             }
             // the run inside its file's stream: a failed run leaves the file as it was
             let path = jobs.count == 1 ? frames : RunCommand.insert(s.name, into: frames)
             var result: RunResult?
+            var rows = 0
             try OutputDestination.stream(to: path) { sink in
                 let writer = try FrameCSV.Writer(c, to: sink)
-                result = try execute(c, frames: writer)
+                result = try execute(c, frames: writer, trace: streamed)
                 try writer.finish()
-                framesWritten.append(writer.rows)
+                rows = writer.rows
             }
             results.append((s.name, result!))
-            if json != "-" && bmf != "-" { CLI.warn("frames: \(path) (\(framesWritten.last!) vsyncs)") }
+            if json != "-" && bmf != "-" { CLI.warn("frames: \(path) (\(rows) vsyncs)") }
         }
         RunCommand.warnUnmeasured(results)
-        // each file streamed as it is made (bounded buffers), replaced atomically at the end
+        // each trace streamed to its file (bounded buffers), replaced atomically at the end
         if let trace {
-            for (name, r) in results where r.frameLog != nil {
+            for (name, r) in results {
+                guard let streamed = streamedTraces[name] else { continue }
                 let path = results.count == 1 ? trace : RunCommand.insert(name, into: trace)
-                if let streamed = streamedTraces[name] {
-                    var events = 0
-                    let bytes = try OutputDestination.stream(to: path) { events = try streamed.write(r, to: $0) }
-                    if json != "-" && bmf != "-" {
-                        CLI.warn("trace: \(path) (\(streamed.native ? "\(bytes) bytes" : "\(events) events"); open it in ui.perfetto.dev)")
-                    }
-                    continue
+                var events = 0
+                let bytes = try OutputDestination.stream(to: path) { events = try streamed.write(r, to: $0) }
+                if json != "-" && bmf != "-" {
+                    CLI.warn("trace: \(path) (\(streamed.native ? "\(bytes) bytes" : "\(events) events"); open it in ui.perfetto.dev)")
                 }
-                if RunCommand.isNativeTrace(path) {
-                    let bytes = try OutputDestination.stream(to: path) { try PipelineTraceExport.writePerfetto(r, scenario: name, to: $0) }
-                    if json != "-" && bmf != "-" { CLI.warn("trace: \(path) (\(bytes) bytes; open it in ui.perfetto.dev)") }
-                    continue
-                }
-                guard let t = PipelineTraceExport.trace(r, scenario: name) else { continue }
-                try OutputDestination.stream(to: path) { try t.writeJSON(to: $0) }
-                if json != "-" && bmf != "-" { CLI.warn("trace: \(path) (\(t.eventCount) events; open it in ui.perfetto.dev)") }
-            }
-        }
-        if let frames, !streamsFrames {
-            for (name, r) in results where r.frameLog != nil {
-                let path = results.count == 1 ? frames : RunCommand.insert(name, into: frames)
-                try OutputDestination.stream(to: path) { try FrameCSV.write(r, to: $0) }
-                if json != "-" && bmf != "-" { CLI.warn("frames: \(path) (\(r.frameLog?.frames.count ?? 0) vsyncs)") }
             }
         }
         if let bmf {

@@ -75,6 +75,35 @@ struct TraceWhileRunningTests {
         #expect(p == (try #require(try PipelineTraceExport.perfetto(kept, scenario: name))))
     }
 
+    /// `--frames` with `--trace`: the run's vsync rows go to the CSV as
+    /// they come while the trace reads the log, and each file is the one
+    /// the whole log gives; the log keeps no more than the trace's interval.
+    @Test(arguments: ["android-default", "ios9-low-latency", "android-ink-front"], [false, true])
+    func framesAndTraceFromOneRunAreTheWholeLogs(name: String, native: Bool) throws {
+        let k = try #require(Self.cases.firstIndex { $0.0 == name })
+        let c = try Self.configuration(k, seconds: 8)
+        var whole = try PipelineRun(configuration: c, keepLog: true)
+        let kept = try whole.run()
+        let trace = StreamedTrace(c, scenario: name, native: native, interval: 50)
+        let csv = ByteSink.memory()
+        let writer = try FrameCSV.Writer(c, to: csv)
+        var run = try PipelineRun(configuration: c, keepLog: true)
+        run.consumeLog(with: trace.consumer)
+        run.streamFrames(to: writer)
+        let r = try run.run()
+        try writer.finish()
+        let log = try #require(r.frameLog)
+        #expect(log.frames.count < 50 && log.stageNanos.isEmpty)
+        #expect(String(decoding: csv.bytes, as: UTF8.self) == FrameCSV.csv(kept))
+        let file = ByteSink.memory()
+        try trace.write(r, to: file)
+        if native {
+            #expect(file.bytes == (try #require(try PipelineTraceExport.perfetto(kept, scenario: name))))
+        } else {
+            #expect(file.bytes == (try #require(PipelineTraceExport.trace(kept, scenario: name))).json())
+        }
+    }
+
     /// A flow reaches its slices however long the run: past the 4,096
     /// flows after which the tables forget what no flow can reach, every
     /// measured frame still has its flow (90 s at 120 Hz).

@@ -40,6 +40,24 @@ import Testing
         #expect(try Data(contentsOf: dir.appendingPathComponent(file)).count > 50_000_000)
     }
 
+    /// `--trace` with `--frames`: the rows go out as they come and the
+    /// trace reads the log, so the pair also keeps nothing that grows: a
+    /// 600 s run fits in what a 60 s one needs plus 8 MB (the whole log
+    /// the pair once kept grew about 90 bytes an estimated event, 26 MB
+    /// more for these 540 s).
+    @Test func aTraceWithFramesTakesTheSameMemoryAtAnyDuration() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func command(_ duration: String) -> [String] {
+            ["run", "android-default", "--duration", duration, "--trace", dir.appendingPathComponent("t.json").path,
+             "--frames", dir.appendingPathComponent("f.csv").path]
+        }
+        let base = try Self.smallestFit(command("60s"))
+        #expect(try Self.fits(command("600s"), dataKB: base + 8 * 1024), "600 s with --frames does not fit in \(base + 8 * 1024) KB")
+        let rows = try String(contentsOf: dir.appendingPathComponent("f.csv"), encoding: .utf8).split(separator: "\n").count
+        #expect(rows == 600 * 60 - 4 + 1, "\(rows)")
+    }
+
     /// `--frames` alone is written as the run goes and keeps nothing: a
     /// 300 s run fits in the data segment a 1 s run needs (to 8 MB), where
     /// the frame log it once kept grew 101 bytes an estimated event (16 MB
