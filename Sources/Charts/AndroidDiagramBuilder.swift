@@ -81,7 +81,7 @@ public enum AndroidDiagramBuilder {
         }
 
         var markers: [DiagramMarker] = []
-        if followed.resampled != "none" {
+        if followed.resampled != .none {
             markers.append(DiagramMarker(lane: .input, timeNs: followed.physicalTime, label: "resampled point"))
         }
         let ticks = a.appTicks.map { DiagramTick(lane: .uiThread, timeNs: $0, label: "vsync-app", color: vsyncAppColor) }
@@ -110,8 +110,8 @@ public enum AndroidDiagramBuilder {
         let timing = c.androidTiming
         var names: [Int: String] = [uiWorkKey: "touch and UI work", waitKey: a.idleWakes.isEmpty ? "waiting" : "waiting, idle wake"]
         for b in 0..<timing.buffers { names[b] = DiagramBox.bufferName(b) }
-        let resampledNote = followed.resampled == "none" ? "drawn at the sample as reported"
-            : "drawn at the point \(followed.resampled) \(formatDecimal(Double(followed.physicalTime - scan.instant) / 1e6, places: 3)) ms past the sample"
+        let resampledNote = followed.resampled == .none ? "drawn at the sample as reported"
+            : "drawn at the point \(followed.resampled.name) \(formatDecimal(Double(followed.physicalTime - scan.instant) / 1e6, places: 3)) ms past the sample"
         return PipelineDiagramChart(
             framePeriodNs: SimTime(clock.periodNanos.rounded()), startNs: start, endNs: end,
             vsyncNs: (warmUpFrames...(warmUpFrames + frames)).map { clock.tick(Int64($0)) }, boxes: boxes, markers: markers,

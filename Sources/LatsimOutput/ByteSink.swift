@@ -23,7 +23,7 @@ public final class ByteSink {
     private let descriptor: Int32
     private let file: String
     /// Every byte taken so far.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
 
     /// A sink writing to `descriptor`; `file` names it in messages.
     init(descriptor: Int32, file: String) {
@@ -66,7 +66,7 @@ public final class ByteSink {
     /// Writes what is gathered to the descriptor.
     func flush() throws {
         guard descriptor >= 0, !buffer.isEmpty else { return }
-        let code = FileSystem.writeAll(descriptor, Data(buffer))
+        let code = buffer.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
         buffer.removeAll(keepingCapacity: true)
         if code != 0 { throw FileSystem.error(code, file: file) }
     }

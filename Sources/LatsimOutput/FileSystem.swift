@@ -177,24 +177,27 @@ package enum FileSystem {
     /// and waiting when the descriptor is non-blocking and full. Returns 0
     /// or the error number.
     static func writeAll(_ descriptor: Int32, _ data: Data) -> Int32 {
-        data.withUnsafeBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            var offset = 0
-            while offset < raw.count {
-                let n = write(descriptor, base + offset, raw.count - offset)
-                if n > 0 { offset += n; continue }
-                if n == 0 { return EIO }
-                let code = errno
-                if code == EINTR { continue }
-                if code == EAGAIN || code == EWOULDBLOCK {
-                    var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&waiting, 1, -1)
-                    continue
-                }
-                return code
+        data.withUnsafeBytes { writeAll(descriptor, $0) }
+    }
+
+    /// ``writeAll(_:_:)-(_,Data)`` of bytes in place.
+    static func writeAll(_ descriptor: Int32, _ raw: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = raw.baseAddress else { return 0 }
+        var offset = 0
+        while offset < raw.count {
+            let n = write(descriptor, base + offset, raw.count - offset)
+            if n > 0 { offset += n; continue }
+            if n == 0 { return EIO }
+            let code = errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&waiting, 1, -1)
+                continue
             }
-            return 0
+            return code
         }
+        return 0
     }
 
     /// `open(2)`, retried after signals; -1 with `errno` set.

@@ -83,7 +83,7 @@ public final class RecordLog: @unchecked Sendable {
     private var file: SpillFile?
     private var failure: (any Error)?
     /// The records appended.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
 
     public init(memoryLimit: Int = 16 << 20) {
         self.memoryLimit = max(64, memoryLimit)

@@ -83,7 +83,7 @@ public enum AndroidTraceExport {
     /// (whose work ended at `end`).
     static func actualArgs(_ f: AndroidFrameLog.Frame, end: SimTime) -> TraceArgs {
         var args: TraceArgs = ["Jank type": .string(f.jank.perfettoName), "class": .string(f.jank.rawValue),
-                               "buffer": .integer(Int64(f.buffer)), "resampled": .string(f.resampled)]
+                               "buffer": .integer(Int64(f.buffer)), "resampled": .string(f.resampled.name)]
         if f.presented >= 0 { args["actual present ms"] = .number(Double(f.presented) / 1e6) }
         if f.expected >= 0 {
             args["expected present ms"] = .number(Double(f.expected) / 1e6)

@@ -144,9 +144,8 @@ public struct ChromeTrace: Sendable {
     /// settled (``settleMarks(section:below:)``), then written in event
     /// order to a record log (in memory up to a few KiB, the rest
     /// spilled), so a long trace's flows take no memory that grows with it.
-    private var flowMarks: [[Int: FlowMark]] = [[:]]
+    private var flowMarks: [MarkWindow] = [MarkWindow()]
     private var settledMarks: [RecordLog?] = [nil]
-    private var settledBelow: [Int] = [0]
     /// A flow that reached a slice whose marks were settled.
     private var flowFailure: LatsimError?
     /// The counter series ("display buffers in use"), in order of first sample.
@@ -192,9 +191,8 @@ public struct ChromeTrace: Sendable {
         precondition(k >= 0 && k < 1 << 16, "a section from 0 to 65535")
         while stores.count <= k {
             stores.append(RecordLog(memoryLimit: max(256, memoryLimit / 8)))
-            flowMarks.append([:])
+            flowMarks.append(MarkWindow())
             settledMarks.append(nil)
-            settledBelow.append(0)
         }
         current = k
     }
@@ -276,7 +274,7 @@ public struct ChromeTrace: Sendable {
     public mutating func flow(id: UInt64, name: String = "touch", through slices: [SliceRef]) -> Bool {
         // a handful of slices: each compared with those before it
         guard slices.count >= 2, !slices.indices.contains(where: { i in slices[..<i].contains(slices[i]) }) else { return false }
-        for s in slices where s.index < settledBelow[Int(s.section)] {
+        for s in slices where s.index < flowMarks[Int(s.section)].base {
             flowFailure = flowFailure ?? LatsimError(.internal, problem: "flow \(id) joins a slice whose flows were settled")
             return false
         }
@@ -294,26 +292,25 @@ public struct ChromeTrace: Sendable {
     /// and bytes), and a flow through one of those events is an internal
     /// error, thrown when the trace is written.
     /// Marks are settled 8,192 events at a time at least (`force` for any
-    /// number), so a stream reading its log often sorts them rarely.
+    /// number), so a stream reading its log often moves its window of
+    /// marks rarely.
     mutating func settleMarks(section k: Int, below: Int, force: Bool = false) {
-        guard k < stores.count, below > settledBelow[k], force || below - settledBelow[k] >= 8_192 else { return }
-        let done = flowMarks[k].filter { $0.key < below }.sorted { $0.key < $1.key }
-        if !done.isEmpty {
+        guard k < stores.count, below > flowMarks[k].base, force || below - flowMarks[k].base >= 8_192 else { return }
+        if flowMarks[k].hasMarks(below: below) {
             if settledMarks[k] == nil { settledMarks[k] = RecordLog(memoryLimit: 16 << 10) }
             if !isKnownUniquelyReferenced(&settledMarks[k]!) { settledMarks[k] = settledMarks[k]!.copy() }
-            var bytes: [UInt8] = []
-            for (index, m) in done {
-                bytes.removeAll(keepingCapacity: true)
-                ProtoBytes.varint(UInt64(index), into: &bytes)
-                bytes.append((m.flowIn ? 2 : 0) | (m.flowOut ? 1 : 0))
-                ProtoBytes.varint(m.id, into: &bytes)
-                ProtoBytes.varint(UInt64(m.name.utf8.count), into: &bytes)
-                bytes.append(contentsOf: m.name.utf8)
-                bytes.withUnsafeBytes { settledMarks[k]!.append($0) }
-                flowMarks[k][index] = nil
-            }
         }
-        settledBelow[k] = below
+        var bytes: [UInt8] = []
+        let settled = settledMarks[k]
+        flowMarks[k].settle(below: below) { index, m in
+            bytes.removeAll(keepingCapacity: true)
+            ProtoBytes.varint(UInt64(index), into: &bytes)
+            bytes.append((m.flowIn ? 2 : 0) | (m.flowOut ? 1 : 0))
+            ProtoBytes.varint(m.id, into: &bytes)
+            ProtoBytes.varint(UInt64(m.name.utf8.count), into: &bytes)
+            bytes.append(contentsOf: m.name.utf8)
+            bytes.withUnsafeBytes { settled!.append($0) }
+        }
     }
 
     /// Calls `body` with each event in the order added and its place in a
@@ -344,17 +341,15 @@ public struct ChromeTrace: Sendable {
                 }
             }
             var pendingSettled = try nextSettled()
-            let recent = flowMarks[k].sorted { $0.key < $1.key }
-            var r = 0
+            let recent = flowMarks[k]
             var index = 0
             try store.forEach { bytes in
                 var mark: FlowMark?
                 if let p = pendingSettled, p.index == index {
                     mark = p.mark
                     pendingSettled = try nextSettled()
-                } else if r < recent.count, recent[r].key == index {
-                    mark = recent[r].value
-                    r += 1
+                } else {
+                    mark = recent[index]
                 }
                 var e = EventRecord(bytes)
                 if let tid, let t = e.tid, t > pid, t - pid - 1 < tid.count { e.tid = tid[t - pid - 1] }
@@ -648,9 +643,9 @@ struct EventRecord {
                 at += 8
             }
             if flowName != nil {
-                let k = String(decoding: key, as: UTF8.self)
-                if k == "flow" { continue }  // the flow's name replaces it
-                if "flow" < k { try flowArg() }
+                // keys are ASCII: their bytes sort as the text does
+                if key.elementsEqual("flow".utf8) { continue }  // the flow's name replaces it
+                if "flow".utf8.lexicographicallyPrecedes(key) { try flowArg() }
             }
             try body(key, value)
         }
@@ -896,6 +891,50 @@ struct SliceWindow {
             base += Int64(n)
         }
         if !others.isEmpty { others = others.filter { $0.key >= key } }
+    }
+}
+
+/// A section's flow marks not yet settled, by event: the events from
+/// ``base`` (those below are settled) to the last one marked, each with its
+/// mark or none, so marking, settling in event order and reading back take
+/// no hashing and no sorting.
+struct MarkWindow {
+    /// The first event not settled.
+    private(set) var base = 0
+    private var slots: [ChromeTrace.FlowMark?] = []
+
+    /// The mark on event `index` (an event at or past ``base``).
+    subscript(index: Int) -> ChromeTrace.FlowMark? {
+        get {
+            let i = index - base
+            return i >= 0 && i < slots.count ? slots[i] : nil
+        }
+        set {
+            let i = index - base
+            precondition(i >= 0, "a mark on a settled event")
+            if i >= slots.count {
+                guard newValue != nil else { return }
+                slots.append(contentsOf: repeatElement(nil, count: i - slots.count + 1))
+            }
+            slots[i] = newValue
+        }
+    }
+
+    /// True when an event below `below` has a mark.
+    func hasMarks(below: Int) -> Bool {
+        slots.prefix(max(0, below - base)).contains { $0 != nil }
+    }
+
+    /// Hands `body` each mark on an event below `below`, in event order,
+    /// and forgets them: ``base`` becomes `below`.
+    mutating func settle(below: Int, _ body: (Int, ChromeTrace.FlowMark) -> Void) {
+        guard below > base else { return }
+        let n = min(below - base, slots.count)
+        for i in 0..<n {
+            if let m = slots[i] { body(base + i, m) }
+        }
+        slots.removeFirst(n)
+        base = below
     }
 }
 

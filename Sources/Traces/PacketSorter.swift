@@ -63,7 +63,7 @@ final class PacketSorter {
     @exclusivity(unchecked) private var arena: [UInt8] = []
     private var file: SpillFile?
     private var runs: [Range<Int>] = []
-    private var seq: Int64 = 0  // the packets added so far
+    @exclusivity(unchecked) private var seq: Int64 = 0  // the packets added so far
 
     init(memoryLimit: Int = 32 << 20) {
         self.memoryLimit = max(256, memoryLimit)

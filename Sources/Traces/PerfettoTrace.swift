@@ -131,10 +131,16 @@ extension ChromeTrace {
     func writePerfetto(to sink: ByteSink, packets: NativePackets,
                        extraPackets: (((Perfetto_Protos_TracePacket) throws -> Void) throws -> Void)? = nil) throws {
         func emitBytes(_ bytes: UnsafeRawBufferPointer) throws {
-            try sink.write(byte: 0x0A)  // field 1 (packet), length-delimited
-            var n = UInt64(bytes.count)
-            while n >= 0x80 { try sink.write(byte: UInt8(n & 0x7F) | 0x80); n >>= 7 }
-            try sink.write(byte: UInt8(n))
+            // field 1 (packet), length-delimited: the tag and the length's varint
+            var head: (UInt64, UInt64) = (0, 0)
+            let count = withUnsafeMutableBytes(of: &head) { h in
+                h[0] = 0x0A
+                var n = UInt64(bytes.count), at = 1
+                while n >= 0x80 { h[at] = UInt8(n & 0x7F) | 0x80; n >>= 7; at += 1 }
+                h[at] = UInt8(n)
+                return at + 1
+            }
+            try withUnsafeBytes(of: &head) { try sink.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             try sink.write(bytes)
         }
         func emit(_ p: Perfetto_Protos_TracePacket) throws {

@@ -30,7 +30,7 @@ struct DrawnContent {
 }
 
 /// How a Choreographer frame's newest position was made.
-enum ResampleOutcome: UInt8 {
+public enum ResampleOutcome: UInt8, Sendable {
     /// A digitizer sample as reported (resampling off, no point, or a
     /// touch-down).
     case none
@@ -38,6 +38,15 @@ enum ResampleOutcome: UInt8 {
     case interpolated
     /// Extrapolated from the last two samples.
     case extrapolated
+
+    /// The outcome's name, as traces and diagrams show it.
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .interpolated: "interpolated"
+        case .extrapolated: "extrapolated"
+        }
+    }
 }
 
 /// One app frame, one buffer, from its frame time to its present. It is

@@ -124,7 +124,7 @@ public final class AndroidFrameLog: @unchecked Sendable {
         /// That sample's window start, and the drawn position's physical time.
         public var windowStart, physicalTime: SimTime
         /// The newest position: resampled (and how) or a sample.
-        public var resampled: String
+        public var resampled: ResampleOutcome
     }
 
     /// A front-buffered app's draw into the front buffer (Docs/Ink.md).

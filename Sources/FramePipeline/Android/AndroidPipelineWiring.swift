@@ -331,7 +331,7 @@ extension AndroidPipeline {
                                 queued: f.queued, gpuDone: f.gpuDone, latched: f.latched, presented: presented,
                                 buffer: f.buffer, jank: jank, content: c?.seq ?? -1, newestScan: c?.newest.scan ?? -1,
                                 windowStart: c?.newest.windowStart ?? 0, physicalTime: c?.newest.time ?? 0,
-                                resampled: c.map { "\($0.resampled)" } ?? "none"))
+                                resampled: c?.resampled ?? .none))
     }
 
     func tripleBufferedTime(until end: SimTime) -> SimTime { 0 }

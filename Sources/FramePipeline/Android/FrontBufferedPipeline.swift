@@ -475,7 +475,7 @@ struct FrontBufferedPipeline: PlatformPipeline {
             log.android?.frames.append(.init(seq: f.seq, frameTime: f.frameTime, expected: -1, deadline: -1, queued: f.queued,
                                              gpuDone: f.gpuDone, latched: f.latched, presented: now, buffer: f.buffer,
                                              jank: jank, content: -1, newestScan: -1, windowStart: 0, physicalTime: 0,
-                                             resampled: "none"))
+                                             resampled: .none))
             log.record(FrameRecord(vsync: now, frame: seq, kind: .old, hitch: false, dropped: dropsSincePresent,
                                    buffersHeld: bufferQueue.heldCount, touchScan: -1, touchTime: 0, photon: 0,
                                    pipelineFrames: nil, stageOffset: -1))
