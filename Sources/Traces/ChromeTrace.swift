@@ -429,7 +429,7 @@ public struct ChromeTrace: Sendable {
             if let mark {
                 let f = mark
                 out.literal(",\"bind_id\":")
-                out.literal(String(f.id))
+                out.decimal(f.id)
                 if mark.flowIn { out.literal(",\"flow_in\":true") }
                 if mark.flowOut { out.literal(",\"flow_out\":true") }
                 flowName = f.name
@@ -694,12 +694,14 @@ struct JSONBytes {
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
-    mutating func literal(_ s: String) { bytes.append(contentsOf: s.utf8) }
+    /// Text made at run time (a literal goes to ``literal(_:)``, which
+    /// copies its bytes at once).
+    mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
     /// A string literal of the UTF-8 text `b`.
     mutating func string(_ b: UnsafeRawBufferPointer) {
         if b.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            literal(JSONText.string(String(decoding: b, as: UTF8.self)))
+            text(JSONText.string(String(decoding: b, as: UTF8.self)))
             return
         }
         bytes.append(UInt8(ascii: "\""))
@@ -707,7 +709,10 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func integer(_ n: Int64) { literal(String(n)) }
+    mutating func integer(_ n: Int64) {
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        decimal(n.magnitude)
+    }
 
     /// ``JSONText/microseconds(_:)``, as bytes.
     mutating func microseconds(_ ns: SimTime) {
@@ -727,14 +732,19 @@ struct JSONBytes {
         }
     }
 
-    private mutating func decimal(_ n: UInt64) {
+    /// `n`'s decimal digits: made last first in a buffer of 20 (the
+    /// most a UInt64 has), then appended at once.
+    mutating func decimal(_ n: UInt64) {
         if n < 10 { bytes.append(UInt8(ascii: "0") + UInt8(n)); return }
-        var digits: (UInt64, Int) = (1, 1)
-        while n / digits.0 >= 10 { digits.0 *= 10; digits.1 += 1 }
-        var d = digits.0
-        while d > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(n / d % 10))
-            d /= 10
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { d in
+            var n = n, at = 24
+            while n > 0 {
+                at -= 1
+                d[at] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[at...]))
         }
     }
 
@@ -775,7 +785,7 @@ struct JSONBytes {
                 return
             }
         }
-        literal(formatDecimal(x, places: 6))
+        text(formatDecimal(x, places: 6))
     }
 
     mutating func flush(to sink: ByteSink) throws {
