@@ -145,24 +145,24 @@ public enum Sweep {
             let point = first + r / seeds, k = r % seeds
             var c = configurations[point - first]
             c.seed = c.seed &+ UInt64(k)
-            let result: Result<RunResult, LatsimError>
-            do throws(LatsimError) {
-                let run = PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c))
-                result = .success(try run.run())
-            } catch {
-                result = .failure(error)
+            func run() throws(LatsimError) -> RunResult {
+                try PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c)).run()
             }
             if seeds == 1 {
                 // the point's one run: its row now, figures read in place
-                var failure: LatsimError?
-                if case .failure(let e) = result { failure = e }
-                state.finish(point: point, failure: failure)
-                if case .success(let run) = result {
+                // (the result is not wrapped, which would copy it twice)
+                do throws(LatsimError) {
+                    let run = try run()
+                    state.finish(point: point, failure: nil)
                     let made = row(point, c, runs: 1, invariantsHold: run.invariants.holds,
                                    figures: FigureValues(single: run, configuration: c), seedFigures: nil)
                     rows.withLock { $0[point - first] = made }
+                } catch {
+                    state.finish(point: point, failure: error)
                 }
             } else {
+                let result: Result<RunResult, LatsimError>
+                do throws(LatsimError) { result = .success(try run()) } catch { result = .failure(error) }
                 let complete = state.finish(point: point, seed: k, result.map(RunDigest.init))
                 if case .success(let digests)? = complete {
                     let p = configurations[point - first]

@@ -164,15 +164,17 @@ public struct PipelineRun: ~Copyable {
     static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String,
                                              _ predictorName: String?) throws(LatsimError) -> RunResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        var (model, events) = Simulation(model: prepared).run(until: c.duration)
+        // the model is read where it ran, not copied out of the simulation
+        var simulation = Simulation(model: prepared)
+        let events = simulation.runToEnd(c.duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        if let failure = model.failure { throw failure }
-        let (measurements, invariants) = model.finish()
+        if let failure = simulation.model.failure { throw failure }
+        let (measurements, invariants) = simulation.model.finish()
         return RunResult(configuration: c, measurements: measurements, invariants: invariants,
-                         eventsByKind: events.byKind.filter { model.reports($0.event) }.map { ($0.event.name, $0.count) },
+                         eventsByKind: events.byKind.filter { simulation.model.reports($0.event) }.map { ($0.event.name, $0.count) },
                          events: events.total,
-                         wallSeconds: wall, tripleBufferedTime: model.tripleBufferedTime(until: c.duration),
-                         frameLog: model.log, trajectoryName: trajectoryName, predictorName: predictorName)
+                         wallSeconds: wall, tripleBufferedTime: simulation.model.tripleBufferedTime(until: c.duration),
+                         frameLog: simulation.model.log, trajectoryName: trajectoryName, predictorName: predictorName)
     }
 
     /// Prepares and runs a configuration, with its stage budget when

@@ -106,6 +106,14 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
     /// and the events handled.
     @inlinable
     public consuming func run(until end: SimTime) -> (model: Model, events: EventCounts<Model.Event>) {
+        let events = runToEnd(end)
+        return (model, events)
+    }
+
+    /// ``run(until:)`` leaving the model in place (``model``): a large
+    /// model is read where it is, not copied out. Call it once.
+    @inlinable
+    public mutating func runToEnd(_ end: SimTime) -> EventCounts<Model.Event> {
         startIfNeeded()
         while let e = scheduler.pop(before: end) {
             counts[Int(e.kindCode)] &+= 1
@@ -113,6 +121,6 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
         }
         model.finishEvents(before: end, &scheduler)
         for i in 0..<256 { counts[i] &+= scheduler.within[i] }
-        return (model, EventCounts(counts))
+        return EventCounts(counts)
     }
 }
