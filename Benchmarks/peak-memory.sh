@@ -4,6 +4,7 @@
 #   frames   run --frames (written as the run goes)
 #   trace    run --trace t.perfetto-trace
 #   json     run --trace t.json
+#   both     run --trace t.perfetto-trace --frames f.csv (one run, both as it goes)
 #   import   import of the Perfetto trace (308 MB)
 #
 #   Benchmarks/peak-memory.sh [--binary PATH] [--check LIMITS]
@@ -12,8 +13,8 @@
 # --check    a limits file ("NAME LIMIT_KB" per line, # comments): exit 1
 #            when a figure is above its limit
 # Peak memory is not deterministic as instructions are, but it moves by a
-# few percent between runs: the limits leave a margin. About a minute, 300 MB
-# of memory and 1.5 GB of disk (the traces and their spill files).
+# few percent between runs: the limits leave a margin. About a minute and a
+# half, 300 MB of memory and 1.5 GB of disk (the traces and their spill files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Benchmarks/options.sh peak-memory none "$@"
@@ -34,14 +35,17 @@ frames=$(peak "$binary" run android-default --duration 3600s --frames "$work/f.c
 trace=$(peak "$binary" run android-default --duration 3600s --trace "$work/t.perfetto-trace")
 json=$(peak "$binary" run android-default --duration 3600s --trace "$work/t.json")
 rm -f "$work/t.json"
+both=$(peak "$binary" run android-default --duration 3600s --trace "$work/b.perfetto-trace" --frames "$work/f.csv")
+rm -f "$work/b.perfetto-trace" "$work/f.csv"
 import=$(peak "$binary" import "$work/t.perfetto-trace" --out "$work/device.yaml")
 printf '%-8s %12s\n' figure "peak KB"
 printf '%-8s %12s   run android-default --duration 3600s --frames\n' frames "$frames"
 printf '%-8s %12s   run android-default --duration 3600s --trace t.perfetto-trace\n' trace "$trace"
 printf '%-8s %12s   run android-default --duration 3600s --trace t.json\n' json "$json"
+printf '%-8s %12s   run android-default --duration 3600s --trace t.perfetto-trace --frames f.csv\n' both "$both"
 printf '%-8s %12s   import t.perfetto-trace (%s bytes)\n' import "$import" "$(stat -c %s "$work/t.perfetto-trace")"
 
 if [ -n "$limits" ]; then
   . Benchmarks/check-limits.sh
-  check_limits peak-memory "$limits" frames=$frames trace=$trace json=$json import=$import
+  check_limits peak-memory "$limits" frames=$frames trace=$trace json=$json both=$both import=$import
 fi

@@ -18,8 +18,11 @@ public final class ByteSink {
     public static let capacity = 1 << 20
 
     // one writer at a time (a sink is not shared across threads): no run-time
-    // exclusivity check on every append
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    // exclusivity check on every write. The buffer is raw memory: a write
+    // is a bounds check and a copy, which an array's append is not.
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var reserved: Int
+    @exclusivity(unchecked) private var used = 0
     private let descriptor: Int32
     private let file: String
     /// Every byte taken so far.
@@ -29,14 +32,17 @@ public final class ByteSink {
     init(descriptor: Int32, file: String) {
         self.descriptor = descriptor
         self.file = file
-        buffer.reserveCapacity(Self.capacity)
+        reserved = descriptor >= 0 ? Self.capacity : 4096
+        buffer = .allocate(byteCount: reserved, alignment: 16)
     }
+
+    deinit { buffer.deallocate() }
 
     /// A sink that keeps everything in memory (``bytes``).
     public static func memory() -> ByteSink { ByteSink(descriptor: -1, file: "") }
 
     /// The bytes of a memory sink.
-    public var bytes: Data { Data(buffer) }
+    public var bytes: Data { Data(bytes: buffer, count: used) }
 
     /// Takes `text` as UTF-8.
     public func write(_ text: String) throws {
@@ -46,9 +52,26 @@ public final class ByteSink {
 
     /// Takes `bytes`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        count += bytes.count
-        buffer.append(contentsOf: bytes)
-        if descriptor >= 0 && buffer.count >= Self.capacity { try flush() }
+        let n = bytes.count
+        guard n > 0 else { return }
+        count += n
+        if used + n > reserved {
+            if descriptor >= 0 {
+                try flush()
+                // more than the buffer holds goes out at once
+                if n >= reserved { return try send(bytes) }
+            } else {
+                var grown = reserved
+                while used + n > grown { grown *= 2 }
+                let b = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+                b.copyMemory(from: buffer, byteCount: used)
+                buffer.deallocate()
+                (buffer, reserved) = (b, grown)
+            }
+        }
+        (buffer + used).copyMemory(from: bytes.baseAddress!, byteCount: n)
+        used += n
+        if descriptor >= 0 && used >= reserved { try flush() }
     }
 
     /// Takes `data`.
@@ -58,16 +81,20 @@ public final class ByteSink {
 
     /// Takes one byte.
     public func write(byte: UInt8) throws {
-        count += 1
-        buffer.append(byte)
-        if descriptor >= 0 && buffer.count >= Self.capacity { try flush() }
+        var byte = byte
+        try withUnsafeBytes(of: &byte) { try write($0) }
     }
 
     /// Writes what is gathered to the descriptor.
     func flush() throws {
-        guard descriptor >= 0, !buffer.isEmpty else { return }
-        let code = buffer.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
-        buffer.removeAll(keepingCapacity: true)
+        guard descriptor >= 0, used > 0 else { return }
+        let n = used
+        used = 0
+        try send(UnsafeRawBufferPointer(start: buffer, count: n))
+    }
+
+    private func send(_ bytes: UnsafeRawBufferPointer) throws {
+        let code = FileSystem.writeAll(descriptor, bytes)
         if code != 0 { throw FileSystem.error(code, file: file) }
     }
 }

@@ -79,7 +79,7 @@ public final class RecordLog: @unchecked Sendable {
     /// The bytes held in memory before they go to the file.
     public let memoryLimit: Int
     // one writer at a time: no run-time exclusivity check on every append
-    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var pending = RawBytes()
     private var file: SpillFile?
     private var failure: (any Error)?
     /// The records appended.
@@ -89,29 +89,29 @@ public final class RecordLog: @unchecked Sendable {
         self.memoryLimit = max(64, memoryLimit)
     }
 
+    deinit { pending.free() }
+
     /// True once records went to a file.
     public var spilled: Bool { file != nil }
 
     /// Appends one record. The buffer is reserved once at the limit and
     /// written out before it would grow, so it never holds more.
     public func append(_ record: UnsafeRawBufferPointer) {
-        if pending.capacity == 0 { pending.reserveCapacity(memoryLimit) }
-        if pending.count + 4 + record.count > memoryLimit && !pending.isEmpty { spill() }
-        var length = UInt32(record.count).littleEndian
-        withUnsafeBytes(of: &length) { pending.append(contentsOf: $0) }
-        pending.append(contentsOf: record)
+        if pending.capacity == 0 { pending.reserve(memoryLimit) }
+        if pending.count + 4 + record.count > memoryLimit && pending.count > 0 { spill() }
+        pending.append(length: UInt32(record.count), record)
         count += 1
     }
 
     private func spill() {
-        guard failure == nil else { pending.removeAll(keepingCapacity: true); return }
+        guard failure == nil else { pending.removeAll(); return }
         do {
             if file == nil { file = try SpillFile() }
-            try pending.withUnsafeBytes { try file!.append($0) }
+            try file!.append(pending.bytes)
         } catch {
             failure = error
         }
-        pending.removeAll(keepingCapacity: true)
+        pending.removeAll()
     }
 
     /// Calls `body` with each record in the order appended (the bytes are
@@ -122,13 +122,12 @@ public final class RecordLog: @unchecked Sendable {
             var reader = RecordReader(file: file, from: 0, to: file.size)
             while let r = try reader.next() { try body(r) }
         }
-        try pending.withUnsafeBytes { b in
-            var at = 0
-            while at < b.count {
-                let n = Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
-                try body(UnsafeRawBufferPointer(rebasing: b[(at + 4)..<(at + 4 + n)]))
-                at += 4 + n
-            }
+        let b = pending.bytes
+        var at = 0
+        while at < b.count {
+            let n = Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+            try body(UnsafeRawBufferPointer(rebasing: b[(at + 4)..<(at + 4 + n)]))
+            at += 4 + n
         }
     }
 
@@ -159,11 +158,10 @@ public final class RecordLog: @unchecked Sendable {
                 file = nil
             }
             guard at < log.pending.count else { return nil }
-            return try log.pending.withUnsafeBytes { b in
-                let n = Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
-                defer { at += 4 + n }
-                return try read(UnsafeRawBufferPointer(rebasing: b[(at + 4)..<(at + 4 + n)]))
-            }
+            let b = log.pending.bytes
+            let n = Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+            defer { at += 4 + n }
+            return try read(UnsafeRawBufferPointer(rebasing: b[(at + 4)..<(at + 4 + n)]))
         }
     }
 
@@ -173,6 +171,48 @@ public final class RecordLog: @unchecked Sendable {
         let c = RecordLog(memoryLimit: memoryLimit)
         do { try forEach { c.append($0) } } catch { c.failure = error }
         return c
+    }
+}
+
+/// A record log's bytes in memory: raw memory that grows by doubling, so
+/// that appending a record is a bounds check and two copies (an array's
+/// append costs about a hundred instructions more, a good part of writing
+/// a long trace). The owner frees it (``free()``).
+struct RawBytes {
+    private var base: UnsafeMutableRawPointer?
+    private(set) var count = 0, capacity = 0
+
+    /// The bytes held (valid until the next change).
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Makes room for `n` bytes in all.
+    mutating func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
+        if let base {
+            grown.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+        }
+        (base, capacity) = (grown, n)
+    }
+
+    /// Appends `length` (little-endian) and then `record`.
+    mutating func append(length: UInt32, _ record: UnsafeRawBufferPointer) {
+        let n = 4 + record.count
+        if count + n > capacity { reserve(max(2 * capacity, count + n, 64)) }
+        let at = base! + count
+        at.storeBytes(of: length.littleEndian, as: UInt32.self)
+        if record.count > 0 { (at + 4).copyMemory(from: record.baseAddress!, byteCount: record.count) }
+        count += n
+    }
+
+    /// Forgets the bytes, keeping the memory.
+    mutating func removeAll() { count = 0 }
+
+    /// Frees the memory.
+    mutating func free() {
+        base?.deallocate()
+        (base, count, capacity) = (nil, 0, 0)
     }
 }
 

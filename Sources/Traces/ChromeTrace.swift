@@ -410,17 +410,17 @@ public struct ChromeTrace: Sendable {
         let pidText = Array((",\"pid\":\(pid)").utf8)
         try forEachEvent { r, mark in
             out.literal(",\n")  // the metadata came first
-            out.bytes.append(contentsOf: head)
+            out.append(head)
             out.string(r.name)
-            out.bytes.append(contentsOf: cat)
-            out.bytes.append(r.phase)
+            out.append(cat)
+            out.append(r.phase)
             out.literal("\",\"ts\":")
             out.microseconds(r.ts)
             if let dur = r.dur {
                 out.literal(",\"dur\":")
                 out.microseconds(dur)
             }
-            out.bytes.append(contentsOf: pidText)
+            out.append(pidText)
             if let tid = r.tid {
                 out.literal(",\"tid\":")
                 out.integer(Int64(tid))
@@ -444,12 +444,12 @@ public struct ChromeTrace: Sendable {
                 out.literal(firstArg ? ",\"args\":{" : ",")
                 firstArg = false
                 out.string(key)
-                out.bytes.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: ":"))
                 out.value(value)
             }
-            if !firstArg { out.bytes.append(UInt8(ascii: "}")) }
-            out.bytes.append(UInt8(ascii: "}"))
-            if out.bytes.count >= 1 << 16 { try out.flush(to: sink) }
+            if !firstArg { out.append(UInt8(ascii: "}")) }
+            out.append(UInt8(ascii: "}"))
+            if out.count >= 1 << 16 { try out.flush(to: sink) }
         }
         try out.flush(to: sink)
         try sink.write("\n],\n\"displayTimeUnit\":\"ms\"}\n")
@@ -687,16 +687,57 @@ enum ProtoBytes {
 
 /// JSON text written as bytes, with the escaping and number forms of
 /// ``JSONText``.
-struct JSONBytes {
-    var bytes: [UInt8] = []
+struct JSONBytes: ~Copyable {
+    // raw memory: appending a few bytes is a bounds check and a copy, where
+    // an array's append costs about a hundred instructions more
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// The bytes gathered since the last ``flush(to:)``.
+    private(set) var count = 0
+
+    init() {
+        capacity = 1 << 17
+        base = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `n` more bytes.
+    private mutating func room(_ n: Int) {
+        guard count + n > capacity else { return }
+        var grown = capacity * 2
+        while count + n > grown { grown *= 2 }
+        let b = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+        b.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        (base, capacity) = (b, grown)
+    }
+
+    mutating func append(_ byte: UInt8) {
+        room(1)
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    mutating func append(_ b: UnsafeRawBufferPointer) {
+        guard b.count > 0 else { return }
+        room(b.count)
+        (base + count).copyMemory(from: b.baseAddress!, byteCount: b.count)
+        count += b.count
+    }
+
+    mutating func append(_ a: [UInt8]) { a.withUnsafeBytes { append($0) } }
 
     mutating func literal(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        append(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// Text made at run time (a literal goes to ``literal(_:)``, which
     /// copies its bytes at once).
-    mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
+    mutating func text(_ s: String) {
+        var s = s
+        s.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
 
     /// A string literal of the UTF-8 text `b`.
     mutating func string(_ b: UnsafeRawBufferPointer) {
@@ -704,30 +745,30 @@ struct JSONBytes {
             text(JSONText.string(String(decoding: b, as: UTF8.self)))
             return
         }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: b)
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
+        append(b)
+        append(UInt8(ascii: "\""))
     }
 
     mutating func integer(_ n: Int64) {
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        if n < 0 { append(UInt8(ascii: "-")) }
         decimal(n.magnitude)
     }
 
     /// ``JSONText/microseconds(_:)``, as bytes.
     mutating func microseconds(_ ns: SimTime) {
-        if ns < 0 { bytes.append(UInt8(ascii: "-")) }
+        if ns < 0 { append(UInt8(ascii: "-")) }
         let magnitude = ns.magnitude
         decimal(magnitude / 1000)
         var fraction = Int(magnitude % 1000)
         guard fraction != 0 else { return }
         var digits = 3
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        bytes.append(UInt8(ascii: "."))
+        append(UInt8(ascii: "."))
         var divisor = 1
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
             divisor /= 10
         }
     }
@@ -735,7 +776,7 @@ struct JSONBytes {
     /// `n`'s decimal digits: made last first in a buffer of 20 (the
     /// most a UInt64 has), then appended at once.
     mutating func decimal(_ n: UInt64) {
-        if n < 10 { bytes.append(UInt8(ascii: "0") + UInt8(n)); return }
+        if n < 10 { append(UInt8(ascii: "0") + UInt8(n)); return }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { d in
             var n = n, at = 24
@@ -744,7 +785,7 @@ struct JSONBytes {
                 d[at] = UInt8(ascii: "0") + UInt8(n % 10)
                 n /= 10
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[at...]))
+            append(UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer(rebasing: d[at...])))
         }
     }
 
@@ -771,15 +812,15 @@ struct JSONBytes {
             }
             if Swift.abs(m) < 4_503_599_627_370_496 {
                 let u = UInt64(Swift.abs(m))
-                if m < 0 { bytes.append(UInt8(ascii: "-")) }
+                if m < 0 { append(UInt8(ascii: "-")) }
                 decimal(u / 1_000_000)
                 var fraction = u % 1_000_000, digits = 6  // not 0: r is not an integer
                 while fraction != 0 && fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-                bytes.append(UInt8(ascii: "."))
+                append(UInt8(ascii: "."))
                 var divisor: UInt64 = 1
                 for _ in 1..<digits { divisor *= 10 }
                 while divisor > 0 {
-                    bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+                    append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
                     divisor /= 10
                 }
                 return
@@ -789,8 +830,8 @@ struct JSONBytes {
     }
 
     mutating func flush(to sink: ByteSink) throws {
-        try bytes.withUnsafeBytes { try sink.write($0) }
-        bytes.removeAll(keepingCapacity: true)
+        try sink.write(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
     }
 }
 

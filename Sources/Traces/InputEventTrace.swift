@@ -123,7 +123,7 @@ enum InputEventBytes {
         w.message(5) { w in
             if which == 0 { motion(touch, &w) } else { dispatch(touch, &w) }
         }
-        TrackEventBytes.packet(ts: touch.dispatch, tag: [0x82, 0x07], body: w.bytes, into: &out)  // field 112
+        TrackEventBytes.packet(ts: touch.dispatch, field: 112, body: w.bytes, into: &out)  // android_input_event
     }
 
     private static func motion(_ t: InputEventTouch, _ w: inout ProtoWriter) {
@@ -135,10 +135,10 @@ enum InputEventBytes {
             w.varint(5, UInt64(bitPattern: Int64(InputEventTrace.deviceID)))
             w.varint(6, 0)  // display_id, sint32 0
             w.message(9) { w in
-                for (axis, value) in [(InputEventTrace.axisX, t.x), (InputEventTrace.axisY, t.y)] {
+                for axis in 0..<2 {
                     w.message(1) { w in
-                        w.varint(1, UInt64(bitPattern: Int64(axis)))
-                        w.float(2, Float(value))
+                        w.varint(1, UInt64(bitPattern: Int64(axis == 0 ? InputEventTrace.axisX : InputEventTrace.axisY)))
+                        w.float(2, Float(axis == 0 ? t.x : t.y))
                     }
                 }
                 w.varint(2, 0)
@@ -184,8 +184,15 @@ struct ProtoWriter {
         tag(field, 2)
         let start = bytes.count
         body(&self)
-        var length: [UInt8] = []
-        ProtoBytes.varint(UInt64(bytes.count - start), into: &length)
-        bytes.insert(contentsOf: length, at: start)
+        // the length's varint put in front of the body, in place
+        var n = UInt64(bytes.count - start)
+        bytes.insert(contentsOf: repeatElement(0, count: ProtoBytes.varintSize(n)), at: start)
+        var at = start
+        while n >= 0x80 {
+            bytes[at] = UInt8(truncatingIfNeeded: n) | 0x80
+            n >>= 7
+            at += 1
+        }
+        bytes[at] = UInt8(n)
     }
 }

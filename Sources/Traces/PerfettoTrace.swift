@@ -266,7 +266,17 @@ extension ChromeTrace {
     /// app's expected and actual, SurfaceFlinger's expected and actual),
     /// nil for those it lacks.
     static func timelines(_ f: TimelineFrame) -> [ClosedRange<SimTime>?] {
-        [f.expected, f.actual, f.displayExpected, f.displayActual]
+        (0..<4).map { timeline(f, $0) }
+    }
+
+    /// Timeline `which` of ``timelines(_:)``.
+    static func timeline(_ f: TimelineFrame, _ which: Int) -> ClosedRange<SimTime>? {
+        switch which {
+        case 0: f.expected
+        case 1: f.actual
+        case 2: f.displayExpected
+        default: f.displayActual
+        }
     }
 }
 
@@ -285,7 +295,7 @@ final class NativePackets {
     private var touches: Int64 = 0
     /// The gesture's touch-down, for the arrivals' events.
     private var downTime: SimTime?
-    private var start: [UInt8] = []
+    private var start: [UInt8] = [], body: [UInt8] = []
 
     init(sortMemoryLimit: Int, pid: Int) {
         sorter = PacketSorter(memoryLimit: sortMemoryLimit)
@@ -319,11 +329,11 @@ final class NativePackets {
     /// A frame's timelines: each a start (index 2 x cookie) and an end
     /// (2 x cookie + 1), cookies counting up in the order added.
     func add(_ frame: TimelineFrame) throws {
-        for (which, range) in ChromeTrace.timelines(frame).enumerated() {
-            guard let range else { continue }
+        for which in 0..<4 {
+            guard let range = ChromeTrace.timeline(frame, which) else { continue }
             cookie += 1
             start.removeAll(keepingCapacity: true)
-            TimelineBytes.start(frame, which: which, cookie: cookie, ft: tracks, appPid: Int32(pid), into: &start)
+            TimelineBytes.start(frame, which: which, cookie: cookie, ft: tracks, appPid: Int32(pid), into: &start, body: &body)
             let cookie = self.cookie
             try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) {
                 TimelineBytes.packet(ts: range.lowerBound, event: start, into: &$0)
@@ -363,19 +373,25 @@ enum TrackEventBytes {
     /// `body` as its field whose tag (the field's number and wire type 2,
     /// as a varint) is `tag`: the one packet header of every hand-encoded
     /// packet (track events, FrameTimeline, input events).
-    static func packet(ts: SimTime, tag: [UInt8], body: [UInt8], into out: inout [UInt8]) {
+    static func packet(ts: SimTime, field: UInt64, body: [UInt8], into out: inout [UInt8]) {
+        header(ts: ts, field: field, length: body.count, into: &out)
+        out.append(contentsOf: body)
+    }
+
+    /// A packet's bytes up to its field's body, which is `length` bytes
+    /// and comes next.
+    static func header(ts: SimTime, field: UInt64, length: Int, into out: inout [UInt8]) {
         out.append(0x40)
         ProtoBytes.varint(UInt64(max(0, ts)), into: &out)
         out.append(0x50)
         ProtoBytes.varint(UInt64(ChromeTrace.sequenceID), into: &out)
-        out.append(contentsOf: tag)
-        ProtoBytes.varint(UInt64(body.count), into: &out)
-        out.append(contentsOf: body)
+        ProtoBytes.varint(field << 3 | 2, into: &out)
+        ProtoBytes.varint(UInt64(length), into: &out)
     }
 
     /// The packet at `ts` carrying the track event `body` (field 11).
     static func packet(ts: SimTime, body: [UInt8], into out: inout [UInt8]) {
-        packet(ts: ts, tag: [0x5A], body: body, into: &out)
+        packet(ts: ts, field: 11, body: body, into: &out)
     }
 
     /// A slice's begin: its args (and its flow's name) as annotations, its
@@ -466,7 +482,7 @@ enum TrackEventBytes {
 enum TimelineBytes {
     /// The packet at `ts` (clamped to 0) carrying the serialised `event`.
     static func packet(ts: SimTime, event: [UInt8], into out: inout [UInt8]) {
-        TrackEventBytes.packet(ts: ts, tag: [0xE2, 0x04], body: event, into: &out)  // field 76
+        TrackEventBytes.packet(ts: ts, field: 76, body: event, into: &out)  // frame_timeline_event
     }
 
     /// FrameTimeline's start event of timeline `which` (``ChromeTrace/timelines(_:)``)
@@ -484,6 +500,14 @@ enum TimelineBytes {
     /// prediction_type (8).
     static func start(_ f: TimelineFrame, which: Int, cookie: Int64, ft: FrameTimelineTracks, appPid: Int32,
                       into out: inout [UInt8]) {
+        var body: [UInt8] = []
+        start(f, which: which, cookie: cookie, ft: ft, appPid: appPid, into: &out, body: &body)
+    }
+
+    /// ``start(_:which:cookie:ft:appPid:into:)`` with the event's body made
+    /// in `body`, a buffer the caller keeps (emptied first).
+    static func start(_ f: TimelineFrame, which: Int, cookie: Int64, ft: FrameTimelineTracks, appPid: Int32,
+                      into out: inout [UInt8], body: inout [UInt8]) {
         func present(_ p: TimelineFrame.Present) -> UInt64 {
             switch p {
             case .onTime: return 1
@@ -498,8 +522,7 @@ enum TimelineBytes {
             ProtoBytes.varint(UInt64(bitPattern: v), into: &o)
         }
         let displayToken = f.token + 1_000_000_000
-        var body: [UInt8] = []
-        body.reserveCapacity(64 + ft.layerName.utf8.count)
+        body.removeAll(keepingCapacity: true)
         let field: UInt64
         switch which {
         case 0, 1:
@@ -535,16 +558,17 @@ enum TimelineBytes {
         }
         ProtoBytes.varint(field << 3 | 2, into: &out)
         ProtoBytes.varint(UInt64(body.count), into: &out)
-        out += body
+        out.append(contentsOf: body)
     }
 
     /// The `FrameEnd` of the timeline started with `cookie`, at `ts`.
     static func end(ts: SimTime, cookie: Int64, into out: inout [UInt8]) {
-        var end: [UInt8] = [0x08]
-        ProtoBytes.varint(UInt64(bitPattern: cookie), into: &end)
-        var event: [UInt8] = [0x2A]
-        ProtoBytes.varint(UInt64(end.count), into: &event)
-        event += end
-        packet(ts: ts, event: event, into: &out)
+        // frame_end (5) { cookie (1) }, written in place
+        let end = 1 + ProtoBytes.varintSize(UInt64(bitPattern: cookie))
+        TrackEventBytes.header(ts: ts, field: 76, length: 1 + ProtoBytes.varintSize(UInt64(end)) + end, into: &out)
+        out.append(0x2A)
+        ProtoBytes.varint(UInt64(end), into: &out)
+        out.append(0x08)
+        ProtoBytes.varint(UInt64(bitPattern: cookie), into: &out)
     }
 }
