@@ -577,8 +577,11 @@ struct EventRecord {
     }
 
     private static func text(_ s: String, into out: inout [UInt8]) {
-        ProtoBytes.varint(UInt64(s.utf8.count), into: &out)
-        out.append(contentsOf: s.utf8)
+        var s = s
+        s.withUTF8 { b in
+            ProtoBytes.varint(UInt64(b.count), into: &out)
+            out.append(contentsOf: b)
+        }
     }
 
     init(_ b: UnsafeRawBufferPointer) {
@@ -703,8 +706,11 @@ struct JSONBytes: ~Copyable {
     deinit { base.deallocate() }
 
     /// Makes room for `n` more bytes.
-    private mutating func room(_ n: Int) {
-        guard count + n > capacity else { return }
+    @inline(__always) private mutating func room(_ n: Int) {
+        if count + n > capacity { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
         var grown = capacity * 2
         while count + n > grown { grown *= 2 }
         let b = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
@@ -713,7 +719,7 @@ struct JSONBytes: ~Copyable {
         (base, capacity) = (b, grown)
     }
 
-    mutating func append(_ byte: UInt8) {
+    @inline(__always) mutating func append(_ byte: UInt8) {
         room(1)
         base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
         count += 1
