@@ -734,6 +734,9 @@ struct JSONBytes: ~Copyable {
 
     mutating func append(_ a: [UInt8]) { a.withUnsafeBytes { append($0) } }
 
+    /// The bytes gathered, as text.
+    var text: String { String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self) }
+
     mutating func literal(_ s: StaticString) {
         append(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }

@@ -335,8 +335,28 @@ struct SpilledTraceTests {
             var out = JSONBytes()
             out.number(x)
             let expected = x.isFinite ? formatDecimal(x, places: 6) : "null"
-            #expect(String(decoding: out.bytes, as: UTF8.self) == expected, "\(x.bitPattern)")
+            #expect(out.text == expected, "\(x.bitPattern)")
         }
+    }
+
+    /// Integers are written digit by digit as bytes: the text Swift's
+    /// description gives, at every length and sign, and past the buffer's
+    /// first size (it grows).
+    @Test func integersAreTheirDescriptions() {
+        var rng = SeededRandom(seed: 23)
+        var ns: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.min + 1]
+        for _ in 0..<20_000 { ns.append(Int64(bitPattern: rng.next()) >> (rng.next() % 64)) }
+        var out = JSONBytes()
+        var expected = ""
+        for n in ns {
+            out.integer(n)
+            out.literal(",")
+            expected += "\(n),"
+        }
+        out.decimal(UInt64.max)
+        expected += "\(UInt64.max)"
+        #expect(out.text == expected)
+        #expect(expected.utf8.count > 1 << 17)
     }
 
     /// An event's JSON line as the format's plain definition writes it: the

@@ -82,7 +82,7 @@ struct TraceWhileRunningTests {
     func framesAndTraceFromOneRunAreTheWholeLogs(name: String, native: Bool) throws {
         let k = try #require(Self.cases.firstIndex { $0.0 == name })
         let c = try Self.configuration(k, seconds: 8)
-        var whole = try PipelineRun(configuration: c, keepLog: true)
+        let whole = try PipelineRun(configuration: c, keepLog: true)
         let kept = try whole.run()
         let trace = StreamedTrace(c, scenario: name, native: native, interval: 50)
         let csv = ByteSink.memory()
