@@ -370,9 +370,9 @@ final class NativePackets {
 /// double_value (5), string_value (6), name (10).
 enum TrackEventBytes {
     /// The packet at `ts` (clamped to 0) on latsim's sequence carrying
-    /// `body` as its field whose tag (the field's number and wire type 2,
-    /// as a varint) is `tag`: the one packet header of every hand-encoded
-    /// packet (track events, FrameTimeline, input events).
+    /// `body` as its length-delimited field number `field`: the one packet
+    /// header of every hand-encoded packet (track events, FrameTimeline,
+    /// input events).
     static func packet(ts: SimTime, field: UInt64, body: [UInt8], into out: inout [UInt8]) {
         header(ts: ts, field: field, length: body.count, into: &out)
         out.append(contentsOf: body)
