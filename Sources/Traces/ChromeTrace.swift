@@ -549,18 +549,19 @@ struct EventRecord {
             }
         }
         ProtoBytes.varint(UInt64(args.count), into: &out)
-        // in key order (an insertion sort: an event has a few args)
-        var order = args.pairs
-        if order.count > 1 {
-            for i in 1..<order.count {
-                var j = i
-                while j > 0 && order[j].key < order[j - 1].key {
-                    order.swapAt(j, j - 1)
-                    j -= 1
-                }
-            }
+        // in key order: an insertion sort of the pairs' places (an event has
+        // a few args; the pairs are not copied), keys compared by their
+        // UTF-8 bytes, the order of their scalars (as a String compares
+        // text in normal form; the keys are ASCII)
+        let pairs = args.pairs
+        var order = (UInt64(0), UInt64(0))  // up to 16 places, a byte each
+        let places = pairs.count
+        func precedes(_ a: String, _ b: String) -> Bool {
+            var a = a, b = b
+            return a.withUTF8 { x in b.withUTF8 { y in x.lexicographicallyPrecedes(y) } }
         }
-        for (key, value) in order {
+        func write(_ pair: (key: String, value: TraceValue)) {
+            let (key, value) = pair
             text(key, into: &out)
             switch value {
             case .string(let s):
@@ -573,6 +574,27 @@ struct EventRecord {
                 out.append(2)
                 withUnsafeBytes(of: x.bitPattern.littleEndian) { out.append(contentsOf: $0) }
             }
+        }
+        guard places > 1 else {
+            if places == 1 { write(pairs[0]) }
+            return
+        }
+        guard places <= 16 else {
+            for pair in pairs.sorted(by: { precedes($0.key, $1.key) }) { write(pair) }
+            return
+        }
+        withUnsafeMutableBytes(of: &order) { o in
+            for i in 0..<places {
+                var j = i
+                while j > 0 && precedes(pairs[i].key, pairs[Int(o[j - 1])].key) {
+                    o[j] = o[j - 1]
+                    j -= 1
+                }
+                o[j] = UInt8(i)
+            }
+        }
+        withUnsafeBytes(of: &order) { o in
+            for k in 0..<places { write(pairs[Int(o[k])]) }
         }
     }
 
