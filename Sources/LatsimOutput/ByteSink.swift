@@ -18,11 +18,8 @@ public final class ByteSink {
     public static let capacity = 1 << 20
 
     // one writer at a time (a sink is not shared across threads): no run-time
-    // exclusivity check on every write. The buffer is raw memory: a write
-    // is a bounds check and a copy, which an array's append is not.
-    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
-    @exclusivity(unchecked) private var reserved: Int
-    @exclusivity(unchecked) private var used = 0
+    // exclusivity check on every write
+    @exclusivity(unchecked) private var buffer: RawBytes
     private let descriptor: Int32
     private let file: String
     /// Every byte taken so far.
@@ -32,17 +29,14 @@ public final class ByteSink {
     init(descriptor: Int32, file: String) {
         self.descriptor = descriptor
         self.file = file
-        reserved = descriptor >= 0 ? Self.capacity : 4096
-        buffer = .allocate(byteCount: reserved, alignment: 16)
+        buffer = RawBytes(capacity: descriptor >= 0 ? Self.capacity : 4096)
     }
-
-    deinit { buffer.deallocate() }
 
     /// A sink that keeps everything in memory (``bytes``).
     public static func memory() -> ByteSink { ByteSink(descriptor: -1, file: "") }
 
     /// The bytes of a memory sink.
-    public var bytes: Data { Data(bytes: buffer, count: used) }
+    public var bytes: Data { Data(buffer.bytes) }
 
     /// Takes `text` as UTF-8.
     public func write(_ text: String) throws {
@@ -52,26 +46,14 @@ public final class ByteSink {
 
     /// Takes `bytes`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        let n = bytes.count
-        guard n > 0 else { return }
-        count += n
-        if used + n > reserved {
-            if descriptor >= 0 {
-                try flush()
-                // more than the buffer holds goes out at once
-                if n >= reserved { return try send(bytes) }
-            } else {
-                var grown = reserved
-                while used + n > grown { grown *= 2 }
-                let b = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
-                b.copyMemory(from: buffer, byteCount: used)
-                buffer.deallocate()
-                (buffer, reserved) = (b, grown)
-            }
+        count += bytes.count
+        if descriptor >= 0 && buffer.count + bytes.count > buffer.capacity {
+            try flush()
+            // more than the buffer holds goes out at once
+            if bytes.count >= buffer.capacity { return try send(bytes) }
         }
-        (buffer + used).copyMemory(from: bytes.baseAddress!, byteCount: n)
-        used += n
-        if descriptor >= 0 && used >= reserved { try flush() }
+        buffer.append(bytes)
+        if descriptor >= 0 && buffer.count >= buffer.capacity { try flush() }
     }
 
     /// Takes `data`.
@@ -87,10 +69,9 @@ public final class ByteSink {
 
     /// Writes what is gathered to the descriptor.
     func flush() throws {
-        guard descriptor >= 0, used > 0 else { return }
-        let n = used
-        used = 0
-        try send(UnsafeRawBufferPointer(start: buffer, count: n))
+        guard descriptor >= 0, buffer.count > 0 else { return }
+        defer { buffer.removeAll() }
+        try send(buffer.bytes)
     }
 
     private func send(_ bytes: UnsafeRawBufferPointer) throws {

@@ -89,8 +89,6 @@ public final class RecordLog: @unchecked Sendable {
         self.memoryLimit = max(64, memoryLimit)
     }
 
-    deinit { pending.free() }
-
     /// True once records went to a file.
     public var spilled: Bool { file != nil }
 
@@ -99,7 +97,9 @@ public final class RecordLog: @unchecked Sendable {
     public func append(_ record: UnsafeRawBufferPointer) {
         if pending.capacity == 0 { pending.reserve(memoryLimit) }
         if pending.count + 4 + record.count > memoryLimit && pending.count > 0 { spill() }
-        pending.append(length: UInt32(record.count), record)
+        var length = UInt32(record.count).littleEndian
+        withUnsafeBytes(of: &length) { pending.append($0) }
+        pending.append(record)
         count += 1
     }
 
@@ -171,48 +171,6 @@ public final class RecordLog: @unchecked Sendable {
         let c = RecordLog(memoryLimit: memoryLimit)
         do { try forEach { c.append($0) } } catch { c.failure = error }
         return c
-    }
-}
-
-/// A record log's bytes in memory: raw memory that grows by doubling, so
-/// that appending a record is a bounds check and two copies (an array's
-/// append costs about a hundred instructions more, a good part of writing
-/// a long trace). The owner frees it (``free()``).
-struct RawBytes {
-    private var base: UnsafeMutableRawPointer?
-    private(set) var count = 0, capacity = 0
-
-    /// The bytes held (valid until the next change).
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-
-    /// Makes room for `n` bytes in all.
-    mutating func reserve(_ n: Int) {
-        guard n > capacity else { return }
-        let grown = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
-        if let base {
-            grown.copyMemory(from: base, byteCount: count)
-            base.deallocate()
-        }
-        (base, capacity) = (grown, n)
-    }
-
-    /// Appends `length` (little-endian) and then `record`.
-    mutating func append(length: UInt32, _ record: UnsafeRawBufferPointer) {
-        let n = 4 + record.count
-        if count + n > capacity { reserve(max(2 * capacity, count + n, 64)) }
-        let at = base! + count
-        at.storeBytes(of: length.littleEndian, as: UInt32.self)
-        if record.count > 0 { (at + 4).copyMemory(from: record.baseAddress!, byteCount: record.count) }
-        count += n
-    }
-
-    /// Forgets the bytes, keeping the memory.
-    mutating func removeAll() { count = 0 }
-
-    /// Frees the memory.
-    mutating func free() {
-        base?.deallocate()
-        (base, count, capacity) = (nil, 0, 0)
     }
 }
 

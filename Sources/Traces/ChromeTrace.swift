@@ -713,51 +713,18 @@ enum ProtoBytes {
 /// JSON text written as bytes, with the escaping and number forms of
 /// ``JSONText``.
 struct JSONBytes: ~Copyable {
-    // raw memory: appending a few bytes is a bounds check and a copy, where
-    // an array's append costs about a hundred instructions more
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
+    private var raw = RawBytes(capacity: 1 << 17)
     /// The bytes gathered since the last ``flush(to:)``.
-    private(set) var count = 0
+    var count: Int { raw.count }
 
-    init() {
-        capacity = 1 << 17
-        base = .allocate(byteCount: capacity, alignment: 16)
-    }
+    mutating func append(_ byte: UInt8) { raw.append(byte) }
 
-    deinit { base.deallocate() }
-
-    /// Makes room for `n` more bytes.
-    @inline(__always) private mutating func room(_ n: Int) {
-        if count + n > capacity { grow(n) }
-    }
-
-    private mutating func grow(_ n: Int) {
-        var grown = capacity * 2
-        while count + n > grown { grown *= 2 }
-        let b = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
-        b.copyMemory(from: base, byteCount: count)
-        base.deallocate()
-        (base, capacity) = (b, grown)
-    }
-
-    @inline(__always) mutating func append(_ byte: UInt8) {
-        room(1)
-        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
-        count += 1
-    }
-
-    mutating func append(_ b: UnsafeRawBufferPointer) {
-        guard b.count > 0 else { return }
-        room(b.count)
-        (base + count).copyMemory(from: b.baseAddress!, byteCount: b.count)
-        count += b.count
-    }
+    mutating func append(_ b: UnsafeRawBufferPointer) { raw.append(b) }
 
     mutating func append(_ a: [UInt8]) { a.withUnsafeBytes { append($0) } }
 
     /// The bytes gathered, as text.
-    var text: String { String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self) }
+    var text: String { String(decoding: raw.bytes, as: UTF8.self) }
 
     mutating func literal(_ s: StaticString) {
         append(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
@@ -861,8 +828,8 @@ struct JSONBytes: ~Copyable {
     }
 
     mutating func flush(to sink: ByteSink) throws {
-        try sink.write(UnsafeRawBufferPointer(start: base, count: count))
-        count = 0
+        try sink.write(raw.bytes)
+        raw.removeAll()
     }
 }
 

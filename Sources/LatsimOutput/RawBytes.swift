@@ -1,0 +1,62 @@
+/// Bytes gathered in raw memory that grows by doubling: appending is a
+/// bounds check and a copy, where an array's `append(contentsOf:)` costs
+/// about a hundred instructions more a call (a good part of writing a long
+/// trace). The buffers of ``ByteSink``, ``RecordLog`` and the JSON trace's
+/// text. It owns its memory and cannot be copied.
+public struct RawBytes: ~Copyable {
+    @usableFromInline var base: UnsafeMutableRawPointer?
+    @usableFromInline var used = 0, reserved = 0
+
+    /// Empty, with room for `capacity` bytes.
+    public init(capacity: Int = 0) {
+        if capacity > 0 { reserve(capacity) }
+    }
+
+    deinit { base?.deallocate() }
+
+    /// The bytes held.
+    @inlinable public var count: Int { used }
+    /// The bytes it holds before it grows.
+    @inlinable public var capacity: Int { reserved }
+
+    /// The bytes held (valid until the next change).
+    @inlinable public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: used) }
+
+    /// Makes room for `n` bytes in all.
+    public mutating func reserve(_ n: Int) {
+        guard n > reserved else { return }
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: n, alignment: 16)
+        if let base {
+            grown.copyMemory(from: base, byteCount: used)
+            base.deallocate()
+        }
+        (base, reserved) = (grown, n)
+    }
+
+    /// Makes room for `n` more bytes, doubling.
+    @inlinable mutating func room(_ n: Int) {
+        if used + n > reserved { grow(n) }
+    }
+
+    @usableFromInline mutating func grow(_ n: Int) {
+        var grown = max(reserved * 2, 64)
+        while used + n > grown { grown *= 2 }
+        reserve(grown)
+    }
+
+    @inlinable public mutating func append(_ byte: UInt8) {
+        room(1)
+        base!.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
+        used += 1
+    }
+
+    @inlinable public mutating func append(_ b: UnsafeRawBufferPointer) {
+        guard b.count > 0 else { return }
+        room(b.count)
+        (base! + used).copyMemory(from: b.baseAddress!, byteCount: b.count)
+        used += b.count
+    }
+
+    /// Forgets the bytes, keeping the memory.
+    @inlinable public mutating func removeAll() { used = 0 }
+}
