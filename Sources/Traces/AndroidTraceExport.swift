@@ -84,12 +84,12 @@ public enum AndroidTraceExport {
     static func actualArgs(_ f: AndroidFrameLog.Frame, end: SimTime) -> TraceArgs {
         var args: TraceArgs = ["Jank type": .string(f.jank.perfettoName), "class": .string(f.jank.rawValue),
                                "buffer": .integer(Int64(f.buffer)), "resampled": .string(f.resampled.name)]
-        if f.presented >= 0 { args["actual present ms"] = .number(Double(f.presented) / 1e6) }
+        if f.presented >= 0 { args.append("actual present ms", .number(Double(f.presented) / 1e6)) }
         if f.expected >= 0 {
-            args["expected present ms"] = .number(Double(f.expected) / 1e6)
-            args["On time finish"] = .string(end <= f.deadline ? "Yes" : "No")
+            args.append("expected present ms", .number(Double(f.expected) / 1e6))
+            args.append("On time finish", .string(end <= f.deadline ? "Yes" : "No"))
             let late = f.presented - f.expected
-            args["Present type"] = .string(f.presented < 0 ? "Dropped Frame" : (late <= 2_000_000 ? "On-time Present" : "Late Present"))
+            args.append("Present type", .string(f.presented < 0 ? "Dropped Frame" : (late <= 2_000_000 ? "On-time Present" : "Late Present")))
         }
         return args
     }

@@ -26,26 +26,34 @@ extension TraceValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, E
 /// stored. A dictionary would hash every key three times an event, which
 /// was a good part of writing a long trace.
 public struct TraceArgs: ExpressibleByDictionaryLiteral, Sendable {
-    var pairs: [(key: String, value: TraceValue)]
+    /// The pairs, key first: the literal's own array, kept as given (a
+    /// copy into labelled tuples was an array made and freed per event).
+    var pairs: [(String, TraceValue)]
 
     /// The pairs of a literal (its keys distinct).
     public init(dictionaryLiteral elements: (String, TraceValue)...) {
-        pairs = elements.map { (key: $0.0, value: $0.1) }
-        assert(Set(pairs.map(\.key)).count == pairs.count, "a trace event's args name a key twice")
+        pairs = elements
+        assert(Set(pairs.map(\.0)).count == pairs.count, "a trace event's args name a key twice")
     }
 
     /// The pairs of a dictionary.
     public init(_ dictionary: [String: TraceValue]) {
-        pairs = dictionary.map { (key: $0.key, value: $0.value) }
+        pairs = dictionary.map { ($0.key, $0.value) }
+    }
+
+    /// Adds a pair whose key is not among the args (no search).
+    mutating func append(_ key: String, _ value: TraceValue) {
+        assert(!pairs.contains { $0.0 == key }, "a trace event's args name \(key) twice")
+        pairs.append((key, value))
     }
 
     /// The value under `key`; setting one replaces it or adds the pair.
     public subscript(key: String) -> TraceValue? {
-        get { pairs.first { $0.key == key }?.value }
+        get { pairs.first { $0.0 == key }?.1 }
         set {
-            let i = pairs.firstIndex { $0.key == key }
+            let i = pairs.firstIndex { $0.0 == key }
             switch (i, newValue) {
-            case (let i?, let v?): pairs[i].value = v
+            case (let i?, let v?): pairs[i].1 = v
             case (let i?, nil): pairs.remove(at: i)
             case (nil, let v?): pairs.append((key, v))
             case (nil, nil): break
@@ -249,8 +257,8 @@ public struct ChromeTrace: Sendable {
         var args: TraceArgs = [:]
         for (key, value) in values where value.isFinite { args.pairs.append((key, .number(value))) }
         // a series is named once, when first seen (no text made for a series seen before)
-        if args.count > 0 && !args.pairs.allSatisfy({ counterSeriesSeen.contains(Self.Series(counter: name, key: $0.key)) }) {
-            for key in args.pairs.map(\.key).sorted() where counterSeriesSeen.insert(Self.Series(counter: name, key: key)).inserted {
+        if args.count > 0 && !args.pairs.allSatisfy({ counterSeriesSeen.contains(Self.Series(counter: name, key: $0.0)) }) {
+            for key in args.pairs.map(\.0).sorted() where counterSeriesSeen.insert(Self.Series(counter: name, key: key)).inserted {
                 counterSeries.append("\(name) \(key)")
             }
         }
@@ -560,7 +568,7 @@ struct EventRecord {
             var a = a, b = b
             return a.withUTF8 { x in b.withUTF8 { y in x.lexicographicallyPrecedes(y) } }
         }
-        func write(_ pair: (key: String, value: TraceValue)) {
+        func write(_ pair: (String, TraceValue)) {
             let (key, value) = pair
             text(key, into: &out)
             switch value {
@@ -580,13 +588,13 @@ struct EventRecord {
             return
         }
         guard places <= 16 else {
-            for pair in pairs.sorted(by: { precedes($0.key, $1.key) }) { write(pair) }
+            for pair in pairs.sorted(by: { precedes($0.0, $1.0) }) { write(pair) }
             return
         }
         withUnsafeMutableBytes(of: &order) { o in
             for i in 0..<places {
                 var j = i
-                while j > 0 && precedes(pairs[i].key, pairs[Int(o[j - 1])].key) {
+                while j > 0 && precedes(pairs[i].0, pairs[Int(o[j - 1])].0) {
                     o[j] = o[j - 1]
                     j -= 1
                 }
@@ -739,13 +747,35 @@ struct JSONBytes: ~Copyable {
 
     /// A string literal of the UTF-8 text `b`.
     mutating func string(_ b: UnsafeRawBufferPointer) {
-        if b.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if Self.needsEscapes(b) {
             text(JSONText.string(String(decoding: b, as: UTF8.self)))
             return
         }
         append(UInt8(ascii: "\""))
         append(b)
         append(UInt8(ascii: "\""))
+    }
+
+    /// True when `b` holds a byte a JSON string must escape (a control
+    /// character, `"` or `\`): eight bytes at a time, with the bit tests
+    /// for a byte below a bound and for a zero byte (Anderson's "Bit
+    /// Twiddling Hacks", "Determine if a word has a byte less than n"),
+    /// the rest one by one.
+    static func needsEscapes(_ b: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        var at = 0
+        while at + 8 <= b.count {
+            let w = b.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            if (w &- ones &* 0x20) & ~w & highs != 0 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C)) { return true }
+            at += 8
+        }
+        while at < b.count {
+            let c = b[at]
+            if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return true }
+            at += 1
+        }
+        return false
     }
 
     mutating func integer(_ n: Int64) {

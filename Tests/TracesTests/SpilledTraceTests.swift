@@ -359,6 +359,31 @@ struct SpilledTraceTests {
         #expect(expected.utf8.count > 1 << 17)
     }
 
+    /// The word-at-a-time test for a byte a JSON string escapes agrees with
+    /// the byte-by-byte one: every single byte at every place of a word and
+    /// of the tail, and random texts of every length up to 40 whose bytes
+    /// are drawn mostly from around the bounds (0x1F, 0x20, 0x22, 0x5C, 0x80).
+    @Test func escapeTestIsTheByteByByteOne() {
+        func plain(_ b: [UInt8]) -> Bool { b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+        for length in [1, 7, 8, 9, 16, 17] {
+            for place in 0..<length {
+                for byte in 0...255 {
+                    var b = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    b[place] = UInt8(byte)
+                    #expect(b.withUnsafeBytes { JSONBytes.needsEscapes($0) } == plain(b), "byte \(byte) at \(place) of \(length)")
+                }
+            }
+        }
+        var rng = SeededRandom(seed: 5)
+        let near: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+        for _ in 0..<20_000 {
+            let b = (0..<Int(rng.next() % 41)).map { _ in
+                rng.next() % 4 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : near[Int(rng.next() % UInt64(near.count))]
+            }
+            #expect(b.withUnsafeBytes { JSONBytes.needsEscapes($0) } == plain(b))
+        }
+    }
+
     /// An event's JSON line as the format's plain definition writes it: the
     /// fields in a fixed order, the args (and the flow's name) by key.
     static func referenceLine(_ e: ChromeTrace.Event, pid: Int) -> String {
