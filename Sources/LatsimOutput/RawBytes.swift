@@ -57,6 +57,20 @@ public struct RawBytes: ~Copyable {
         used += b.count
     }
 
+    /// Writes `n` little-endian over the four bytes held from `offset`.
+    @inlinable public mutating func storeLength(_ n: UInt32, at offset: Int) {
+        precondition(offset >= 0 && offset + 4 <= used, "a length stored outside the bytes held")
+        base!.storeBytes(of: n.littleEndian, toByteOffset: offset, as: UInt32.self)
+    }
+
+    /// Forgets the first `n` bytes, moving the rest to the front.
+    public mutating func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= used, "more bytes removed than held")
+        guard n > 0 else { return }
+        if n < used { base!.copyMemory(from: base! + n, byteCount: used - n) }
+        used -= n
+    }
+
     /// Forgets the bytes, keeping the memory.
     @inlinable public mutating func removeAll() { used = 0 }
 }

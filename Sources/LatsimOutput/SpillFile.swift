@@ -81,9 +81,14 @@ public final class RecordLog: @unchecked Sendable {
     // one writer at a time: no run-time exclusivity check on every append
     @exclusivity(unchecked) private var pending = RawBytes()
     private var file: SpillFile?
+    /// Where the file's records not taken yet (``take(_:into:)``) begin.
+    private var fileStart = 0
     private var failure: (any Error)?
     /// The records appended.
     @exclusivity(unchecked) public private(set) var count = 0
+    /// The records taken from the front (``take(_:into:)``): the log
+    /// holds records `taken..<count`.
+    public private(set) var taken = 0
 
     public init(memoryLimit: Int = 16 << 20) {
         self.memoryLimit = max(64, memoryLimit)
@@ -103,6 +108,20 @@ public final class RecordLog: @unchecked Sendable {
         count += 1
     }
 
+    /// Appends the record `encode` writes, encoded in place. A buffer
+    /// within a few KiB of its limit is written out first; a record longer
+    /// than that grows it.
+    public func append(_ encode: (inout RawBytes) -> Void) {
+        if pending.capacity == 0 { pending.reserve(memoryLimit) }
+        if pending.count + 4 + min(4096, memoryLimit / 4) > memoryLimit && pending.count > 0 { spill() }
+        let start = pending.count
+        var length = UInt32(0)
+        withUnsafeBytes(of: &length) { pending.append($0) }
+        encode(&pending)
+        pending.storeLength(UInt32(pending.count - start - 4), at: start)
+        count += 1
+    }
+
     private func spill() {
         guard failure == nil else { pending.removeAll(); return }
         do {
@@ -114,12 +133,40 @@ public final class RecordLog: @unchecked Sendable {
         pending.removeAll()
     }
 
-    /// Calls `body` with each record in the order appended (the bytes are
-    /// valid during the call only).
+    /// Moves the first `n` records held (those from ``taken``) to the end
+    /// of `out`, each as the log keeps it (a little-endian `UInt32`
+    /// length, then the bytes); the log forgets them.
+    public func take(_ n: Int, into out: inout RawBytes) throws {
+        if let failure { throw failure }
+        precondition(n >= 0 && n <= count - taken, "more records taken than held")
+        var left = n
+        if let file, fileStart < file.size, left > 0 {
+            var reader = RecordReader(file: file, from: fileStart, to: file.size, bufferSize: 256 << 10)
+            while left > 0, let r = try reader.next() {
+                var length = UInt32(r.count).littleEndian
+                withUnsafeBytes(of: &length) { out.append($0) }
+                out.append(r)
+                fileStart += 4 + r.count
+                left -= 1
+            }
+        }
+        let b = pending.bytes
+        var at = 0
+        while left > 0 {
+            at += 4 + Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+            left -= 1
+        }
+        out.append(UnsafeRawBufferPointer(rebasing: b[..<at]))
+        pending.removeFirst(at)
+        taken += n
+    }
+
+    /// Calls `body` with each record held, in the order appended (the
+    /// bytes are valid during the call only).
     public func forEach(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let failure { throw failure }
         if let file {
-            var reader = RecordReader(file: file, from: 0, to: file.size)
+            var reader = RecordReader(file: file, from: fileStart, to: file.size)
             while let r = try reader.next() { try body(r) }
         }
         let b = pending.bytes
@@ -147,7 +194,7 @@ public final class RecordLog: @unchecked Sendable {
 
         init(log: RecordLog) {
             self.log = log
-            if let f = log.file { file = RecordReader(file: f, from: 0, to: f.size, bufferSize: 64 << 10) }
+            if let f = log.file { file = RecordReader(file: f, from: log.fileStart, to: f.size, bufferSize: 64 << 10) }
         }
 
         /// The next record as `read` makes it (the bytes are valid during
@@ -165,10 +212,12 @@ public final class RecordLog: @unchecked Sendable {
         }
     }
 
-    /// A copy holding the same records (or this log's failure to spill,
-    /// or the copy's, thrown by its first read).
+    /// A copy holding the same records, numbered as here (or this log's
+    /// failure to spill, or the copy's, thrown by its first read).
     public func copy() -> RecordLog {
         let c = RecordLog(memoryLimit: memoryLimit)
+        c.count = taken
+        c.taken = taken
         do { try forEach { c.append($0) } } catch { c.failure = error }
         return c
     }

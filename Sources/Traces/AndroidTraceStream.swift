@@ -44,6 +44,8 @@ final class AndroidTraceStream: RunTraceStream {
         super.init(c, trace: t, vsync: vsync, packets: packets, interval: interval, trims: trims)
     }
 
+    override var keptSections: [Int] { [Section.expected.rawValue, Section.actual.rawValue] }
+
     /// The records of `list` not read yet, in order.
     private func unread<T>(_ list: [T], _ s: Section) -> ArraySlice<T> { unread(list, s.rawValue) }
 
@@ -54,11 +56,12 @@ final class AndroidTraceStream: RunTraceStream {
         trace.section(Section.scans.rawValue)
         for s in unread(log.scans, .scans) { scanRef[s.index] = AndroidTraceExport.scan(s, on: input, in: &trace) }
         trace.section(Section.arrivals.rawValue)
-        for r in unread(a.arrivals, .arrivals) {
+        let arrivals = unread(a.arrivals, .arrivals)
+        for r in arrivals {
             trace.instant(input, name: r.down ? "DOWN \(r.scan) reaches the app" : "MOVE \(r.scan) reaches the app", atNs: r.arrival,
                           args: ["evdev time ms": ms(r.ready)])
-            try packets?.add(arrival: r)
         }
+        try withPackets { p in for r in arrivals { try p.add(arrival: r) } }
         trace.section(Section.ui.rawValue)
         for w in unread(a.uiWork, .ui) {
             let name: String
@@ -183,6 +186,7 @@ final class AndroidTraceStream: RunTraceStream {
     private func writeTimelines(final: Bool) throws {
         guard c.android.version.hasFrameTimeline else { return timelines.drop(final: final) }
         if timelineTracks { return timelines.write(final: final, c.androidTiming, into: &trace) }
-        try timelines.take(final: final) { try packets?.add($0, timing: c.androidTiming) }
+        let timing = c.androidTiming
+        try timelines.take(final: final) { frames in try withPackets { try $0.add(frames, timing: timing) } }
     }
 }

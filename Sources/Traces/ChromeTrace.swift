@@ -147,7 +147,6 @@ public struct ChromeTrace: Sendable {
     /// The section events are added to.
     private var current = 0
     private let memoryLimit: Int
-    private var scratch: [UInt8] = []
     /// Each slice's place in a flow, by section and event: in memory until
     /// settled (``settleMarks(section:below:)``), then written in event
     /// order to a record log (in memory up to a few KiB, the rest
@@ -156,11 +155,19 @@ public struct ChromeTrace: Sendable {
     private var settledMarks: [RecordLog?] = [nil]
     /// A flow that reached a slice whose marks were settled.
     private var flowFailure: LatsimError?
+    /// Where settled events go as the run goes, when set (a trace made as
+    /// its run goes, ``SettledEvents``): a section's events, once their
+    /// flows are settled, leave the trace with their marks.
+    var settledEvents: SettledEvents?
+    /// The counter series handed with the last settled events.
+    private var seriesHanded = 0
     /// The counter series ("display buffers in use"), in order of first sample.
     private(set) var counterSeries: [String] = []
     private var counterSeriesSeen: Set<Series> = []
     /// The number of events added so far (metadata not counted).
     public var eventCount: Int { stores.reduce(0) { $0 + $1.count } }
+    /// The sections made so far (``section(_:)``).
+    var sectionCount: Int { stores.count }
     /// The events added to section `k` so far.
     func count(inSection k: Int) -> Int { k < stores.count ? stores[k].count : 0 }
 
@@ -230,9 +237,7 @@ public struct ChromeTrace: Sendable {
     private mutating func add(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
                               args: TraceArgs) {
         if !isKnownUniquelyReferenced(&stores[current]) { stores[current] = stores[current].copy() }
-        scratch.removeAll(keepingCapacity: true)
-        EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &scratch)
-        scratch.withUnsafeBytes { stores[current].append($0) }
+        stores[current].append { EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &$0) }
     }
 
     /// A span of work on a track (an `X` complete event); `color` is one of
@@ -299,11 +304,15 @@ public struct ChromeTrace: Sendable {
     /// (varint place, flags 2 in and 1 out, varint id, the name's length
     /// and bytes), and a flow through one of those events is an internal
     /// error, thrown when the trace is written.
-    /// Marks are settled 8,192 events at a time at least (`force` for any
-    /// number), so a stream reading its log often moves its window of
-    /// marks rarely.
+    /// Marks are settled 8,192 events at a time at least (512 when they go
+    /// to ``settledEvents``; `force` for any number), so a stream reading
+    /// its log often moves its window of marks rarely.
     mutating func settleMarks(section k: Int, below: Int, force: Bool = false) {
-        guard k < stores.count, below > flowMarks[k].base, force || below - flowMarks[k].base >= 8_192 else { return }
+        // events handed over as the run goes go in smaller chunks: their
+        // packets come to the sort in nearly the order of time
+        let least = settledEvents == nil ? 8_192 : 512
+        guard k < stores.count, below > flowMarks[k].base, force || below - flowMarks[k].base >= least else { return }
+        if let settledEvents { return handOff(section: k, below: below, to: settledEvents) }
         if flowMarks[k].hasMarks(below: below) {
             if settledMarks[k] == nil { settledMarks[k] = RecordLog(memoryLimit: 16 << 10) }
             if !isKnownUniquelyReferenced(&settledMarks[k]!) { settledMarks[k] = settledMarks[k]!.copy() }
@@ -321,49 +330,102 @@ public struct ChromeTrace: Sendable {
         }
     }
 
-    /// Calls `body` with each event in the order added and its place in a
-    /// flow, if any.
-    func forEachEvent(_ body: (EventRecord, FlowMark?) throws -> Void) throws {
-        if let flowFailure { throw flowFailure }
-        // the tids of tracks written in another order than added
-        let order = trackOrder
-        var tid: [Int]? = nil
-        if order != Array(order.indices) {
-            var map = [Int](repeating: 0, count: order.count)
-            for (k, i) in order.enumerated() { map[i] = pid + 1 + k }
-            tid = map
+    /// Hands section `k`'s events before `below` (its first events held)
+    /// and their marks to `settled`; the counter series too when there are
+    /// new ones.
+    private mutating func handOff(section k: Int, below: Int, to settled: SettledEvents) {
+        let chunk = EventChunk(section: k, first: stores[k].taken, count: below - stores[k].taken)
+        do {
+            try stores[k].take(chunk.count, into: &chunk.records)
+        } catch {
+            chunk.failure = error
         }
-        for (k, store) in stores.enumerated() {
-            // the settled marks, then those in memory, in event order
-            var settled = try settledMarks[k]?.cursor()
-            func nextSettled() throws -> (index: Int, mark: FlowMark)? {
-                try settled?.next { b in
-                    var at = 0
-                    let index = Int(ProtoBytes.readVarint(b, &at))
-                    let flags = b[at]
-                    at += 1
-                    let id = ProtoBytes.readVarint(b, &at)
-                    let n = Int(ProtoBytes.readVarint(b, &at))
-                    let name = String(decoding: UnsafeRawBufferPointer(rebasing: b[at..<(at + n)]), as: UTF8.self)
-                    return (index, FlowMark(id: id, name: name, flowIn: flags & 2 != 0, flowOut: flags & 1 != 0))
-                }
+        flowMarks[k].settle(below: below) { index, m in chunk.marks.append((index, m)) }
+        if counterSeries.count > seriesHanded {
+            chunk.counterSeries = counterSeries
+            seriesHanded = counterSeries.count
+        }
+        settled.add(chunk)
+    }
+
+    /// ``tidMap``, once the settled events (``settledEvents``) are all
+    /// written, and checked against them: their tracks, written with the
+    /// tids they were added with, must keep their places.
+    func settledTIDs() throws -> [Int]? {
+        let map = tidMap
+        guard let settledEvents else { return map }
+        try settledEvents.drain()
+        if let map, settledEvents.largestTID > pid,
+           let moved = (pid + 1...settledEvents.largestTID).first(where: { writtenTID($0, map) != $0 }) {
+            throw LatsimError(.internal, problem: "track \(moved) moved after its events were written as the run went")
+        }
+        return map
+    }
+
+    /// Event `j` of section `k`'s place among all events, for ordering:
+    /// increasing with the section, then with the event (the order of
+    /// ``forEachEvent(_:)``) whatever the sections' sizes.
+    static func eventIndex(section k: Int, _ j: Int) -> Int64 { Int64(k) << 40 | Int64(j) }
+
+    /// The tid an event of track `tid` (as added) is written with, given
+    /// `map` (the written tids of tracks written in another order than
+    /// added, by place added; nil when every track keeps its place).
+    func writtenTID(_ tid: Int?, _ map: [Int]?) -> Int? {
+        guard let map, let t = tid, t > pid, t - pid - 1 < map.count else { return tid }
+        return map[t - pid - 1]
+    }
+
+    /// The written tid of each track by place added, when some track is
+    /// written in another place than added.
+    var tidMap: [Int]? {
+        let order = trackOrder
+        guard order != Array(order.indices) else { return nil }
+        var map = [Int](repeating: 0, count: order.count)
+        for (k, i) in order.enumerated() { map[i] = pid + 1 + k }
+        return map
+    }
+
+    /// Calls `body` with each event held in the order added, its place in
+    /// a flow, if any, and its ``eventIndex(section:_:)``.
+    func forEachEvent(_ body: (EventRecord, FlowMark?, Int64) throws -> Void) throws {
+        let tid = try settledTIDs()
+        for k in stores.indices { try forEachEvent(section: k, tids: tid, body) }
+    }
+
+    /// ``forEachEvent(_:)`` for section `k`'s events.
+    func forEachEvent(section k: Int, tids: [Int]? = nil, _ body: (EventRecord, FlowMark?, Int64) throws -> Void) throws {
+        if let flowFailure { throw flowFailure }
+        let tid = tids ?? tidMap
+        // the settled marks, then those in memory, in event order
+        var settled = try settledMarks[k]?.cursor()
+        func nextSettled() throws -> (index: Int, mark: FlowMark)? {
+            try settled?.next { b in
+                var at = 0
+                let index = Int(ProtoBytes.readVarint(b, &at))
+                let flags = b[at]
+                at += 1
+                let id = ProtoBytes.readVarint(b, &at)
+                let n = Int(ProtoBytes.readVarint(b, &at))
+                let name = String(decoding: UnsafeRawBufferPointer(rebasing: b[at..<(at + n)]), as: UTF8.self)
+                return (index, FlowMark(id: id, name: name, flowIn: flags & 2 != 0, flowOut: flags & 1 != 0))
             }
-            var pendingSettled = try nextSettled()
-            let recent = flowMarks[k]
-            var index = 0
-            try store.forEach { bytes in
-                var mark: FlowMark?
-                if let p = pendingSettled, p.index == index {
-                    mark = p.mark
-                    pendingSettled = try nextSettled()
-                } else {
-                    mark = recent[index]
-                }
-                var e = EventRecord(bytes)
-                if let tid, let t = e.tid, t > pid, t - pid - 1 < tid.count { e.tid = tid[t - pid - 1] }
-                try body(e, mark)
-                index += 1
+        }
+        var pendingSettled = try nextSettled()
+        let recent = flowMarks[k]
+        let store = stores[k]
+        var index = store.taken
+        try store.forEach { bytes in
+            var mark: FlowMark?
+            if let p = pendingSettled, p.index == index {
+                mark = p.mark
+                pendingSettled = try nextSettled()
+            } else {
+                mark = recent[index]
             }
+            var e = EventRecord(bytes)
+            e.tid = writtenTID(e.tid, tid)
+            try body(e, mark, Self.eventIndex(section: k, index))
+            index += 1
         }
     }
 
@@ -371,7 +433,7 @@ public struct ChromeTrace: Sendable {
     /// events are read back from its spill file whole).
     var events: [Event] {
         var all: [Event] = []
-        try! forEachEvent { r, mark in
+        try! forEachEvent { r, mark, _ in
             var e = Event(name: r.nameText, category: category, phase: String(UnicodeScalar(r.phase)), ts: r.ts)
             e.dur = r.dur
             e.tid = r.tid
@@ -412,52 +474,18 @@ public struct ChromeTrace: Sendable {
             try line(Self.metadata("thread_name", pid: pid, tid: pid + 1 + i, key: "name", value: .string(name)))
             try line(Self.metadata("thread_sort_index", pid: pid, tid: pid + 1 + i, key: "sort_index", value: .integer(Int64(i))))
         }
+        let tids = try settledTIDs()
+        if let settled = settledEvents as? SettledJSON {
+            try settled.writeEvents(of: self, tids: tids, to: sink)
+            return try sink.write("\n],\n\"displayTimeUnit\":\"ms\"}\n")
+        }
         var out = JSONBytes()
-        let head = Array(("{\"name\":").utf8)
-        let cat = Array((",\"cat\":" + JSONText.string(category) + ",\"ph\":\"").utf8)
-        let pidText = Array((",\"pid\":\(pid)").utf8)
-        try forEachEvent { r, mark in
-            out.literal(",\n")  // the metadata came first
-            out.append(head)
-            out.string(r.name)
-            out.append(cat)
-            out.append(r.phase)
-            out.literal("\",\"ts\":")
-            out.microseconds(r.ts)
-            if let dur = r.dur {
-                out.literal(",\"dur\":")
-                out.microseconds(dur)
+        let text = JSONEventText(self)
+        for k in stores.indices {
+            try forEachEvent(section: k, tids: tids) { r, mark, _ in
+                text.write(r, mark: mark, into: &out)
+                if out.count >= 1 << 16 { try out.flush(to: sink) }
             }
-            out.append(pidText)
-            if let tid = r.tid {
-                out.literal(",\"tid\":")
-                out.integer(Int64(tid))
-            }
-            var flowName: String?
-            if let mark {
-                let f = mark
-                out.literal(",\"bind_id\":")
-                out.decimal(f.id)
-                if mark.flowIn { out.literal(",\"flow_in\":true") }
-                if mark.flowOut { out.literal(",\"flow_out\":true") }
-                flowName = f.name
-            }
-            if r.phase == EventRecord.instant { out.literal(",\"s\":\"t\"") }
-            if let color = r.color {
-                out.literal(",\"cname\":")
-                out.string(color)
-            }
-            var firstArg = true
-            r.forEachArg(flowName: flowName) { key, value in
-                out.literal(firstArg ? ",\"args\":{" : ",")
-                firstArg = false
-                out.string(key)
-                out.append(UInt8(ascii: ":"))
-                out.value(value)
-            }
-            if !firstArg { out.append(UInt8(ascii: "}")) }
-            out.append(UInt8(ascii: "}"))
-            if out.count >= 1 << 16 { try out.flush(to: sink) }
         }
         try out.flush(to: sink)
         try sink.write("\n],\n\"displayTimeUnit\":\"ms\"}\n")
@@ -542,7 +570,7 @@ struct EventRecord {
     var nameText: String { String(decoding: name, as: UTF8.self) }
 
     static func encode(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
-                       args: TraceArgs, into out: inout [UInt8]) {
+                       args: TraceArgs, into out: inout RawBytes) {
         out.append(phase)
         ProtoBytes.varint(ProtoBytes.zigzag(ts), into: &out)
         if phase == slice { ProtoBytes.varint(ProtoBytes.zigzag(dur ?? 0), into: &out) }
@@ -551,7 +579,7 @@ struct EventRecord {
         if phase == slice {
             if let color {
                 ProtoBytes.varint(UInt64(color.utf8.count + 1), into: &out)
-                out.append(contentsOf: color.utf8)
+                bytes(color) { out.append($0) }
             } else {
                 out.append(0)
             }
@@ -564,10 +592,7 @@ struct EventRecord {
         let pairs = args.pairs
         var order = (UInt64(0), UInt64(0))  // up to 16 places, a byte each
         let places = pairs.count
-        func precedes(_ a: String, _ b: String) -> Bool {
-            var a = a, b = b
-            return a.withUTF8 { x in b.withUTF8 { y in x.lexicographicallyPrecedes(y) } }
-        }
+        func precedes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
         func write(_ pair: (String, TraceValue)) {
             let (key, value) = pair
             text(key, into: &out)
@@ -580,7 +605,7 @@ struct EventRecord {
                 ProtoBytes.varint(ProtoBytes.zigzag(n), into: &out)
             case .number(let x):
                 out.append(2)
-                withUnsafeBytes(of: x.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+                withUnsafeBytes(of: x.bitPattern.littleEndian) { out.append($0) }
             }
         }
         guard places > 1 else {
@@ -606,11 +631,18 @@ struct EventRecord {
         }
     }
 
-    private static func text(_ s: String, into out: inout [UInt8]) {
+    /// Calls `body` with the UTF-8 bytes of `s` (in place when it is
+    /// stored as UTF-8, as Swift's own strings are).
+    @inline(__always) private static func bytes(_ s: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        if s.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) != nil { return }
         var s = s
-        s.withUTF8 { b in
+        s.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func text(_ s: String, into out: inout RawBytes) {
+        bytes(s) { b in
             ProtoBytes.varint(UInt64(b.count), into: &out)
-            out.append(contentsOf: b)
+            out.append(b)
         }
     }
 
@@ -697,6 +729,15 @@ enum ProtoBytes {
         out.append(UInt8(v))
     }
 
+    @inline(__always) static func varint(_ v: UInt64, into out: inout RawBytes) {
+        var v = v
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
     @inline(__always) static func varintSize(_ v: UInt64) -> Int {
         var n = 1, v = v
         while v >= 0x80 { n += 1; v >>= 7 }
@@ -733,6 +774,12 @@ struct JSONBytes: ~Copyable {
 
     /// The bytes gathered, as text.
     var text: String { String(decoding: raw.bytes, as: UTF8.self) }
+
+    /// The bytes gathered (valid until the next change).
+    var bytes: UnsafeRawBufferPointer { raw.bytes }
+
+    /// Forgets the bytes gathered, keeping the memory.
+    mutating func removeAll() { raw.removeAll() }
 
     mutating func literal(_ s: StaticString) {
         append(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))

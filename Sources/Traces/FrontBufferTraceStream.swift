@@ -33,6 +33,8 @@ final class FrontBufferTraceStream: RunTraceStream {
         super.init(c, trace: t, vsync: vsync, packets: packets, interval: interval, trims: trims)
     }
 
+    override var keptSections: [Int] { [Section.expected.rawValue, Section.actual.rawValue] }
+
     private func unread<T>(_ list: [T], _ s: Section) -> ArraySlice<T> { unread(list, s.rawValue) }
 
     override func read(_ log: FrameLog, upTo now: SimTime, final: Bool) throws {
@@ -41,11 +43,12 @@ final class FrontBufferTraceStream: RunTraceStream {
         trace.section(Section.scans.rawValue)
         for s in unread(log.scans, .scans) { scanRef[s.index] = AndroidTraceExport.scan(s, on: input, in: &trace) }
         trace.section(Section.arrivals.rawValue)
-        for r in unread(a.arrivals, .arrivals) {
+        let arrivals = unread(a.arrivals, .arrivals)
+        for r in arrivals {
             trace.instant(input, name: r.down ? "DOWN \(r.scan) reaches the app" : "MOVE \(r.scan) reaches the app (unbuffered)",
                           atNs: r.arrival, args: ["evdev time ms": ms(r.ready)])
-            try packets?.add(arrival: r)
         }
+        try withPackets { p in for r in arrivals { try p.add(arrival: r) } }
         trace.section(Section.lifts.rawValue)
         for l in unread(a.lifts, .lifts) { trace.instant(input, name: "UP reaches the app", atNs: l) }
         trace.section(Section.ui.rawValue)
@@ -118,7 +121,8 @@ final class FrontBufferTraceStream: RunTraceStream {
         if timelineTracks {
             timelines.write(final: final, c.androidTiming, into: &trace)
         } else {
-            try timelines.take(final: final) { try packets?.add($0, timing: c.androidTiming) }
+            let timing = c.androidTiming
+        try timelines.take(final: final) { frames in try withPackets { try $0.add(frames, timing: timing) } }
         }
         settle(Section.scans.rawValue, through: scanRef)
         settle(Section.ui.rawValue, through: uiRef)

@@ -131,24 +131,45 @@ final class PacketSorter {
             return
         }
         try spillRun()
-        // the gathering buffers are not needed while the runs merge
+        try Self.merge(runReaders(), body)
+    }
+
+    /// A reader of each run, its buffer a share of the memory limit; the
+    /// gathering buffers are let go (not needed while the runs merge).
+    private func runReaders() -> [RecordReader] {
         entries = []
         arena = []
-        let file = file!
-        // each run read through its own buffer, together about the memory limit
-        let bufferSize = min(1 << 20, max(4 << 10, memoryLimit / runs.count))
-        var readers = runs.map { RecordReader(file: file, from: $0.lowerBound, to: $0.upperBound, bufferSize: bufferSize) }
+        guard let file else { return [] }
+        let bufferSize = min(1 << 20, max(4 << 10, memoryLimit / max(1, runs.count)))
+        return runs.map { RecordReader(file: file, from: $0.lowerBound, to: $0.upperBound, bufferSize: bufferSize) }
+    }
+
+    /// Merges sorted runs (no two packets' keys are equal: they differ
+    /// at least in their order of adding).
+    private static func merge(_ readers: [RecordReader], _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var readers = readers
         var current: [UnsafeRawBufferPointer?] = []
         for i in readers.indices { current.append(try readers[i].next()) }
         var heap = RunHeap()
         for (i, r) in current.enumerated() {
             if let r { heap.push(PacketKey(loading: r), run: i) }
         }
+        // a run's packets go out one after another while they come before
+        // every other run's next one, without the heap: runs made as a
+        // trace's events settle cover mostly distinct times
         while let (_, run) = heap.pop() {
-            let r = current[run]!
-            try body(UnsafeRawBufferPointer(rebasing: r[PacketKey.encodedSize...]))
-            current[run] = try readers[run].next()
-            if let next = current[run] { heap.push(PacketKey(loading: next), run: run) }
+            var r = current[run]!
+            while true {
+                try body(UnsafeRawBufferPointer(rebasing: r[PacketKey.encodedSize...]))
+                guard let next = try readers[run].next() else { break }
+                r = next
+                let key = PacketKey(loading: next)
+                if let top = heap.top, top < key {
+                    current[run] = next
+                    heap.push(key, run: run)
+                    break
+                }
+            }
         }
     }
 }
@@ -167,6 +188,9 @@ private struct RunHeap {
             i = parent
         }
     }
+
+    /// The smallest key held.
+    var top: PacketKey? { items.first?.key }
 
     mutating func pop() -> (PacketKey, Int)? {
         guard let top = items.first else { return nil }

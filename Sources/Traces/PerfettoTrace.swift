@@ -75,6 +75,9 @@ public struct FrameTimelineTracks: Sendable {
 }
 
 extension ChromeTrace {
+    /// The uuid of counter series `k` (in order of first sample)'s track.
+    static func counterUUID(_ k: Int) -> UInt64 { 100_000 + UInt64(k) }
+
     /// The trusted sequence id of every packet latsim writes.
     static let sequenceID: UInt32 = 1
     /// The bytes of packets held in memory while they are put in order
@@ -162,11 +165,10 @@ extension ChromeTrace {
         pd.process.processName = processName
         process.trackDescriptor = pd
         try emit(process)
-        func threadUUID(_ tid: Int) -> UInt64 { 1_000 + UInt64(tid) }
         for (i, name) in trackNames.enumerated() {
             var d = Perfetto_Protos_TrackDescriptor()
             let tid = pid + 1 + i
-            d.uuid = threadUUID(tid)
+            d.uuid = TrackEventPackets.threadUUID(tid)
             d.thread.pid = Int32(pid)
             d.thread.tid = Int64(tid)
             d.thread.threadName = name
@@ -175,12 +177,9 @@ extension ChromeTrace {
             try emit(p)
         }
         // one counter track per counter series, in order of first sample
-        var counterUUID: [String: UInt64] = [:]
-        for name in counterSeries {
-            let uuid = 100_000 + UInt64(counterUUID.count)
-            counterUUID[name] = uuid
+        for (k, name) in counterSeries.enumerated() {
             var d = Perfetto_Protos_TrackDescriptor()
-            d.uuid = uuid
+            d.uuid = Self.counterUUID(k)
             d.parentUuid = processUUID
             d.name = name
             d.counter.unit = .count
@@ -189,66 +188,10 @@ extension ChromeTrace {
             try emit(p)
         }
 
-        // every other packet, put in order so that slices nest: by time,
-        // then rank (ends, zero-length slices, begins, instants, counters,
-        // FrameTimeline, input events), then for a slice's begin the
-        // negated end (outer first) and for its end the negated begin
-        // (inner first), then the event's place (begin 2i, end 2i + 1 or,
-        // for a slice with a length, -(2i + 1))
+        // every other packet, put in order so that slices nest
+        var events = TrackEventPackets(category: category, pid: pid, counterSeries: counterSeries)
         let sorter = packets.sorter
-        let categoryBytes = Array(category.utf8)
-        var body: [UInt8] = []
-        var index = 0
-        var recentSeries: [(name: [UInt8], key: [UInt8], uuid: UInt64?)] = []
-        try forEachEvent { r, mark in
-            let i = Int64(index)
-            index += 1
-            let track = threadUUID(r.tid ?? pid)
-            switch r.phase {
-            case EventRecord.slice:
-                let dur = r.dur ?? 0
-                let flow = mark.map { (id: $0.id, name: $0.name, out: $0.flowOut) }
-                func begin(_ out: inout [UInt8]) {
-                    TrackEventBytes.begin(r, track: track, category: categoryBytes, flow: flow, body: &body)
-                    TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
-                }
-                func end(_ out: inout [UInt8]) {
-                    TrackEventBytes.end(track: track, body: &body)
-                    TrackEventBytes.packet(ts: r.ts + dur, body: body, into: &out)
-                }
-                if dur == 0 {
-                    try sorter.add(ts: r.ts, rank: 1, index: 2 * i, begin)
-                    try sorter.add(ts: r.ts, rank: 1, index: 2 * i + 1, end)
-                } else {
-                    try sorter.add(ts: r.ts, rank: 2, key: -(r.ts + dur), index: 2 * i, begin)
-                    try sorter.add(ts: r.ts + dur, rank: 0, key: -r.ts, index: -(2 * i + 1), end)
-                }
-            case EventRecord.instant:
-                try sorter.add(ts: r.ts, rank: 3, index: 2 * i) { out in
-                    TrackEventBytes.instant(r, track: track, category: categoryBytes, body: &body)
-                    TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
-                }
-            default:
-                try r.forEachArg { key, value in
-                    guard case .number(let x) = value else { return }
-                    // a counter's samples come one after another: a series' uuid is looked
-                    // up by its name when not among the few series seen last
-                    let uuid: UInt64?
-                    if let seen = recentSeries.firstIndex(where: { r.name.elementsEqual($0.name) && key.elementsEqual($0.key) }) {
-                        uuid = recentSeries[seen].uuid
-                    } else {
-                        uuid = counterUUID["\(r.nameText) \(String(decoding: key, as: UTF8.self))"]
-                        if recentSeries.count == 8 { recentSeries.removeFirst() }
-                        recentSeries.append((Array(r.name), Array(key), uuid))
-                    }
-                    guard let uuid else { return }
-                    try sorter.add(ts: r.ts, rank: 4, index: 2 * i) { out in
-                        TrackEventBytes.counter(x, track: uuid, body: &body)
-                        TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
-                    }
-                }
-            }
-        }
+        try forEachEvent { r, mark, index in try events.add(r, mark: mark, index: index, to: sorter) }
         if let surfaceFlingerPid = packets.surfaceFlingerPid {
             var sf = packet(0)
             var d = Perfetto_Protos_TrackDescriptor()
@@ -280,6 +223,85 @@ extension ChromeTrace {
     }
 }
 
+/// A trace's events as track-event packets, put in a ``PacketSorter`` so
+/// that slices nest: by time, then rank (ends, zero-length slices, begins,
+/// instants, counters; FrameTimeline and input events come after), then
+/// for a slice's begin the negated end (outer first) and for its end the
+/// negated begin (inner first), then the event's place (begin 2i, end
+/// 2i + 1 or, for a slice with a length, -(2i + 1), where i is the
+/// event's ``ChromeTrace/eventIndex(section:_:)``).
+struct TrackEventPackets {
+    private let categoryBytes: [UInt8]
+    private let pid: Int
+    private var counterUUID: [String: UInt64] = [:]
+    private var body: [UInt8] = []
+    private var recentSeries: [(name: [UInt8], key: [UInt8], uuid: UInt64?)] = []
+
+    init(category: String, pid: Int, counterSeries: [String]) {
+        categoryBytes = Array(category.utf8)
+        self.pid = pid
+        series(counterSeries)
+    }
+
+    /// The counter series known so far, in order of first sample: series
+    /// k is the counter track of uuid 100,000 + k.
+    mutating func series(_ names: [String]) {
+        for name in names.dropFirst(counterUUID.count) { counterUUID[name] = ChromeTrace.counterUUID(counterUUID.count) }
+    }
+
+    static func threadUUID(_ tid: Int) -> UInt64 { 1_000 + UInt64(tid) }
+
+    /// Puts event `r`'s packets (with its flow `mark`) in `sorter`.
+    mutating func add(_ r: EventRecord, mark: ChromeTrace.FlowMark?, index i: Int64, to sorter: PacketSorter) throws {
+        let track = Self.threadUUID(r.tid ?? pid)
+        switch r.phase {
+        case EventRecord.slice:
+            let dur = r.dur ?? 0
+            let flow = mark.map { (id: $0.id, name: $0.name, out: $0.flowOut) }
+            let category = categoryBytes
+            func begin(_ out: inout [UInt8]) {
+                TrackEventBytes.begin(r, track: track, category: category, flow: flow, body: &body)
+                TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
+            }
+            func end(_ out: inout [UInt8]) {
+                TrackEventBytes.end(track: track, body: &body)
+                TrackEventBytes.packet(ts: r.ts + dur, body: body, into: &out)
+            }
+            if dur == 0 {
+                try sorter.add(ts: r.ts, rank: 1, index: 2 * i, begin)
+                try sorter.add(ts: r.ts, rank: 1, index: 2 * i + 1, end)
+            } else {
+                try sorter.add(ts: r.ts, rank: 2, key: -(r.ts + dur), index: 2 * i, begin)
+                try sorter.add(ts: r.ts + dur, rank: 0, key: -r.ts, index: -(2 * i + 1), end)
+            }
+        case EventRecord.instant:
+            try sorter.add(ts: r.ts, rank: 3, index: 2 * i) { out in
+                TrackEventBytes.instant(r, track: track, category: categoryBytes, body: &body)
+                TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
+            }
+        default:
+            try r.forEachArg { key, value in
+                guard case .number(let x) = value else { return }
+                // a counter's samples come one after another: a series' uuid is looked
+                // up by its name when not among the few series seen last
+                let uuid: UInt64?
+                if let seen = recentSeries.firstIndex(where: { r.name.elementsEqual($0.name) && key.elementsEqual($0.key) }) {
+                    uuid = recentSeries[seen].uuid
+                } else {
+                    uuid = counterUUID["\(r.nameText) \(String(decoding: key, as: UTF8.self))"]
+                    if recentSeries.count == 8 { recentSeries.removeFirst() }
+                    recentSeries.append((Array(r.name), Array(key), uuid))
+                }
+                guard let uuid else { return }
+                try sorter.add(ts: r.ts, rank: 4, index: 2 * i) { out in
+                    TrackEventBytes.counter(x, track: uuid, body: &body)
+                    TrackEventBytes.packet(ts: r.ts, body: body, into: &out)
+                }
+            }
+        }
+    }
+}
+
 /// A native trace's ``PacketSorter`` and the packets put in it before the
 /// track events: an Android run's FrameTimeline and input-event packets,
 /// added as they come (frames in increasing token, touches in order), so
@@ -291,15 +313,35 @@ final class NativePackets {
     /// The app layer's name and SurfaceFlinger's pid, once FrameTimeline's packets are written.
     private var tracks = FrameTimelineTracks(frames: [], layerName: "")
     private(set) var surfaceFlingerPid: Int32?
-    private var cookie: Int64 = 0
-    private var touches: Int64 = 0
+    // one thread makes the packets at a time (the run's, or the one that
+    // writes settled events): no run-time exclusivity checks on every packet
+    @exclusivity(unchecked) private var cookie: Int64 = 0
+    @exclusivity(unchecked) private var touches: Int64 = 0
     /// The gesture's touch-down, for the arrivals' events.
-    private var downTime: SimTime?
-    private var start: [UInt8] = [], body: [UInt8] = []
+    @exclusivity(unchecked) private var downTime: SimTime?
+    @exclusivity(unchecked) private var start: [UInt8] = [], body: [UInt8] = []
+
+    /// Where packets go while set (``batch(_:)``), instead of the sorter.
+    @exclusivity(unchecked) private var batch: PacketBatch?
 
     init(sortMemoryLimit: Int, pid: Int) {
         sorter = PacketSorter(memoryLimit: sortMemoryLimit)
         self.pid = pid
+    }
+
+    private func place(ts: SimTime, rank: UInt8, index: Int64, _ write: (inout [UInt8]) throws -> Void) throws {
+        if batch != nil { return try batch!.add(ts: ts, rank: rank, index: index, write) }
+        try sorter.add(ts: ts, rank: rank, index: index, write)
+    }
+
+    /// The packets `work` makes, encoded and kept in order, for the sorter
+    /// later (``PacketBatch/add(to:)``): a trace written as its run goes
+    /// makes them on the run's thread and sorts them on the other.
+    func batch(_ work: () throws -> Void) rethrows -> PacketBatch {
+        batch = PacketBatch()
+        defer { batch = nil }
+        try work()
+        return batch!
     }
 
     /// The packets of an Android run of `c`: with FrameTimeline (from
@@ -335,10 +377,10 @@ final class NativePackets {
             start.removeAll(keepingCapacity: true)
             TimelineBytes.start(frame, which: which, cookie: cookie, ft: tracks, appPid: Int32(pid), into: &start, body: &body)
             let cookie = self.cookie
-            try sorter.add(ts: range.lowerBound, rank: 5, index: cookie * 2) {
+            try place(ts: range.lowerBound, rank: 5, index: cookie * 2) {
                 TimelineBytes.packet(ts: range.lowerBound, event: start, into: &$0)
             }
-            try sorter.add(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) {
+            try place(ts: range.upperBound, rank: 5, index: cookie * 2 + 1) {
                 TimelineBytes.end(ts: range.upperBound, cookie: cookie, into: &$0)
             }
         }
@@ -354,7 +396,7 @@ final class NativePackets {
     /// the other packets of that instant.
     func add(_ touch: InputEventTouch) throws {
         for j in 0..<2 {
-            try sorter.add(ts: touch.dispatch, rank: 6, index: 2 * touches + Int64(j)) { InputEventBytes.packet(touch, which: j, into: &$0) }
+            try place(ts: touch.dispatch, rank: 6, index: 2 * touches + Int64(j)) { InputEventBytes.packet(touch, which: j, into: &$0) }
         }
         touches += 1
     }
@@ -570,5 +612,29 @@ enum TimelineBytes {
         ProtoBytes.varint(UInt64(end), into: &out)
         out.append(0x08)
         ProtoBytes.varint(UInt64(bitPattern: cookie), into: &out)
+    }
+}
+
+/// Packets encoded with their places in the file (``PacketSorter``'s
+/// keys but the order of adding), put in a sorter later in the order made.
+final class PacketBatch: @unchecked Sendable {
+    // one thread at a time: no run-time exclusivity checks on every packet
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    @exclusivity(unchecked) private var packets: [(ts: SimTime, rank: UInt8, index: Int64, end: Int)] = []
+
+    func add(ts: SimTime, rank: UInt8, index: Int64, _ write: (inout [UInt8]) throws -> Void) throws {
+        try write(&bytes)
+        packets.append((ts, rank, index, bytes.count))
+    }
+
+    /// Puts the packets in `sorter`, in the order made.
+    func add(to sorter: PacketSorter) throws {
+        try bytes.withUnsafeBytes { b in
+            var start = 0
+            for p in packets {
+                try sorter.add(ts: p.ts, rank: p.rank, index: p.index) { $0.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[start..<p.end])) }
+                start = p.end
+            }
+        }
     }
 }

@@ -94,12 +94,31 @@ public final class StreamedTrace {
     /// True for Perfetto's own format, false for the Chrome JSON.
     public let native: Bool
 
+    /// When a trace made as its run goes writes its events.
+    public enum Writing: Sendable {
+        /// All at the end, from the events kept (in spill files past a few MiB).
+        case atEnd
+        /// Each section's events once their flows are settled
+        /// (``SettledEvents``), on the run's thread or, `threaded`, on a
+        /// second thread while the run goes on. The file is the same.
+        case asRunGoes(threaded: Bool)
+    }
+
     /// The trace of a run of `c`, made as it goes.
     public init(_ c: PipelineConfiguration, scenario: String, native: Bool,
-                memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit, interval: Int = 1_024) {
+                memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit, interval: Int = 1_024,
+                writing: Writing = .atEnd) {
         self.native = native
         stream = PipelineTraceExport.stream(c, scenario: scenario, native: native, memoryLimit: memoryLimit,
                                             sortMemoryLimit: sortMemoryLimit, interval: interval, trims: true)
+        if case .asRunGoes(let threaded) = writing {
+            let t = stream.trace
+            if let packets = stream.packets {
+                stream.writeSettled(SettledPackets(t, packets: packets, threaded: threaded))
+            } else {
+                stream.writeSettled(SettledJSON(t, threaded: threaded, memoryLimit: memoryLimit))
+            }
+        }
     }
 
     /// What the run hands its log to.

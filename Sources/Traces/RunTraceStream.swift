@@ -69,6 +69,12 @@ class RunTraceStream: FrameLogConsumer {
         do {
             try displayVsyncs(log, upTo: now)
             try read(log, upTo: now, final: final)
+            if trace.settledEvents != nil {
+                // the events of sections no flow reaches are settled as soon as made
+                for k in 0..<trace.sectionCount where !windowed.contains(k) && !keptSections.contains(k) {
+                    trace.settleMarks(section: k, below: trace.count(inSection: k))
+                }
+            }
             if trims {
                 log.removeAllRecords()
                 for k in read.indices { read[k] = 0 }
@@ -90,7 +96,41 @@ class RunTraceStream: FrameLogConsumer {
     /// flow reaches that section's slices through `window` alone (all of
     /// them when nil: its slices are joined as they are made).
     final func settle(_ k: Int, through window: SliceWindow?) {
+        windowed.insert(k)
         trace.settleMarks(section: k, below: window?.earliest ?? trace.count(inSection: k))
+    }
+
+    /// Runs `work` on the native trace's packets, if any. When the trace
+    /// is written as the run goes, the packets it makes are encoded here
+    /// and put in the sorter in turn with the settled events (on their
+    /// thread, which then is the sorter's one user).
+    final func withPackets(_ work: (NativePackets) throws -> Void) throws {
+        guard let packets else { return }
+        guard let settled = trace.settledEvents else { return try work(packets) }
+        let batch = try packets.batch { try work(packets) }
+        let sorter = packets.sorter
+        settled.add { try batch.add(to: sorter) }
+    }
+
+    /// The sections settled through ``settle(_:through:)``.
+    private var windowed: Set<Int> = []
+
+    /// The sections whose events stay in the trace until it is written:
+    /// those on tracks that may be written in another place than added
+    /// (``ChromeTrace/track(named:group:)``), whose tids are known only then.
+    var keptSections: [Int] { [] }
+
+    /// Has the trace's settled events written as the run goes
+    /// (``ChromeTrace/settledEvents``), before any is made.
+    final func writeSettled(_ settled: SettledEvents) {
+        precondition(trace.eventCount == 0, "settled events are written from the first")
+        (settled as? SettledJSON)?.kept = keptSections
+        trace.settledEvents = settled
+    }
+
+    deinit {
+        // a trace dropped unwritten lets its thread end
+        trace.settledEvents?.close()
     }
 
     /// Reads the platform's lists (the vsyncs before `now` are made).

@@ -129,7 +129,9 @@ struct RunCommand: ParsableCommand {
             var streamed: StreamedTrace?
             if let trace {
                 let path = jobs.count == 1 ? trace : RunCommand.insert(s.name, into: trace)
-                streamed = StreamedTrace(c, scenario: s.name, native: RunCommand.isNativeTrace(path))
+                // its events written as the run goes, on a second CPU when there is one
+                streamed = StreamedTrace(c, scenario: s.name, native: RunCommand.isNativeTrace(path),
+                                         writing: .asRunGoes(threaded: Parallel.availableCPUs >= 2))
                 streamedTraces[s.name] = streamed
             }
             guard let frames else {

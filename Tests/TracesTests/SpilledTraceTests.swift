@@ -208,6 +208,59 @@ struct SpilledTraceTests {
         #expect(copied == records)
     }
 
+    /// Records taken from the front (``RecordLog/take(_:into:)``), from
+    /// the spill file, from memory and across the two, come out in order
+    /// and are gone: what stays is read as before, appended to, and copied
+    /// with its numbering.
+    @Test func takenRecordsLeaveTheRest() throws {
+        var rng = SeededRandom(seed: 9)
+        let log = RecordLog(memoryLimit: 256)
+        var records: [[UInt8]] = []
+        func add(_ n: Int) {
+            for _ in 0..<n {
+                let r = (0..<Int(rng.next() % 30)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                records.append(r)
+                if rng.next() % 2 == 0 {
+                    r.withUnsafeBytes { log.append($0) }
+                } else {
+                    log.append { out in r.withUnsafeBytes { out.append($0) } }
+                }
+            }
+        }
+        func held() throws -> [[UInt8]] {
+            var all: [[UInt8]] = []
+            try log.forEach { all.append([UInt8]($0)) }
+            return all
+        }
+        var taken: [[UInt8]] = []
+        add(300)
+        #expect(log.spilled)
+        for n in [0, 1, 37, 150, 5] {
+            var out = RawBytes()
+            try log.take(n, into: &out)
+            var at = 0
+            let b = out.bytes
+            while at < b.count {
+                let length = Int(b.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+                taken.append([UInt8](UnsafeRawBufferPointer(rebasing: b[(at + 4)..<(at + 4 + length)])))
+                at += 4 + length
+            }
+            #expect(log.taken == taken.count)
+            #expect(try held() == Array(records[taken.count...]))
+            add(20)
+        }
+        #expect(taken == Array(records[..<taken.count]))
+        var cursor = try log.cursor()
+        var read: [[UInt8]] = []
+        while let r = try cursor.next({ [UInt8]($0) }) { read.append(r) }
+        #expect(read == Array(records[taken.count...]))
+        let copy = log.copy()
+        #expect(copy.taken == log.taken && copy.count == log.count)
+        var copied: [[UInt8]] = []
+        try copy.forEach { copied.append([UInt8]($0)) }
+        #expect(copied == read)
+    }
+
     /// A trace copied and then changed leaves the original as it was.
     @Test func aCopiedTraceIsItsOwn() throws {
         let original = Self.randomTrace(events: 500, seed: 11, memoryLimit: 300)

@@ -29,7 +29,7 @@ import Testing
             #expect(args.count == dictionary.count)
             // the record's keys, in the order written
             var written: [String] = []
-            try? t.forEachEvent { r, _ in r.forEachArg { key, _ in written.append(String(decoding: key, as: UTF8.self)) } }
+            try? t.forEachEvent { r, _, _ in r.forEachArg { key, _ in written.append(String(decoding: key, as: UTF8.self)) } }
             #expect(written == dictionary.keys.sorted())
         }
     }

@@ -29,9 +29,10 @@ struct TraceWhileRunningTests {
     /// A run of `c` whose trace is made as it goes, the log read every
     /// `interval` vsyncs with the given buffers; the result and the file.
     static func streamed(_ c: PipelineConfiguration, name: String, native: Bool, interval: Int,
-                         memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit) throws -> (RunResult, Data) {
+                         memoryLimit: Int = ChromeTrace.memoryLimit, sortMemoryLimit: Int = ChromeTrace.sortMemoryLimit,
+                         writing: StreamedTrace.Writing = .atEnd) throws -> (RunResult, Data) {
         let trace = StreamedTrace(c, scenario: name, native: native, memoryLimit: memoryLimit,
-                                  sortMemoryLimit: sortMemoryLimit, interval: interval)
+                                  sortMemoryLimit: sortMemoryLimit, interval: interval, writing: writing)
         var run = try PipelineRun(configuration: c, keepLog: true)
         run.dropFrameStages()
         run.consumeLog(with: trace.consumer)
@@ -60,6 +61,14 @@ struct TraceWhileRunningTests {
             let (_, p) = try Self.streamed(c, name: name, native: true, interval: interval)
             #expect(p == native, "\(name): Perfetto read every \(interval) vsyncs")
         }
+        // written as the run goes, on the run's thread and on a second one
+        for (interval, threaded) in [(1, true), (7, false), (100, true)] {
+            let writing = StreamedTrace.Writing.asRunGoes(threaded: threaded)
+            let (_, j) = try Self.streamed(c, name: name, native: false, interval: interval, writing: writing)
+            #expect(j == json, "\(name): JSON read every \(interval) vsyncs, written as the run goes (threaded: \(threaded))")
+            let (_, p) = try Self.streamed(c, name: name, native: true, interval: interval, writing: writing)
+            #expect(p == native, "\(name): Perfetto read every \(interval) vsyncs, written as the run goes (threaded: \(threaded))")
+        }
     }
 
     /// With buffers of a few hundred bytes the events and packets spill,
@@ -73,6 +82,14 @@ struct TraceWhileRunningTests {
         #expect(j == (try #require(PipelineTraceExport.trace(kept, scenario: name))).json())
         let (_, p) = try Self.streamed(c, name: name, native: true, interval: 13, memoryLimit: 512, sortMemoryLimit: 1_024)
         #expect(p == (try #require(try PipelineTraceExport.perfetto(kept, scenario: name))))
+        for threaded in [false, true] {
+            let writing = StreamedTrace.Writing.asRunGoes(threaded: threaded)
+            let (_, j) = try Self.streamed(c, name: name, native: false, interval: 13, memoryLimit: 512, writing: writing)
+            #expect(j == (try #require(PipelineTraceExport.trace(kept, scenario: name))).json())
+            let (_, p) = try Self.streamed(c, name: name, native: true, interval: 13, memoryLimit: 512, sortMemoryLimit: 1_024,
+                                           writing: writing)
+            #expect(p == (try #require(try PipelineTraceExport.perfetto(kept, scenario: name))))
+        }
     }
 
     /// `--frames` with `--trace`: the run's vsync rows go to the CSV as
@@ -84,7 +101,7 @@ struct TraceWhileRunningTests {
         let c = try Self.configuration(k, seconds: 8)
         let whole = try PipelineRun(configuration: c, keepLog: true)
         let kept = try whole.run()
-        let trace = StreamedTrace(c, scenario: name, native: native, interval: 50)
+        let trace = StreamedTrace(c, scenario: name, native: native, interval: 50, writing: .asRunGoes(threaded: true))
         let csv = ByteSink.memory()
         let writer = try FrameCSV.Writer(c, to: csv)
         var run = try PipelineRun(configuration: c, keepLog: true)
@@ -113,6 +130,10 @@ struct TraceWhileRunningTests {
         let kept = try PipelineRun.run(c, keepLog: true)
         let (_, j) = try Self.streamed(c, name: "ios9-coalescing-120hz", native: false, interval: 50)
         #expect(j == (try #require(PipelineTraceExport.trace(kept, scenario: "ios9-coalescing-120hz"))).json())
+        // written as the run goes, the flows' sections too leave the trace as they settle
+        let (_, threaded) = try Self.streamed(c, name: "ios9-coalescing-120hz", native: false, interval: 50,
+                                              writing: .asRunGoes(threaded: true))
+        #expect(threaded == j)
         // a flow per measured frame whose touch was scanned in the run
         let log = try #require(kept.frameLog)
         let scanned = Set(log.scans.map(\.index))
@@ -135,9 +156,11 @@ struct SettledFlowMarkTests {
     /// few events, made as a stream makes them (each joining one of the
     /// last three slices of a section), the marks settled every 50 events
     /// when `settle`, before the last three of each section.
-    static func trace(settle: Bool, memoryLimit: Int = ChromeTrace.memoryLimit) -> ChromeTrace {
+    static func trace(settle: Bool, memoryLimit: Int = ChromeTrace.memoryLimit,
+                      settled: ((ChromeTrace) -> SettledEvents)? = nil) -> ChromeTrace {
         var t = ChromeTrace(processName: "flows", memoryLimit: memoryLimit)
         let track = t.track(named: "track")
+        t.settledEvents = settled?(t)
         var rng = SeededRandom(seed: 7)
         var recent: [[ChromeTrace.SliceRef]] = [[], [], []]
         for i in 0..<6_000 {
@@ -160,6 +183,40 @@ struct SettledFlowMarkTests {
         #expect(settled.json() == kept.json())
         #expect(try settled.perfetto() == kept.perfetto())
         #expect(kept.json().count > 100_000)
+    }
+
+    /// Events written as they settle (``SettledEvents``), on a second
+    /// thread or not, their text and packets spilled, give the bytes of a
+    /// trace that kept them.
+    @Test(arguments: [false, true])
+    func eventsWrittenAsTheySettleAreTheSame(threaded: Bool) throws {
+        let kept = Self.trace(settle: false)
+        let json = Self.trace(settle: true, memoryLimit: 512) { SettledJSON($0, threaded: threaded, memoryLimit: 300) }
+        #expect(json.json() == kept.json())
+        let packets = NativePackets(sortMemoryLimit: 1_024, pid: kept.pid)
+        let native = Self.trace(settle: true, memoryLimit: 512) { SettledPackets($0, packets: packets, threaded: threaded) }
+        let sink = ByteSink.memory()
+        try native.writePerfetto(to: sink, packets: packets)
+        #expect(sink.bytes == (try kept.perfetto()))
+        #expect(packets.sorter.runCount > 10)
+    }
+
+    /// A track added before others of its group after events of a later
+    /// one were written as they settled would move them: an internal
+    /// error, not a file with the wrong tids.
+    @Test(arguments: [false, true])
+    func aTrackMovedUnderWrittenEventsIsAnInternalError(threaded: Bool) throws {
+        var t = ChromeTrace(processName: "tracks")
+        let late = t.track(named: "late", group: 1)
+        t.settledEvents = SettledJSON(t, threaded: threaded)
+        for i in 0..<600 { t.instant(late, name: "tick", atNs: SimTime(i)) }
+        t.settleMarks(section: 0, below: 600)
+        _ = t.track(named: "early")
+        #expect {
+            try t.writeJSON(to: ByteSink.memory())
+        } throws: { error in
+            (error as? LatsimError)?.kind == .internal && "\(error)".contains("moved")
+        }
     }
 
     @Test func aFlowThroughASettledSliceIsAnInternalError() throws {
