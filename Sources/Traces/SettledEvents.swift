@@ -58,6 +58,8 @@ class SettledEvents: @unchecked Sendable {
     private enum Item {
         case chunk(EventChunk)
         case work(() throws -> Void)
+        /// Signalled when reached, whatever failed before.
+        case mark(DispatchSemaphore)
     }
 
     private let condition = NSCondition()
@@ -109,7 +111,11 @@ class SettledEvents: @unchecked Sendable {
     }
 
     private func process(_ item: Item) {
-        guard failure == nil else { return }
+        if case .mark(let reached) = item {
+            reached.signal()
+            return
+        }
+        guard failure == nil else { return }  // the rest is not written
         do {
             switch item {
             case .chunk(let chunk):
@@ -117,6 +123,8 @@ class SettledEvents: @unchecked Sendable {
                 try write(chunk)
             case .work(let work):
                 try work()
+            case .mark:
+                break
             }
         } catch {
             failure = error
@@ -144,7 +152,7 @@ class SettledEvents: @unchecked Sendable {
     final func drain() throws {
         if started && !finished {
             let drained = DispatchSemaphore(value: 0)
-            add(work: { drained.signal() })
+            add(.mark(drained))
             drained.wait()
         }
         if let failure { throw failure }

@@ -219,6 +219,21 @@ struct SettledFlowMarkTests {
         }
     }
 
+    /// What writing settled events meets (a spill file that cannot be
+    /// made, say) is thrown when the trace is written, after everything
+    /// queued has gone by: nothing waits for work that will not be done.
+    @Test(arguments: [false, true])
+    func aFailureWritingSettledEventsIsThrownNotWaitedFor(threaded: Bool) throws {
+        let t = ChromeTrace(processName: "failing")
+        let settled = SettledJSON(t, threaded: threaded)
+        var after = 0
+        settled.add(work: { throw LatsimError(.environment, problem: "no room") })
+        for _ in 0..<10 { settled.add(work: { after += 1 }) }
+        #expect(throws: LatsimError.self) { try settled.drain() }
+        #expect(throws: LatsimError.self) { try settled.finish() }
+        #expect(after == 0)
+    }
+
     @Test func aFlowThroughASettledSliceIsAnInternalError() throws {
         var t = ChromeTrace(processName: "flows", memoryLimit: 4_096)
         let track = t.track(named: "track")
