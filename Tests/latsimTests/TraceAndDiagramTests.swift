@@ -7,6 +7,23 @@ import Testing
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/gnuplot") }
     }
 
+    /// A trace long enough to need temporary files, with no directory for
+    /// them: exit 3 naming it, in either format, and the file that was
+    /// there is as it was (no half-written trace).
+    @Test(arguments: ["t.json", "t.perfetto-trace"])
+    func aTraceWithoutRoomForItsTemporaryFilesFailsCleanly(file: String) throws {
+        let dir = try Latsim.temporaryDirectory()
+        let out = dir.appendingPathComponent(file)
+        try Data("old".utf8).write(to: out)
+        var env = ProcessInfo.processInfo.environment
+        env["TMPDIR"] = dir.appendingPathComponent("missing").path
+        let o = try Latsim.run(["run", "android-default", "--duration", "200s", "--trace", out.path], environment: env)
+        #expect(o.status == 3, "\(o.stderr)")
+        #expect(o.stderr.contains("missing") && o.stderr.contains("temporary file"), "\(o.stderr)")
+        #expect(try Data(contentsOf: out) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [file])
+    }
+
     @Test func traceIsChromeTraceEventJSONWithTracksFlowsAndMicroseconds() throws {
         let dir = try Latsim.temporaryDirectory()
         let file = dir.appendingPathComponent("ios8.json")
