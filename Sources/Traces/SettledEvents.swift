@@ -96,7 +96,8 @@ class SettledEvents: @unchecked Sendable {
     final func add(work: @escaping () throws -> Void) { add(.work(work)) }
 
     private func add(_ item: Item) {
-        guard threaded else { return process(item) }
+        // with no thread, or once it has ended, at once
+        guard threaded && !finished else { return process(item) }
         if !started {
             started = true
             let thread = Thread { [self] in work() }
@@ -198,6 +199,9 @@ final class SettledJSON: SettledEvents, @unchecked Sendable {
     private var sections: [Section] = []
     /// The sections kept to the end (``RunTraceStream/keptSections``).
     var kept: [Int] = []
+    /// True once the kept sections' text is made (a trace written twice
+    /// makes it once).
+    private var keptWritten = false
 
     init(_ t: ChromeTrace, threaded: Bool, memoryLimit: Int = SettledJSON.memoryLimit) {
         line = JSONEventText(t)
@@ -233,12 +237,15 @@ final class SettledJSON: SettledEvents, @unchecked Sendable {
     func writeEvents(of t: ChromeTrace, tids: [Int]?, to sink: ByteSink) throws {
         _ = section(t.sectionCount)  // the sections, made before the thread may add to them
         let kept = Set(kept.filter { $0 < t.sectionCount })
-        add(work: { [self] in
-            for k in kept.sorted() {
-                let s = sections[k]
-                try t.forEachEvent(section: k, tids: tids) { r, mark, _ in try write(r, mark: mark, to: s) }
-            }
-        })
+        if !keptWritten {
+            keptWritten = true
+            add(work: { [self] in
+                for k in kept.sorted() {
+                    let s = sections[k]
+                    try t.forEachEvent(section: k, tids: tids) { r, mark, _ in try write(r, mark: mark, to: s) }
+                }
+            })
+        }
         var out = JSONBytes()
         for k in 0..<t.sectionCount {
             if kept.contains(k) {
