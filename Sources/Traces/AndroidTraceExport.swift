@@ -82,15 +82,19 @@ public enum AndroidTraceExport {
     /// The args of a frame's slice on FrameTimeline's actual timeline
     /// (whose work ended at `end`).
     static func actualArgs(_ f: AndroidFrameLog.Frame, end: SimTime) -> TraceArgs {
-        var args: TraceArgs = ["Jank type": .string(f.jank.perfettoName), "class": .string(f.jank.rawValue),
-                               "buffer": .integer(Int64(f.buffer)), "resampled": .string(f.resampled.name)]
-        if f.presented >= 0 { args.append("actual present ms", .number(Double(f.presented) / 1e6)) }
+        // added in key order, so putting them in order takes a comparison each
+        var args: TraceArgs = ["Jank type": .string(f.jank.perfettoName)]
+        args.pairs.reserveCapacity(8)
         if f.expected >= 0 {
-            args.append("expected present ms", .number(Double(f.expected) / 1e6))
             args.append("On time finish", .string(end <= f.deadline ? "Yes" : "No"))
             let late = f.presented - f.expected
             args.append("Present type", .string(f.presented < 0 ? "Dropped Frame" : (late <= 2_000_000 ? "On-time Present" : "Late Present")))
         }
+        if f.presented >= 0 { args.append("actual present ms", .number(Double(f.presented) / 1e6)) }
+        args.append("buffer", .integer(Int64(f.buffer)))
+        args.append("class", .string(f.jank.rawValue))
+        if f.expected >= 0 { args.append("expected present ms", .number(Double(f.expected) / 1e6)) }
+        args.append("resampled", .string(f.resampled.name))
         return args
     }
 

@@ -64,7 +64,7 @@ final class AndroidTraceStream: RunTraceStream {
         try withPackets { p in for r in arrivals { try p.add(arrival: r) } }
         trace.section(Section.ui.rawValue)
         for w in unread(a.uiWork, .ui) {
-            let name: String
+            let name: TraceName
             switch w.kind {
             case .frame: name = "Choreographer#doFrame \(w.frame)"
             case .touchDown: name = "deliverInputEvent DOWN \(w.newestScan)"

@@ -234,7 +234,7 @@ public struct ChromeTrace: Sendable {
     }
 
     /// Encodes one event and appends it to the store.
-    private mutating func add(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
+    private mutating func add(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: TraceName, color: String?,
                               args: TraceArgs) {
         if !isKnownUniquelyReferenced(&stores[current]) { stores[current] = stores[current].copy() }
         stores[current].append { EventRecord.encode(phase: phase, ts: ts, dur: dur, tid: tid, name: name, color: color, args: args, into: &$0) }
@@ -244,14 +244,14 @@ public struct ChromeTrace: Sendable {
     /// the trace viewers' reserved colour names (`cname`: `good`, `bad`,
     /// `terrible`, `yellow`, `olive`, `grey`, ...).
     @discardableResult
-    public mutating func slice(_ track: TrackID, name: String, startNs: SimTime, durationNs: SimTime,
+    public mutating func slice(_ track: TrackID, name: TraceName, startNs: SimTime, durationNs: SimTime,
                                args: TraceArgs = [:], color: String? = nil) -> SliceRef {
         add(phase: EventRecord.slice, ts: startNs, dur: max(0, durationNs), tid: track.tid, name: name, color: color, args: args)
         return SliceRef(section: Int32(current), index: stores[current].count - 1)
     }
 
     /// An instant on a track (a thread-scoped `i` event).
-    public mutating func instant(_ track: TrackID, name: String, atNs: SimTime, args: TraceArgs = [:]) {
+    public mutating func instant(_ track: TrackID, name: TraceName, atNs: SimTime, args: TraceArgs = [:]) {
         add(phase: EventRecord.instant, ts: atNs, dur: nil, tid: track.tid, name: name, color: nil, args: args)
     }
 
@@ -267,7 +267,7 @@ public struct ChromeTrace: Sendable {
                 counterSeries.append("\(name) \(key)")
             }
         }
-        add(phase: EventRecord.counter, ts: atNs, dur: nil, tid: nil, name: name, color: nil, args: args)
+        add(phase: EventRecord.counter, ts: atNs, dur: nil, tid: nil, name: TraceName(name), color: nil, args: args)
     }
 
     /// A counter's series, as ``counterSeries`` names it.
@@ -569,13 +569,13 @@ struct EventRecord {
 
     var nameText: String { String(decoding: name, as: UTF8.self) }
 
-    static func encode(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: String, color: String?,
+    static func encode(phase: UInt8, ts: SimTime, dur: SimTime?, tid: Int?, name: TraceName, color: String?,
                        args: TraceArgs, into out: inout RawBytes) {
         out.append(phase)
         ProtoBytes.varint(ProtoBytes.zigzag(ts), into: &out)
         if phase == slice { ProtoBytes.varint(ProtoBytes.zigzag(dur ?? 0), into: &out) }
         ProtoBytes.varint(UInt64(tid ?? 0), into: &out)
-        text(name, into: &out)
+        name.write(into: &out)
         if phase == slice {
             if let color {
                 ProtoBytes.varint(UInt64(color.utf8.count + 1), into: &out)

@@ -69,7 +69,7 @@ final class IOSTraceStream: RunTraceStream {
         }
         trace.section(Section.gpu.rawValue)
         for g in unread(log.gpuJobs, .gpu) {
-            let name = g.frame < 0 ? "Metal work (commit \(g.commitSeq))" : (g.metal ? "Metal frame \(g.frame)" : "render frame \(g.frame)")
+            let name: TraceName = g.frame < 0 ? "Metal work (commit \(g.commitSeq))" : (g.metal ? "Metal frame \(g.frame)" : "render frame \(g.frame)")
             let ref = trace.slice(gpu, name: name, startNs: g.start, durationNs: g.end - g.start,
                                   args: ["commit": .integer(g.commitSeq), "buffer": .integer(Int64(g.buffer))])
             if g.frame >= 0 { gpuRef[g.frame] = ref }

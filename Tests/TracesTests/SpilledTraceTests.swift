@@ -59,10 +59,10 @@ struct SpilledTraceTests {
             switch rng.next() % 4 {
             case 0, 1:
                 let color: String? = rng.next() % 2 == 0 ? nil : "good"
-                slices.append(t.slice(track, name: name, startNs: ts, durationNs: SimTime(rng.next() % 50_000_000) - 10_000_000,
+                slices.append(t.slice(track, name: TraceName(name), startNs: ts, durationNs: SimTime(rng.next() % 50_000_000) - 10_000_000,
                                       args: TraceArgs(args), color: color))
             case 2:
-                t.instant(track, name: name, atNs: ts, args: TraceArgs(args))
+                t.instant(track, name: TraceName(name), atNs: ts, args: TraceArgs(args))
             default:
                 t.counter(rng.next() % 2 == 0 ? "buffers" : "rate", atNs: ts,
                           values: ["in use": Double(rng.next() % 4), "allocated": Double(rng.next() % 5), "bad": .nan])
@@ -410,6 +410,38 @@ struct SpilledTraceTests {
         expected += "\(UInt64.max)"
         #expect(out.text == expected)
         #expect(expected.utf8.count > 1 << 17)
+    }
+
+    /// An event's name written from its parts is the text Swift's own
+    /// interpolation makes: literals, one and two integers (every length
+    /// and sign, the extremes), and the names made as text (three integers,
+    /// a string, a number too large for 64 bits).
+    @Test func namesAreTheirInterpolations() {
+        func written(_ n: TraceName) -> String {
+            var out = RawBytes()
+            n.write(into: &out)
+            var at = 0
+            let length = Int(ProtoBytes.readVarint(out.bytes, &at))
+            #expect(at + length == out.count)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: out.bytes[at...]), as: UTF8.self)
+        }
+        var rng = SeededRandom(seed: 31)
+        var ns: [Int64] = [0, 1, -1, 9, 10, -10, Int64.max, Int64.min]
+        for _ in 0..<2_000 { ns.append(Int64(bitPattern: rng.next()) >> (rng.next() % 64)) }
+        for (i, a) in ns.enumerated() {
+            let b = ns[(i * 7 + 3) % ns.count], c = ns[(i * 13 + 5) % ns.count]
+            #expect(written("frame \(a) on screen") == "frame \(a) on screen" as String)
+            #expect(written("\(a)") == "\(a)" as String)
+            #expect(written("TE: \(a) then \(b)!") == "TE: \(a) then \(b)!" as String)
+            #expect(written("\(a)\(b)\(c) three") == "\(a)\(b)\(c) three" as String)
+            let name: TraceName = "frame \(a) x \(b)"
+            #expect(name.text == "frame \(a) x \(b)" as String)
+        }
+        let s = "ünïcode \"quoted\""
+        #expect(written("a \(s) b \(7)") == "a \(s) b 7" as String)
+        #expect(written("plain") == "plain")
+        #expect(written(TraceName(s)) == s)
+        #expect(written("big \(UInt64.max)") == "big \(UInt64.max)" as String)
     }
 
     /// The word-at-a-time test for a byte a JSON string escapes agrees with
