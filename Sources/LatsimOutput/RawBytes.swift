@@ -57,6 +57,22 @@ public struct RawBytes: ~Copyable {
         used += b.count
     }
 
+    /// Appends `n`'s decimal digits: made last first in a buffer of 20
+    /// (the most a UInt64 has), then appended at once.
+    @inlinable public mutating func appendDecimal(_ n: UInt64) {
+        if n < 10 { return append(UInt8(ascii: "0") + UInt8(n)) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { d in
+            var n = n, at = 24
+            while n > 0 {
+                at -= 1
+                d[at] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            }
+            append(UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer(rebasing: d[at...])))
+        }
+    }
+
     /// Writes `n` little-endian over the four bytes held from `offset`.
     @inlinable public mutating func storeLength(_ n: UInt32, at offset: Int) {
         precondition(offset >= 0 && offset + 4 <= used, "a length stored outside the bytes held")

@@ -639,7 +639,8 @@ struct EventRecord {
         s.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
-    private static func text(_ s: String, into out: inout RawBytes) {
+    /// `s` as a record's text: its length (a varint) and its UTF-8 bytes.
+    static func text(_ s: String, into out: inout RawBytes) {
         bytes(s) { b in
             ProtoBytes.varint(UInt64(b.count), into: &out)
             out.append(b)
@@ -848,21 +849,8 @@ struct JSONBytes: ~Copyable {
         }
     }
 
-    /// `n`'s decimal digits: made last first in a buffer of 20 (the
-    /// most a UInt64 has), then appended at once.
-    mutating func decimal(_ n: UInt64) {
-        if n < 10 { append(UInt8(ascii: "0") + UInt8(n)); return }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { d in
-            var n = n, at = 24
-            while n > 0 {
-                at -= 1
-                d[at] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-            }
-            append(UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer(rebasing: d[at...])))
-        }
-    }
+    /// `n`'s decimal digits (``RawBytes/appendDecimal(_:)``).
+    mutating func decimal(_ n: UInt64) { raw.appendDecimal(n) }
 
     mutating func value(_ v: EventRecord.Value) {
         switch v {

@@ -66,13 +66,7 @@ public struct TraceName: ExpressibleByStringInterpolation, Sendable {
 
     /// Appends the name as a record's text: its length (a varint) and its UTF-8 bytes.
     func write(into out: inout RawBytes) {
-        if var string {
-            string.withUTF8 { b in
-                ProtoBytes.varint(UInt64(b.count), into: &out)
-                out.append(UnsafeRawBufferPointer(b))
-            }
-            return
-        }
+        if let string { return EventRecord.text(string, into: &out) }
         var length = texts.0.utf8CodeUnitCount
         if numberCount > 0 { length += Self.digits(numbers.0) + texts.1.utf8CodeUnitCount }
         if numberCount > 1 { length += Self.digits(numbers.1) + texts.2.utf8CodeUnitCount }
@@ -102,15 +96,6 @@ public struct TraceName: ExpressibleByStringInterpolation, Sendable {
     /// `n` in decimal, as `String(n)` writes it.
     static func append(_ n: Int64, into out: inout RawBytes) {
         if n < 0 { out.append(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { d in
-            var m = n.magnitude, at = 24
-            repeat {
-                at -= 1
-                d[at] = UInt8(ascii: "0") + UInt8(m % 10)
-                m /= 10
-            } while m > 0
-            out.append(UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer(rebasing: d[at...])))
-        }
+        out.appendDecimal(n.magnitude)
     }
 }
