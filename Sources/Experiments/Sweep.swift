@@ -22,7 +22,9 @@ public enum Sweep {
     /// bytes a run, in memory and in every output.
     public static let maximumSeededRuns = 1_000_000
 
-    /// Runs every grid point of `axes` on `scenario`, `seeds` times each.
+    /// Runs every grid point of `axes` on `scenario`, `seeds` times each,
+    /// and returns every row: ``prepare(scenario:assignments:axes:seeds:jobs:maxEvents:shard:)``
+    /// then ``PreparedSweep/run(jobs:progress:each:)``, the rows kept.
     ///
     /// Each point's settings are, in order of precedence: the axis values,
     /// then `assignments` (in order), then the scenario file, then the
@@ -34,8 +36,8 @@ public enum Sweep {
     /// (``SweepRow/seeds``), from which outputs give 95% intervals.
     ///
     /// The runs are spread over `jobs` threads; the rows are the same at any
-    /// `jobs`, because each point's seeds are merged in seed order and each
-    /// row is stored at its grid index.
+    /// `jobs`, because each point's seeds are merged in seed order and the
+    /// rows are taken in grid order.
     ///
     /// - Parameters:
     ///   - assignments: settings for every point (e.g. from the command line).
@@ -44,9 +46,9 @@ public enum Sweep {
     ///   - jobs: threads to use (>= 1).
     ///   - maxEvents: the most model events the whole sweep may handle
     ///     (``WorkEstimate``); checked before anything runs.
-    ///   - shard: run only this shard's grid points (every point is still
-    ///     resolved and checked, so every shard refuses bad input alike);
-    ///     ``SweepPart`` carries the rows to ``SweepPart/merge(_:)``.
+    ///   - shard: run only this shard's grid points (a shard resolves and
+    ///     checks only its own points); ``SweepPart`` carries the rows to
+    ///     ``SweepPart/merge(_:)``.
     ///   - progress: called after each run, one call at a time (from worker
     ///     threads); it should return quickly.
     public static func run(scenario: Scenario,
@@ -57,8 +59,45 @@ public enum Sweep {
                            maxEvents: Double = WorkEstimate.defaultEventLimit,
                            shard: Shard? = nil,
                            progress: (@Sendable (SweepProgress) -> Void)? = nil) throws(LatsimError) -> SweepResult {
+        let prepared = try prepare(scenario: scenario, assignments: assignments, axes: axes, seeds: seeds, jobs: jobs,
+                                   maxEvents: maxEvents, shard: shard)
+        let rows = Locked([SweepRow]())
+        rows.withLock { $0.reserveCapacity(prepared.head.runs / seeds) }
+        var result: SweepResult
+        do {
+            result = try prepared.run(jobs: jobs, progress: progress) { row in rows.withLock { $0.append(row) } }
+        } catch let e as LatsimError {
+            throw e
+        } catch {
+            preconditionFailure("keeping the rows cannot fail: \(error)")
+        }
+        result.rows = rows.current
+        return result
+    }
+
+    /// Resolves and checks every grid point of a sweep (of its shard, when
+    /// split) before anything runs: the settings shared by every point
+    /// once, then each point's varied keys over them, its finger, the seeds
+    /// and the work of the whole sweep (``WorkEstimate``). Bad input
+    /// throws here and costs no simulation. The parameters are
+    /// ``run(scenario:assignments:axes:seeds:jobs:maxEvents:shard:progress:)``'s;
+    /// `jobs` threads resolve the points.
+    public static func prepare(scenario: Scenario,
+                               assignments: [Assignment] = [],
+                               axes: [SweepAxis],
+                               seeds: Int = 1,
+                               jobs: Int = Parallel.availableCPUs,
+                               maxEvents: Double = WorkEstimate.defaultEventLimit,
+                               shard: Shard? = nil) throws(LatsimError) -> PreparedSweep {
+        try prepare(scenario: scenario, assignments: assignments, axes: axes, seeds: seeds, jobs: jobs, maxEvents: maxEvents,
+                    shard: shard, keeping: PreparedSweep.keptConfigurations)
+    }
+
+    /// ``prepare(scenario:assignments:axes:seeds:jobs:maxEvents:shard:)``,
+    /// keeping the configurations of at most `keeping` points.
+    static func prepare(scenario: Scenario, assignments: [Assignment], axes: [SweepAxis], seeds: Int, jobs: Int,
+                        maxEvents: Double, shard: Shard?, keeping: Int) throws(LatsimError) -> PreparedSweep {
         let start = DispatchTime.now().uptimeNanoseconds
-        let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         guard seeds >= 1 else { throw LatsimError(value: String(seeds), problem: "runs per grid point must be at least 1") }
         guard seeds <= maximumSeeds else {
             throw LatsimError(value: String(seeds), problem: "more runs per grid point than \(maximumSeeds)", expected: "at most \(maximumSeeds) seeds")
@@ -94,40 +133,119 @@ public enum Sweep {
         // made (and checked) once
         let baseTrajectory = (baseConfiguration.trajectory, baseConfiguration.trajectoryParameters)
         let baseChecked = Locked<Result<Bool, LatsimError>?>(nil)
-        let resolved = Parallel.map(mine.count, jobs: jobs) { r -> Result<PipelineConfiguration, LatsimError> in
-            Result { () throws(LatsimError) -> PipelineConfiguration in
-                let i = first + r
-                let c = try base.configuration(setting: zip(grid.axes, grid.values(of: i)).map {
-                    Assignment(path: $0.path, value: $1, source: $0.source)
-                })
-                if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
-                    _ = try trajectories.trajectory(for: c)
-                } else {
-                    _ = try baseChecked.withLock { checked in
-                        if checked == nil { checked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: c); return true } }
-                        return checked!
-                    }.get()
-                }
-                return c
+        // a point's configuration, its finger checked
+        @Sendable func resolve(_ i: Int) throws(LatsimError) -> PipelineConfiguration {
+            let c = try base.configuration(setting: zip(grid.axes, grid.values(of: i)).map {
+                Assignment(path: $0.path, value: $1, source: $0.source)
+            })
+            if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
+                _ = try trajectories.trajectory(for: c)
+            } else {
+                _ = try baseChecked.withLock { checked in
+                    if checked == nil { checked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: c); return true } }
+                    return checked!
+                }.get()
+            }
+            return c
+        }
+        // what the checks need of each point; its configuration kept only
+        // when the points are few (a configuration is about 1 KB): those of
+        // a larger grid are resolved again as they run, so that its memory
+        // does not grow with the grid
+        let keeps = mine.count <= keeping
+        let checked = Parallel.map(mine.count, jobs: jobs) { r -> Result<PreparedSweep.Point, LatsimError> in
+            Result { () throws(LatsimError) -> PreparedSweep.Point in
+                let c = try resolve(first + r)
+                return PreparedSweep.Point(configuration: keeps ? c : nil, events: WorkEstimate.events(c),
+                                           production: Figure.Production(c), seed: c.seed)
             }
         }
-        var points: [PipelineConfiguration] = []
+        var points: [PreparedSweep.Point] = []
         points.reserveCapacity(mine.count)
-        for r in resolved { points.append(try r.get()) }
-        if seeds > 1, let c = points.first(where: { $0.seed > UInt64.max - UInt64(seeds - 1) }) {
-            throw LatsimError(key: "seed", value: String(c.seed), problem: "seeds \(c.seed) to \(c.seed) + \(seeds - 1) go past the largest seed",
+        for r in checked { points.append(try r.get()) }
+        if seeds > 1, let p = points.first(where: { $0.seed > UInt64.max - UInt64(seeds - 1) }) {
+            throw LatsimError(key: "seed", value: String(p.seed), problem: "seeds \(p.seed) to \(p.seed) + \(seeds - 1) go past the largest seed",
                               expected: "a first seed of at most \(UInt64.max - UInt64(seeds - 1))")
         }
-        let configurations = points
         var perSeed = 0.0
-        for c in configurations { perSeed += WorkEstimate.events(c) }
+        for p in points { perSeed += p.events }
         try WorkEstimate.check(events: perSeed * Double(seeds), runs: runs, limit: maxEvents)
 
+        var head = SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: [], runs: runs, wallSeconds: 0, shard: shard)
+        // every figure some point produces; a shard's are those of its
+        // points, and merging the parts takes every figure some part shows
+        // (SweepPart.merge), the columns of the whole grid
+        head.figures = Figure.shown(for: Set(points.map(\.production)), first: [headline])
+        head.headline = headline
+        let configurations = keeps ? points.map { $0.configuration! } : nil
+        return PreparedSweep(head: head, first: first, configurations: configurations, resolve: resolve,
+                             trajectories: trajectories, start: start)
+    }
+}
+
+/// A sweep resolved and checked (``Sweep/prepare(scenario:assignments:axes:seeds:jobs:maxEvents:shard:)``),
+/// not run yet: what its outputs need before the first row (the grid, the
+/// figures shown) and its points' configurations.
+public struct PreparedSweep: Sendable {
+    /// The sweep's result without rows: scenario, grid, seeds, runs, shard,
+    /// figures and headline.
+    public let head: SweepResult
+    /// The grid index of the first point run (0 unless sharded).
+    let first: Int
+    /// The points' configurations, in grid order from ``first``, when
+    /// there are at most ``keptConfigurations``.
+    let configurations: [PipelineConfiguration]?
+    /// The configuration of a grid point (checked by the preparation, so
+    /// it does not throw again).
+    let resolve: @Sendable (Int) throws(LatsimError) -> PipelineConfiguration
+    let trajectories: TrajectoryCache
+    /// When the preparation started (the sweep's wall time counts from it).
+    let start: UInt64
+
+    /// The most points whose configurations a prepared sweep keeps: more
+    /// are resolved again as they run (about 1 KB each kept, a few
+    /// microseconds each resolved).
+    public static let keptConfigurations = 4096
+
+    /// What the preparation keeps of a point: its configuration when kept,
+    /// and what the checks of the whole sweep read.
+    struct Point: Sendable {
+        var configuration: PipelineConfiguration?
+        var events: Double
+        var production: Figure.Production
+        var seed: UInt64
+    }
+
+    /// Grid point `point`'s configuration.
+    func configuration(_ point: Int) throws(LatsimError) -> PipelineConfiguration {
+        if let configurations { return configurations[point - first] }
+        return try resolve(point)
+    }
+
+    /// Runs every point, `head.seeds` times each, on `jobs` threads, and
+    /// hands each row to `each` in grid order as soon as it and the rows
+    /// before it are done: one call at a time, from whichever worker
+    /// thread completed the rows due, while the others run on. A row is
+    /// kept only until its turn. Returns ``head`` with the wall time (no
+    /// rows: `each` had them).
+    ///
+    /// The rows are the same at any `jobs` (see
+    /// ``Sweep/run(scenario:assignments:axes:seeds:jobs:maxEvents:shard:progress:)``).
+    ///
+    /// - Throws: the ``LatsimError`` of the lowest-numbered point whose run
+    ///   failed (points after it are not run, and their rows not handed
+    ///   over), or the first error `each` threw (nothing more runs).
+    public func run(jobs: Int, progress: (@Sendable (SweepProgress) -> Void)? = nil,
+                    each: @escaping @Sendable (SweepRow) throws -> Void) throws -> SweepResult {
+        let start = self.start
+        let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        let grid = head.grid, seeds = head.seeds, runs = head.runs
+        let first = self.first, trajectories = self.trajectories
         // run: runs are handed out in index order. One seed: the row is
         // made from the run at once (nothing kept but the row). More: a
         // point's seeds are merged, in seed order, by whichever thread
         // finishes its last seed.
-        let rows = Locked([SweepRow?](repeating: nil, count: mine.count))
+        let order = RowOrder(first: first, each: each)
         let state = RunState(seeds: seeds)
         @Sendable func row(_ point: Int, _ p: PipelineConfiguration, runs: Int, invariantsHold: Bool, figures: FigureValues,
                            seedFigures: SweepSeedFigures?) -> SweepRow {
@@ -143,7 +261,24 @@ public enum Sweep {
         }
         Parallel.forEach(runs, jobs: jobs) { r in
             let point = first + r / seeds, k = r % seeds
-            var c = configurations[point - first]
+            // after a failed point nothing later runs: its row could never
+            // be handed over, and the lowest failed point is the error
+            // (every point before it was handed out already)
+            guard !order.stops(before: point) else { return }
+            defer {
+                if let progress {
+                    state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
+                }
+            }
+            let p: PipelineConfiguration
+            do throws(LatsimError) { p = try configuration(point) } catch {
+                // resolved again (not kept): a file a value names changed
+                // since it was checked. The point fails as a run would.
+                if seeds == 1 { state.finish(point: point, failure: error) } else { _ = state.finish(point: point, seed: k, .failure(error)) }
+                order.fail(point)
+                return
+            }
+            var c = p
             c.seed = c.seed &+ UInt64(k)
             func run() throws(LatsimError) -> RunResult {
                 try PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c)).run()
@@ -154,37 +289,93 @@ public enum Sweep {
                 do throws(LatsimError) {
                     let run = try run()
                     state.finish(point: point, failure: nil)
-                    let made = row(point, c, runs: 1, invariantsHold: run.invariants.holds,
-                                   figures: FigureValues(single: run, configuration: c), seedFigures: nil)
-                    rows.withLock { $0[point - first] = made }
+                    order.complete(row(point, c, runs: 1, invariantsHold: run.invariants.holds,
+                                       figures: FigureValues(single: run, configuration: c), seedFigures: nil))
                 } catch {
                     state.finish(point: point, failure: error)
+                    order.fail(point)
                 }
             } else {
                 let result: Result<RunResult, LatsimError>
                 do throws(LatsimError) { result = .success(try run()) } catch { result = .failure(error) }
-                let complete = state.finish(point: point, seed: k, result.map(RunDigest.init))
-                if case .success(let digests)? = complete {
-                    let p = configurations[point - first]
-                    let made = row(point, p, runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
-                                   figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
-                                   seedFigures: SweepSeedFigures(first: p.seed, runs: digests.map(\.figures)))
-                    rows.withLock { $0[point - first] = made }
+                switch state.finish(point: point, seed: k, result.map(RunDigest.init)) {
+                case .success(let digests)?:
+                    order.complete(row(point, p, runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
+                                       figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
+                                       seedFigures: SweepSeedFigures(first: p.seed, runs: digests.map(\.figures))))
+                case .failure?: order.fail(point)
+                case nil: break
                 }
             }
-            if let progress {
-                state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
+        }
+        if let e = order.deliveryError { throw e }
+        if let e = state.firstError { throw e }
+        var result = head
+        result.wallSeconds = elapsed()
+        return result
+    }
+}
+
+/// Hands a sweep's rows over in grid order as they complete: a row done
+/// early waits for those before it; the thread that completes the row due
+/// hands it over, and every waiting row after it, outside the lock, while
+/// other threads go on completing rows.
+final class RowOrder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [Int: SweepRow] = [:]
+    /// The grid index of the next row to hand over.
+    private var next: Int
+    /// True while a thread is handing rows over.
+    private var handing = false
+    /// The lowest point that failed; Int.min once `each` failed.
+    private var failedAt = Int.max
+    private var failure: (any Error)?
+    private let each: @Sendable (SweepRow) throws -> Void
+
+    init(first: Int, each: @escaping @Sendable (SweepRow) throws -> Void) {
+        next = first
+        self.each = each
+    }
+
+    /// True when `point` comes after a failed point (or `each` failed): it
+    /// need not run.
+    func stops(before point: Int) -> Bool {
+        lock.withLock { point > failedAt }
+    }
+
+    /// Records that `point`'s run failed: the rows after it are dropped.
+    func fail(_ point: Int) {
+        lock.withLock {
+            failedAt = min(failedAt, point)
+            waiting = waiting.filter { $0.key < failedAt }
+        }
+    }
+
+    /// The error `each` threw, if it did.
+    var deliveryError: (any Error)? { lock.withLock { failure } }
+
+    /// Takes a completed row; hands it over, with those waiting after it,
+    /// when its turn has come and no other thread is handing rows over.
+    func complete(_ row: SweepRow) {
+        lock.lock()
+        guard row.index < failedAt else { return lock.unlock() }
+        waiting[row.index] = row
+        guard !handing else { return lock.unlock() }
+        handing = true
+        while let due = waiting.removeValue(forKey: next) {
+            next += 1
+            lock.unlock()
+            var thrown: (any Error)?
+            do { try each(due) } catch { thrown = error }
+            lock.lock()
+            if let thrown {
+                failure = thrown
+                failedAt = Int.min
+                waiting.removeAll()
             }
         }
-        if let e = state.firstError { throw e }
-        var result = SweepResult(scenario: scenario.name, grid: grid, seeds: seeds, rows: rows.current.map { $0! }, runs: runs,
-                                 wallSeconds: elapsed(), shard: shard)
-        // every figure some point produces; a shard's are those of its
-        // points, and merging the parts takes every figure some part shows
-        // (SweepPart.merge), the columns of the whole grid
-        result.figures = Figure.shown(for: configurations, first: [headline])
-        result.headline = headline
-        return result
+        handing = false
+        lock.unlock()
     }
 }
 

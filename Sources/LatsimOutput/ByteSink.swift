@@ -119,3 +119,18 @@ extension OutputDestination {
         }
     }
 }
+
+extension OutputDestination {
+    /// ``stream(to:_:)`` to several paths at once: `produce` gets a sink
+    /// for each path given (nil for nil), in order. Each file is replaced
+    /// at the end only when `produce` returns; when it throws, every file
+    /// is left as it was.
+    public static func stream(to paths: [String?], _ produce: ([ByteSink?]) throws -> Void) throws {
+        func open(_ i: Int, _ sinks: [ByteSink?]) throws {
+            guard i < paths.count else { return try produce(sinks) }
+            guard let path = paths[i] else { return try open(i + 1, sinks + [nil]) }
+            try stream(to: path) { try open(i + 1, sinks + [$0]) }
+        }
+        try open(0, [])
+    }
+}

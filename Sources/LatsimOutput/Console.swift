@@ -46,6 +46,22 @@ public enum Console {
         }
     }
 
+    /// Writes what `produce` gives a sink to standard output (standard
+    /// error when an output has taken it), in bounded memory; ``onFailure``
+    /// on an error.
+    public static func out(streaming produce: (ByteSink) throws -> Void) {
+        let (descriptor, name): (Int32, String) = standardOutputTakenBy != nil ? (2, "standard error") : (1, "standard output")
+        do {
+            let sink = ByteSink(descriptor: descriptor, file: name)
+            try produce(sink)
+            try sink.flush()
+        } catch {
+            var e = error as? LatsimError ?? LatsimError(problem: "\(error)")
+            e.kind = .environment
+            onFailure(e)
+        }
+    }
+
     /// Writes `text` and a line end to standard error.
     public static func err(_ text: String) {
         write(2, text + "\n", name: "standard error")

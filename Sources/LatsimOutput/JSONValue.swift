@@ -89,3 +89,49 @@ public indirect enum JSONValue: Sendable, Equatable {
 }
 
 import Foundation
+
+extension JSONValue {
+    /// Writes an object whose last field is an array, the array element by
+    /// element: the text of `.object(fields + [(key, .array(elements))])`
+    /// as ``text(indent:)`` writes it, without holding the elements.
+    public struct StreamedArrayField {
+        private let indent: Int
+        /// The elements written.
+        public private(set) var count = 0
+
+        /// Writes the object's opening, its `fields` and `key`.
+        public init(fields: [(String, JSONValue)], key: String, indent: Int = 2, to sink: ByteSink) throws {
+            self.indent = indent
+            let nl = indent > 0 ? "\n" : ""
+            let pad = String(repeating: " ", count: indent)
+            var out = "{" + nl
+            for (k, v) in fields {
+                out += pad
+                JSONValue.quote(k, into: &out)
+                out += indent > 0 ? ": " : ":"
+                v.write(into: &out, indent: indent, level: 1)
+                out += "," + nl
+            }
+            out += pad
+            JSONValue.quote(key, into: &out)
+            out += indent > 0 ? ": " : ":"
+            try sink.write(out)
+        }
+
+        /// Writes the array's next element.
+        public mutating func append(_ element: JSONValue, to sink: ByteSink) throws {
+            let nl = indent > 0 ? "\n" : ""
+            var out = count == 0 ? "[" + nl : "," + nl
+            out += String(repeating: " ", count: indent * 2)
+            element.write(into: &out, indent: indent, level: 2)
+            count += 1
+            try sink.write(out)
+        }
+
+        /// Closes the array and the object.
+        public func finish(to sink: ByteSink) throws {
+            let nl = indent > 0 ? "\n" : ""
+            try sink.write((count == 0 ? "[]" : nl + String(repeating: " ", count: indent) + "]") + nl + "}")
+        }
+    }
+}

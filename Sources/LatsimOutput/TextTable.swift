@@ -22,32 +22,16 @@ public struct TextTable: Sendable {
     public func render() -> String {
         var widths = header.map(Self.width)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], Self.width(c)) } }
-        let right = widths.indices.map { rightAligned.contains($0) }
+        let layout = Layout(widths: widths, rightAligned: rightAligned)
         var out: [UInt8] = []
         out.reserveCapacity((widths.reduce(0, +) + 2 * widths.count + 1) * (rows.count + 2))
-        // a line's cells, padded to their widths, two spaces apart, without
-        // the spaces it would end in
         func line(_ cells: [String]) {
-            var owed = 0  // spaces before the next text
-            for (i, c) in cells.enumerated() where i < widths.count {
-                if i > 0 { owed += 2 }
-                let pad = max(0, widths[i] - Self.width(c))
-                if right[i] { owed += pad }
-                if !c.isEmpty {
-                    for _ in 0..<owed { out.append(0x20) }
-                    out.append(contentsOf: c.utf8)
-                    owed = 0
-                }
-                if !right[i] { owed += pad }
-            }
-            while out.last == 0x20 { out.removeLast() }
+            layout.line(cells.count, width: { Self.width(cells[$0]) }, isEmpty: { cells[$0].isEmpty },
+                        text: { $1.append(contentsOf: cells[$0].utf8) }, into: &out)
         }
         line(header)
         out.append(0x0A)
-        for (i, w) in widths.enumerated() {
-            if i > 0 { out.append(contentsOf: [0x20, 0x20]) }
-            for _ in 0..<w { out.append(UInt8(ascii: "-")) }
-        }
+        layout.rule(into: &out)
         for r in rows {
             out.append(0x0A)
             line(r)
@@ -62,5 +46,110 @@ public struct TextTable: Sendable {
     static func width(_ s: String) -> Int {
         let u = s.utf8
         return u.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? u.count : s.count
+    }
+
+    /// The columns' widths and alignment, and how a line is laid out with
+    /// them: the one layout of ``render()`` and ``Spooled``.
+    struct Layout {
+        let widths: [Int]
+        let right: [Bool]
+
+        init(widths: [Int], rightAligned: Set<Int>) {
+            self.widths = widths
+            right = widths.indices.map { rightAligned.contains($0) }
+        }
+
+        /// Appends a line of `count` cells, padded to their widths, two
+        /// spaces apart, without the spaces it would end in; `text(i, &out)`
+        /// appends cell `i`'s bytes.
+        func line(_ count: Int, width: (Int) -> Int, isEmpty: (Int) -> Bool, text: (Int, inout [UInt8]) -> Void, into out: inout [UInt8]) {
+            var owed = 0  // spaces before the next text
+            for i in 0..<min(count, widths.count) {
+                if i > 0 { owed += 2 }
+                let pad = max(0, widths[i] - width(i))
+                if right[i] { owed += pad }
+                if !isEmpty(i) {
+                    for _ in 0..<owed { out.append(0x20) }
+                    text(i, &out)
+                    owed = 0
+                }
+                if !right[i] { owed += pad }
+            }
+            while out.last == 0x20 { out.removeLast() }
+        }
+
+        /// Appends the rule under the header.
+        func rule(into out: inout [UInt8]) {
+            for (i, w) in widths.enumerated() {
+                if i > 0 { out.append(contentsOf: [0x20, 0x20]) }
+                for _ in 0..<w { out.append(UInt8(ascii: "-")) }
+            }
+        }
+    }
+
+    /// A table whose rows are added one at a time and kept as bytes in a
+    /// ``RecordLog``: in memory up to a bound, the rest in a temporary
+    /// file. Its widths grow as rows come; ``write(to:)`` writes the same
+    /// text as ``TextTable/render()`` of the same rows, in bounded memory.
+    public final class Spooled {
+        public let header: [String]
+        public let rightAligned: Set<Int>
+        private var widths: [Int]
+        private let log: RecordLog
+        /// The rows added.
+        public var count: Int { log.count }
+
+        /// A table with `header` and no row yet; at most `memoryLimit`
+        /// bytes of rows are kept in memory.
+        public init(header: [String], rightAligned: Set<Int> = [], memoryLimit: Int = 4 << 20) {
+            self.header = header
+            self.rightAligned = rightAligned
+            widths = header.map(TextTable.width)
+            log = RecordLog(memoryLimit: memoryLimit)
+        }
+
+        /// Adds a row: each cell as its width and its bytes (a
+        /// little-endian `UInt32` each, then the bytes).
+        public func append(_ cells: [String]) {
+            log.append { out in
+                for (i, c) in cells.enumerated() {
+                    let w = TextTable.width(c)
+                    if i < widths.count { widths[i] = max(widths[i], w) }
+                    var sizes = (UInt32(w).littleEndian, UInt32(c.utf8.count).littleEndian)
+                    withUnsafeBytes(of: &sizes) { out.append($0) }
+                    var c = c
+                    c.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+                }
+            }
+        }
+
+        /// Writes the table, a final newline included, to `sink`.
+        public func write(to sink: ByteSink) throws {
+            let layout = Layout(widths: widths, rightAligned: rightAligned)
+            var out: [UInt8] = []
+            out.reserveCapacity(widths.reduce(0, +) + 2 * widths.count + 1)
+            layout.line(header.count, width: { TextTable.width(header[$0]) }, isEmpty: { header[$0].isEmpty },
+                        text: { $1.append(contentsOf: header[$0].utf8) }, into: &out)
+            out.append(0x0A)
+            layout.rule(into: &out)
+            out.append(0x0A)
+            try out.withUnsafeBytes { try sink.write($0) }
+            var cells: [(width: Int, bytes: UnsafeRawBufferPointer)] = []
+            try log.forEach { record in
+                cells.removeAll(keepingCapacity: true)
+                var at = 0
+                while at < record.count {
+                    let w = Int(record.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+                    let n = Int(record.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self).littleEndian)
+                    cells.append((w, UnsafeRawBufferPointer(rebasing: record[(at + 8)..<(at + 8 + n)])))
+                    at += 8 + n
+                }
+                out.removeAll(keepingCapacity: true)
+                layout.line(cells.count, width: { cells[$0].width }, isEmpty: { cells[$0].bytes.isEmpty },
+                            text: { $1.append(contentsOf: cells[$0].bytes) }, into: &out)
+                out.append(0x0A)
+                try out.withUnsafeBytes { try sink.write($0) }
+            }
+        }
     }
 }

@@ -145,8 +145,13 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
     /// The figures some run of `configurations` produces, in catalogue order
     /// after `first` (the runs' headlines, each once).
     public static func shown(for configurations: [PipelineConfiguration], first: [Figure] = []) -> [Figure] {
-        let productions = Set(configurations.map(Production.init))
-        return shown(first) { f in productions.contains(where: f.isProduced) }
+        shown(for: Set(configurations.map(Production.init)), first: first)
+    }
+
+    /// The figures some run of a configuration of one of `productions`
+    /// produces, in catalogue order after `first`, each once.
+    public static func shown(for productions: Set<Production>, first: [Figure] = []) -> [Figure] {
+        shown(first) { f in productions.contains(where: f.isProduced) }
     }
 
     /// The figures some run of `runs` produces, in catalogue order after

@@ -17,7 +17,12 @@ public enum ResultHeader {
 
     /// A result: `{"latsim": header, ...body}`.
     public static func document(_ kind: String, command: String, _ body: [(String, JSONValue)]) -> JSONValue {
-        .object([("latsim", json(result: kind, command: command))] + body)
+        .object(fields(kind, command: command, body))
+    }
+
+    /// The fields of ``document(_:command:_:)``: the header, then `body`.
+    public static func fields(_ kind: String, command: String, _ body: [(String, JSONValue)]) -> [(String, JSONValue)] {
+        [("latsim", json(result: kind, command: command))] + body
     }
 
     /// Settings as an object keyed by path, each `{"value", "from"}`, in

@@ -74,19 +74,30 @@ public enum SweepOutput {
     /// says. Every cell of a numeric axis parses as a number.
     public static func csv(_ result: SweepResult) -> String {
         let columns = columns(result)
-        var out = header(result).map(csvField).joined(separator: ",") + "\n"
-        for row in result.rows {
-            // appended cell by cell: no array of cells, no joined row
-            var first = true
-            func cell(_ text: String) {
-                if !first { out += "," }
-                first = false
-                out += text
-            }
-            for text in axisCells(row, result) { cell(text) }
-            for c in columns { cell(c.value(row).map { formatDecimal($0, places: 6) } ?? "") }
-            out += "\n"
+        var out = csvHeader(result)
+        for row in result.rows { out += csvLine(row, result, columns) }
+        return out
+    }
+
+    /// The CSV's header line, its line end included.
+    public static func csvHeader(_ result: SweepResult) -> String {
+        header(result).map(csvField).joined(separator: ",") + "\n"
+    }
+
+    /// A grid point's CSV line, its line end included; `columns` are
+    /// ``columns(_:)``.
+    public static func csvLine(_ row: SweepRow, _ result: SweepResult, _ columns: [Column]) -> String {
+        // appended cell by cell: no array of cells, no joined row
+        var out = ""
+        var first = true
+        func cell(_ text: String) {
+            if !first { out += "," }
+            first = false
+            out += text
         }
+        for text in axisCells(row, result) { cell(text) }
+        for c in columns { cell(c.value(row).map { formatDecimal($0, places: 6) } ?? "") }
+        out += "\n"
         return out
     }
 
@@ -104,18 +115,28 @@ public enum SweepOutput {
     /// (the catalogue's, ``FigureUnit``), the runs merged, and with more than one
     /// seed the 95% interval of the seeds' mean (Student's t), else empty.
     public static func longCSV(_ result: SweepResult) -> String {
-        var out = longHeader(result).map(csvField).joined(separator: ",") + "\n"
-        for row in result.rows {
-            let axes = axisCells(row, result).joined(separator: ",")
-            for f in result.figures {
-                var cells = [axes, f.rawValue, row.figures[f].map { formatDecimal($0, places: 6) } ?? "", csvField(f.unit.rawValue), String(row.runs)]
-                if let s = row.seeds?.statistic(f), let mean = s.mean, let half = s.halfWidth95 {
-                    cells += [formatDecimal(mean - half, places: 6), formatDecimal(mean + half, places: 6)]
-                } else {
-                    cells += ["", ""]
-                }
-                out += cells.joined(separator: ",") + "\n"
+        var out = longCSVHeader(result)
+        for row in result.rows { out += longCSVLines(row, result) }
+        return out
+    }
+
+    /// The long CSV's header line, its line end included.
+    public static func longCSVHeader(_ result: SweepResult) -> String {
+        longHeader(result).map(csvField).joined(separator: ",") + "\n"
+    }
+
+    /// A grid point's lines of the long CSV, one per figure, line ends included.
+    public static func longCSVLines(_ row: SweepRow, _ result: SweepResult) -> String {
+        var out = ""
+        let axes = axisCells(row, result).joined(separator: ",")
+        for f in result.figures {
+            var cells = [axes, f.rawValue, row.figures[f].map { formatDecimal($0, places: 6) } ?? "", csvField(f.unit.rawValue), String(row.runs)]
+            if let s = row.seeds?.statistic(f), let mean = s.mean, let half = s.halfWidth95 {
+                cells += [formatDecimal(mean - half, places: 6), formatDecimal(mean + half, places: 6)]
+            } else {
+                cells += ["", ""]
             }
+            out += cells.joined(separator: ",") + "\n"
         }
         return out
     }
@@ -134,26 +155,34 @@ public enum SweepOutput {
     /// `seeds` as a run's (`count`, `first`, and each figure's `mean`,
     /// `halfWidth95` and `perSeed`).
     public static func json(_ result: SweepResult) -> JSONValue {
-        ResultHeader.document("sweep", command: result.command, [
+        .object(jsonHead(result) + [("points", points(result))])
+    }
+
+    /// The fields of ``json(_:)`` before `points`, its last: the header,
+    /// `sweep` and `settings`.
+    public static func jsonHead(_ result: SweepResult) -> [(String, JSONValue)] {
+        ResultHeader.fields("sweep", command: result.command, [
             ("sweep", .object([
                 ("scenario", .string(result.scenario)),
                 ("axes", .array(result.axes.map { a in .object([("key", .string(a.path)), ("values", .array(a.values.map { .string($0) }))]) })),
                 ("seeds", .int(result.seeds)),
             ])),
             ("settings", ResultHeader.settings(result.settings)),
-            ("points", points(result)),
         ])
     }
 
     /// The grid points as a JSON array (``json(_:)``'s `points`).
     public static func points(_ result: SweepResult) -> JSONValue {
-        .array(result.rows.map { row in
-            var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
-            for f in result.figures { fields.append((f.rawValue, .ms(row.figures[f]))) }
-            fields.append(("runs", .int(row.runs)))
-            if let seeds = row.seeds { fields.append(("seeds", SeedJSON.seeds(first: seeds.first, seeds.statistics))) }
-            return .object(fields)
-        })
+        .array(result.rows.map { point($0, result) })
+    }
+
+    /// A grid point's object in ``points(_:)``.
+    public static func point(_ row: SweepRow, _ result: SweepResult) -> JSONValue {
+        var fields: [(String, JSONValue)] = zip(result.axes, row.values).map { ($0.path, .string($1)) }
+        for f in result.figures { fields.append((f.rawValue, .ms(row.figures[f]))) }
+        fields.append(("runs", .int(row.runs)))
+        if let seeds = row.seeds { fields.append(("seeds", SeedJSON.seeds(first: seeds.first, seeds.statistics))) }
+        return .object(fields)
     }
 
     /// A readable table, one line per grid point: the varied values, then
@@ -162,24 +191,37 @@ public enum SweepOutput {
     /// seed each measured cell is instead the mean of the seeds' own values
     /// ± the half-width of its 95% interval, as `run --seeds` prints it.
     public static func table(_ result: SweepResult) -> String {
-        let header = result.axes.map(\.path) + result.figures.map(\.column)
-        let numeric = result.axes.count
-        let rows = result.rows.map { row in
-            row.values + result.figures.map { f in
-                result.seeds > 1 ? row.seeds?.statistic(f)?.cell(places: f.places) ?? "-"
-                    : FigureTable.cell(row.figures[f], f)
-            }
-        }
-        // numbers right-aligned, including numeric varied values
-        var right = Set(numeric..<header.count)
+        TextTable(header: tableHeader(result), rows: result.rows.map { tableCells($0, result) },
+                  rightAligned: tableRightAligned(result)).render()
+    }
+
+    /// The table's column names: the varied keys, then the figures' columns.
+    public static func tableHeader(_ result: SweepResult) -> [String] {
+        result.axes.map(\.path) + result.figures.map(\.column)
+    }
+
+    /// The table's columns aligned right: numbers, including numeric
+    /// varied values.
+    public static func tableRightAligned(_ result: SweepResult) -> Set<Int> {
+        var right = Set(result.axes.count..<(result.axes.count + result.figures.count))
         for (i, axis) in result.axes.enumerated() where axis.isNumeric { right.insert(i) }
-        return TextTable(header: header, rows: rows, rightAligned: right).render()
+        return right
+    }
+
+    /// A grid point's cells of ``table(_:)``.
+    public static func tableCells(_ row: SweepRow, _ result: SweepResult) -> [String] {
+        row.values + result.figures.map { f in
+            result.seeds > 1 ? row.seeds?.statistic(f)?.cell(places: f.places) ?? "-"
+                : FigureTable.cell(row.figures[f], f)
+        }
     }
 
     /// One line saying what was swept: scenario, grid, seeds and simulated time.
-    public static func heading(_ result: SweepResult) -> String {
+    /// `first` is the first row, when `result` holds none (its rows were
+    /// written as they came).
+    public static func heading(_ result: SweepResult, first: SweepRow? = nil) -> String {
         let grid = result.axes.map { "\($0.path) (\($0.count) value\($0.count == 1 ? "" : "s"))" }.joined(separator: " x ")
-        let seconds = result.rows.first.map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
+        let seconds = (first ?? result.rows.first).map { formatDecimal($0.simulatedSeconds, places: 3) } ?? "0"
         let seeds = result.seeds == 1 ? "1 seed"
             : "\(result.seeds) seeds (each cell the mean of the seeds' values ± the half-width of its 95% interval, Student's t)"
         return "\(result.scenario): \(grid); \(seeds), \(seconds) s simulated per run; \(result.runs) runs"

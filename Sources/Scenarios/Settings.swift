@@ -151,6 +151,16 @@ public struct Settings: Sendable {
         return c
     }
 
+    /// The folder a value set in `file` reads the files it names from: the
+    /// file's own, when it is a file in another folder; nil (the working
+    /// folder) otherwise. A name without a folder (`--vary`, `scenario.yaml`)
+    /// is read in the working folder whether or not it is a file, so it
+    /// costs no look-up (a sweep sets its axes' keys at every grid point).
+    static func folder(of file: String?) -> String? {
+        guard let file, file.utf8.contains(UInt8(ascii: "/")), FileManager.default.fileExists(atPath: file) else { return nil }
+        return (file as NSString).deletingLastPathComponent
+    }
+
     /// The error about the key at `path`, placed where it was set.
     func error(_ path: String, problem: String, expected: String? = nil) -> LatsimError {
         let source = entries[path]?.source
@@ -162,9 +172,7 @@ public struct Settings: Sendable {
         let key = ConfigurationKey.byPath[path]!
         let text = self.text(path)
         var context = context
-        if let file = entries[path]?.source.file, FileManager.default.fileExists(atPath: file) {
-            context.folder = (file as NSString).deletingLastPathComponent
-        }
+        if let folder = Self.folder(of: entries[path]?.source.file) { context.folder = folder }
         do { try key.apply(text, &c, context) } catch {
             var e = error
             if e.file != nil {
@@ -248,9 +256,7 @@ public struct ResolvedSettings: Sendable {
             var keyContext = context
             // a value naming a file (measured durations) reads it beside
             // the file that set it, as Settings.resolve does
-            if let file = a.source.file, FileManager.default.fileExists(atPath: file) {
-                keyContext.folder = (file as NSString).deletingLastPathComponent
-            }
+            if let folder = Settings.folder(of: a.source.file) { keyContext.folder = folder }
             do { try key.apply(a.value, &c, keyContext) } catch { return nil }
         }
         do { return try settings.checkedAcrossKeys(c) } catch { return nil }

@@ -138,35 +138,57 @@ struct SweepRunCommand: ParsableCommand {
         if bar.enabled { progress = { bar.update($0) } }
         let assignments = try options.assignments()
         let settings = try s.settings(with: assignments).resolved()
-        var result: SweepResult = try Sweep.run(scenario: s, assignments: assignments, axes: axes, seeds: seeds, jobs: jobs,
-                                                maxEvents: options.maxEvents, shard: theShard,
-                                                progress: progress)
-        result.command = CLI.command
-        result.settings = settings
-        bar.clear()
+        let prepared = try Sweep.prepare(scenario: s, assignments: assignments, axes: axes, seeds: seeds, jobs: jobs,
+                                         maxEvents: options.maxEvents, shard: theShard)
+        var head = prepared.head
+        head.command = CLI.command
+        head.settings = settings
         if let part {
+            let rows = Locked([SweepRow]())
+            var result = try prepared.run(jobs: jobs, progress: progress) { row in rows.withLock { $0.append(row) } }
+            bar.clear()
+            result.command = head.command
+            result.settings = settings
+            result.rows = rows.current
             try OutputDestination.write(try SweepPart(result).encoded(), to: part)
             CLI.warn("shard \(result.shard!): \(result.rows.count) of \(result.grid.count) points, \(result.runs) runs in \(formatDecimal(result.wallSeconds, places: 1, fixed: true)) s -> \(part)")
             return
         }
-        try SweepRunCommand.write(result, csv: csv, csvLong: csvLong, json: json, plot: plot)
+        // the rows written as they come, in grid order, while the runs go on
+        try SweepRunCommand.write(head, csv: csv, csvLong: csvLong, json: json, plot: plot) { each in
+            defer { bar.clear() }
+            return try prepared.run(jobs: jobs, progress: progress, each: each)
+        }
     }
 
-    /// Writes a sweep's outputs and prints its table (unless stdout is an output).
-    static func write(_ result: SweepResult, csv: String?, csvLong: String?, json: String?, plot: String?) throws {
-        if let csv { try CLI.write(SweepOutput.csv(result), to: csv) }
-        if let csvLong { try CLI.write(SweepOutput.longCSV(result), to: csvLong) }
-        if let json { try CLI.write(SweepOutput.json(result).text() + "\n", to: json) }
+    /// Writes a sweep's outputs as `produce` hands its rows to `each` (in
+    /// grid order), then draws its chart and prints its table (unless
+    /// stdout is an output). `head` is the sweep's result without rows;
+    /// `produce` returns it with the wall time. The files are replaced
+    /// only once every row is written: when `produce` throws, each is left
+    /// as it was.
+    static func write(_ head: SweepResult, csv: String?, csvLong: String?, json: String?, plot: String?,
+                      produce: (@escaping @Sendable (SweepRow) throws -> Void) throws -> SweepResult) throws {
+        let printsTable = csv != "-" && csvLong != "-" && json != "-"
+        var stream: SweepStream?
+        var result = head
+        try OutputDestination.stream(to: [csv, csvLong, json]) { sinks in
+            let s = try SweepStream(head: head, csv: sinks[0], csvLong: sinks[1], json: sinks[2], table: printsTable, keepRows: plot != nil)
+            stream = s
+            result = try produce { try s.add($0) }
+            try s.finish()
+        }
+        let written = stream!
         if let plot {
-            let out = try Gnuplot.system().render(SweepOutput.chart(result), directory: URL(fileURLWithPath: plot), basename: "sweep")
+            let out = try Gnuplot.system().render(SweepOutput.chart(written.withRows(result)), directory: URL(fileURLWithPath: plot), basename: "sweep")
             if let hint = out.hint { CLI.warn(hint) }
             if !out.warnings.isEmpty { CLI.warn("gnuplot: " + out.warnings) }
             if out.rendered { CLI.warn("chart: " + out.images.map(\.path).joined(separator: ", ")) }
         }
-        if csv != "-" && csvLong != "-" && json != "-" {
-            CLI.say(SweepOutput.heading(result))
+        if let table = written.table {
+            CLI.say(SweepOutput.heading(result, first: written.first))
             CLI.say("")
-            CLI.say(SweepOutput.table(result))
+            Console.out(streaming: { try table.write(to: $0) })
         }
         CLI.warn("\(result.runs) run\(result.runs == 1 ? "" : "s") in \(formatDecimal(result.wallSeconds, places: result.wallSeconds < 1 ? 2 : 1, fixed: true)) s")
     }
@@ -201,7 +223,12 @@ struct SweepMergeCommand: ParsableCommand {
         try CLI.preflight(files: [csv, csvLong, json], directories: [plot], inputs: parts)
         // read one at a time: only the rows are kept
         let result = try SweepPart.merge(reading: parts)
-        try SweepRunCommand.write(result, csv: csv, csvLong: csvLong, json: json, plot: plot)
+        var head = result
+        head.rows = []
+        try SweepRunCommand.write(head, csv: csv, csvLong: csvLong, json: json, plot: plot) { each in
+            for row in result.rows { try each(row) }
+            return head
+        }
     }
 }
 

@@ -50,4 +50,49 @@ struct TextTableTests {
             #expect(t.render() == Self.reference(t), "\(t)")
         }
     }
+
+    /// A spooled table (rows added one at a time, kept as bytes, spilled
+    /// to a file past its memory bound) writes the text of the whole
+    /// table, and a final line end.
+    @Test func aSpooledTableWritesWhatTheWholeTableRenders() throws {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["", " ", "a", "bb ", "ccc", "é", "1.5", "中文", "e\u{301}", "\r\n", "\t"]
+        for round in 0..<200 {
+            let columns = Int.random(in: 0...4, using: &rng)
+            func row() -> [String] {
+                (0..<Int.random(in: 0...(columns + 1), using: &rng)).map { _ in
+                    (0..<Int.random(in: 0...2, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+                }
+            }
+            let t = TextTable(header: (0..<columns).map { _ in row().joined() }, rows: (0..<Int.random(in: 0...40, using: &rng)).map { _ in row() },
+                              rightAligned: Set((0..<columns).filter { _ in Bool.random(using: &rng) }))
+            // every tenth table kept in 64 bytes: its rows go to the file
+            let spooled = TextTable.Spooled(header: t.header, rightAligned: t.rightAligned, memoryLimit: round % 10 == 0 ? 64 : 1 << 20)
+            for r in t.rows { spooled.append(r) }
+            #expect(spooled.count == t.rows.count)
+            let sink = ByteSink.memory()
+            try spooled.write(to: sink)
+            #expect(String(decoding: sink.bytes, as: UTF8.self) == t.render() + "\n", "\(t)")
+        }
+    }
+
+    /// An object whose last field is an array written element by element
+    /// is the text of the whole object, at any indent, with no element too.
+    @Test func aStreamedArrayFieldIsTheWholeObjectsText() throws {
+        let fields: [(String, JSONValue)] = [("a", .int(1)), ("b", .object([("c", .array([.string("x"), .null])), ("d", .number(1.5, places: 6))]))]
+        let elements: [JSONValue] = [.object([("k", .string("q\"uote")), ("n", .array([]))]), .int(2), .array([.bool(true)])]
+        for indent in [0, 2, 4] {
+            for n in 0...elements.count {
+                for head in [fields, []] {
+                    let sink = ByteSink.memory()
+                    var array = try JSONValue.StreamedArrayField(fields: head, key: "points", indent: indent, to: sink)
+                    for e in elements.prefix(n) { try array.append(e, to: sink) }
+                    try array.finish(to: sink)
+                    #expect(array.count == n)
+                    let whole = JSONValue.object(head + [("points", .array(Array(elements.prefix(n))))]).text(indent: indent)
+                    #expect(String(decoding: sink.bytes, as: UTF8.self) == whole)
+                }
+            }
+        }
+    }
 }
