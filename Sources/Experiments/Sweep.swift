@@ -153,16 +153,21 @@ public enum Sweep {
         // a larger grid are resolved again as they run, so that its memory
         // does not grow with the grid
         let keeps = mine.count <= keeping
-        let checked = Parallel.map(mine.count, jobs: jobs) { r -> Result<PreparedSweep.Point, LatsimError> in
-            Result { () throws(LatsimError) -> PreparedSweep.Point in
+        // the error of the lowest point that fails, kept apart: a slot
+        // holds a point's few checked facts, not room for an error
+        let failed = Locked<(point: Int, error: LatsimError)?>(nil)
+        let checked = Parallel.map(mine.count, jobs: jobs) { r -> PreparedSweep.Point? in
+            do throws(LatsimError) {
                 let c = try resolve(first + r)
-                return PreparedSweep.Point(configuration: keeps ? c : nil, events: WorkEstimate.events(c),
+                return PreparedSweep.Point(configuration: keeps ? PreparedSweep.Kept(c) : nil, events: WorkEstimate.events(c),
                                            production: Figure.Production(c), seed: c.seed)
+            } catch {
+                failed.withLock { f in if f == nil || f!.point > r { f = (r, error) } }
+                return nil
             }
         }
-        var points: [PreparedSweep.Point] = []
-        points.reserveCapacity(mine.count)
-        for r in checked { points.append(try r.get()) }
+        if let f = failed.current { throw f.error }
+        let points = checked.map { $0! }
         if seeds > 1, let p = points.first(where: { $0.seed > UInt64.max - UInt64(seeds - 1) }) {
             throw LatsimError(key: "seed", value: String(p.seed), problem: "seeds \(p.seed) to \(p.seed) + \(seeds - 1) go past the largest seed",
                               expected: "a first seed of at most \(UInt64.max - UInt64(seeds - 1))")
@@ -177,7 +182,7 @@ public enum Sweep {
         // (SweepPart.merge), the columns of the whole grid
         head.figures = Figure.shown(for: Set(points.map(\.production)), first: [headline])
         head.headline = headline
-        let configurations = keeps ? points.map { $0.configuration! } : nil
+        let configurations = keeps ? points.map { $0.configuration!.configuration } : nil
         return PreparedSweep(head: head, first: first, configurations: configurations, resolve: resolve,
                              trajectories: trajectories, start: start)
     }
@@ -210,10 +215,17 @@ public struct PreparedSweep: Sendable {
     /// What the preparation keeps of a point: its configuration when kept,
     /// and what the checks of the whole sweep read.
     struct Point: Sendable {
-        var configuration: PipelineConfiguration?
+        /// Boxed: the points of a large grid hold none, in 8 bytes each.
+        var configuration: Kept?
         var events: Double
         var production: Figure.Production
         var seed: UInt64
+    }
+
+    /// A kept configuration.
+    final class Kept: Sendable {
+        let configuration: PipelineConfiguration
+        init(_ c: PipelineConfiguration) { configuration = c }
     }
 
     /// Grid point `point`'s configuration.
