@@ -6,6 +6,9 @@
 #   json     run --trace t.json
 #   both     run --trace t.perfetto-trace --frames f.csv (one run, both as it goes)
 #   import   import of the Perfetto trace (308 MB)
+# and of a sweep whose outputs once held every row to the end:
+#   sweep    a 100,000-point sweep writing its CSV, long CSV and JSON (rows
+#            written as they complete) and its table
 #
 #   Benchmarks/peak-memory.sh [--binary PATH] [--check LIMITS]
 #
@@ -38,14 +41,17 @@ rm -f "$work/t.json"
 both=$(peak "$binary" run android-default --duration 3600s --trace "$work/b.perfetto-trace" --frames "$work/f.csv")
 rm -f "$work/b.perfetto-trace" "$work/f.csv"
 import=$(peak "$binary" import "$work/t.perfetto-trace" --out "$work/device.yaml")
+sweep=$(peak "$binary" sweep ios9-coalescing-120hz --vary gpu.render=1ms...1000.99ms:0.01ms --duration 10ms \
+  --csv "$work/s.csv" --csv-long "$work/l.csv" --json "$work/s.json")
 printf '%-8s %12s\n' figure "peak KB"
 printf '%-8s %12s   run android-default --duration 3600s --frames\n' frames "$frames"
 printf '%-8s %12s   run android-default --duration 3600s --trace t.perfetto-trace\n' trace "$trace"
 printf '%-8s %12s   run android-default --duration 3600s --trace t.json\n' json "$json"
 printf '%-8s %12s   run android-default --duration 3600s --trace t.perfetto-trace --frames f.csv\n' both "$both"
 printf '%-8s %12s   import t.perfetto-trace (%s bytes)\n' import "$import" "$(stat -c %s "$work/t.perfetto-trace")"
+printf '%-8s %12s   sweep of 100,000 points (--csv, --csv-long, --json and the table)\n' sweep "$sweep"
 
 if [ -n "$limits" ]; then
   . Benchmarks/check-limits.sh
-  check_limits peak-memory "$limits" frames=$frames trace=$trace json=$json both=$both import=$import
+  check_limits peak-memory "$limits" frames=$frames trace=$trace json=$json both=$both import=$import sweep=$sweep
 fi
