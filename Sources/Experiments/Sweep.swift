@@ -293,7 +293,7 @@ public struct PreparedSweep: Sendable {
             var c = p
             c.seed = c.seed &+ UInt64(k)
             func run() throws(LatsimError) -> RunResult {
-                try PipelineRun(configuration: c, trajectory: try trajectories.trajectory(for: c)).run()
+                try PipelineRun.run(c, trajectory: try trajectories.trajectory(for: c))
             }
             if seeds == 1 {
                 // the point's one run: its row now, figures read in place

@@ -160,12 +160,39 @@ public struct PipelineRun: ~Copyable {
         }
     }
 
+    /// Prepares and runs `c` with the finger following `trajectory`, no
+    /// frame log kept: the model is made as the simulation's argument and
+    /// moved into it, never wrapped nor copied (a sweep's points, whose
+    /// runs are short, pay for every copy of a model of several KB).
+    public static func run(_ c: PipelineConfiguration, trajectory: Trajectory) throws(LatsimError) -> RunResult {
+        switch c.platform {
+        case .ios: return try execute({ IOSPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
+        case .android where c.frontBuffered:
+            return try execute({ FrontBufferedPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
+        case .android: return try execute({ AndroidPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
+        }
+    }
+
+    /// Runs the model `make` makes in a fresh simulation, made in its place.
+    static func execute<P: PlatformPipeline>(_ make: () -> P, _ c: PipelineConfiguration,
+                                             _ trajectoryName: String) throws(LatsimError) -> RunResult {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var simulation = Simulation(making: make)
+        return try finish(&simulation, c, trajectoryName, nil, start: start)
+    }
+
     /// Runs a platform's model in a fresh simulation.
-    static func execute<P: PlatformPipeline>(_ prepared: P, _ c: PipelineConfiguration, _ trajectoryName: String,
+    static func execute<P: PlatformPipeline>(_ prepared: consuming P, _ c: PipelineConfiguration, _ trajectoryName: String,
                                              _ predictorName: String?) throws(LatsimError) -> RunResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        // the model is read where it ran, not copied out of the simulation
         var simulation = Simulation(model: prepared)
+        return try finish(&simulation, c, trajectoryName, predictorName, start: start)
+    }
+
+    /// Runs `simulation` to the configured duration and reads its result:
+    /// the model is read where it ran, not copied out of the simulation.
+    static func finish<P: PlatformPipeline>(_ simulation: inout Simulation<P>, _ c: PipelineConfiguration, _ trajectoryName: String,
+                                            _ predictorName: String?, start: UInt64) throws(LatsimError) -> RunResult {
         let events = simulation.runToEnd(c.duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let failure = simulation.model.failure { throw failure }

@@ -74,9 +74,9 @@ public enum SweepOutput {
     /// says. Every cell of a numeric axis parses as a number.
     public static func csv(_ result: SweepResult) -> String {
         let columns = columns(result)
-        var out = csvHeader(result)
-        for row in result.rows { out += csvLine(row, result, columns) }
-        return out
+        var out = Array(csvHeader(result).utf8)
+        for row in result.rows { appendCSVLine(row, result, columns, to: &out) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The CSV's header line, its line end included.
@@ -84,21 +84,19 @@ public enum SweepOutput {
         header(result).map(csvField).joined(separator: ",") + "\n"
     }
 
-    /// A grid point's CSV line, its line end included; `columns` are
-    /// ``columns(_:)``.
-    public static func csvLine(_ row: SweepRow, _ result: SweepResult, _ columns: [Column]) -> String {
-        // appended cell by cell: no array of cells, no joined row
-        var out = ""
+    /// Appends a grid point's CSV line, its line end included, to `out`;
+    /// `columns` are ``columns(_:)``.
+    public static func appendCSVLine(_ row: SweepRow, _ result: SweepResult, _ columns: [Column], to out: inout [UInt8]) {
+        // appended cell by cell as bytes: no array of cells, no joined row
         var first = true
         func cell(_ text: String) {
-            if !first { out += "," }
+            if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            out += text
+            out.append(contentsOf: text.utf8)
         }
         for text in axisCells(row, result) { cell(text) }
         for c in columns { cell(c.value(row).map { formatDecimal($0, places: 6) } ?? "") }
-        out += "\n"
-        return out
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// The long (tidy) CSV header: the varied keys as ``header(_:)`` names

@@ -18,6 +18,8 @@ public final class SweepStream: @unchecked Sendable {
     private let csvLong: ByteSink?
     private let json: ByteSink?
     private var points: JSONValue.StreamedArrayField?
+    /// A CSV line's bytes, made again for each row.
+    private var line: [UInt8] = []
     /// The table's rows, when it is printed.
     public let table: TextTable.Spooled?
     /// The first row (the table's heading names its simulated time).
@@ -47,7 +49,11 @@ public final class SweepStream: @unchecked Sendable {
     public func add(_ row: SweepRow) throws {
         if first == nil { first = row }
         count += 1
-        try csv?.write(SweepOutput.csvLine(row, head, columns))
+        if let csv {
+            line.removeAll(keepingCapacity: true)
+            SweepOutput.appendCSVLine(row, head, columns, to: &line)
+            try line.withUnsafeBytes { try csv.write($0) }
+        }
         try csvLong?.write(SweepOutput.longCSVLines(row, head))
         if let json { try points!.append(SweepOutput.point(row, head), to: json) }
         table?.append(SweepOutput.tableCells(row, head))

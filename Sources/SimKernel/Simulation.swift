@@ -71,6 +71,16 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
         counts.initialize(repeating: 0, count: 256)
     }
 
+    /// A simulation of the model `make` makes, made in its place (a model
+    /// of many KB is not moved into the simulation afterwards).
+    @inlinable @inline(__always)
+    public init(making make: () -> Model) {
+        model = make()
+        scheduler = EventScheduler()
+        counts = .allocate(capacity: 256)
+        counts.initialize(repeating: 0, count: 256)
+    }
+
     deinit { counts.deallocate() }
 
     /// The instant of the last event handled.
