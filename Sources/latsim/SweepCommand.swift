@@ -51,7 +51,10 @@ struct SweepRunCommand: ParsableCommand {
         adds NAMESeedMean and NAMEHalfWidth95 columns, the JSON each point's \
         `seeds` (as `run --seeds` writes it), and the chart a band around each \
         latency line and error bars on the frame rate. Points run in parallel; \
-        the output is the same at any --jobs.
+        the output is the same at any --jobs. Rows are written as they \
+        complete, in grid order, while the other points run (the files are \
+        put in place at the end, the table printed then); when a point \
+        fails, no later point runs and the files are left as they were.
 
         The table (stdout) shows per point every figure the scenario produces, \
         its headline first (Docs/Figures.md; `latsim figures` lists them), with \
