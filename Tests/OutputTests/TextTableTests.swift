@@ -34,19 +34,26 @@ struct TextTableTests {
             """)
     }
 
-    @Test func everyTableRendersAsTheReference() {
-        var rng = SystemRandomNumberGenerator()
+    /// A random table of up to four columns and `maxRows` rows, whose cells
+    /// join up to two pieces of text (a row may have fewer or more cells
+    /// than the header).
+    static func randomTable(maxRows: Int, using rng: inout some RandomNumberGenerator) -> TextTable {
         // (a carriage return and line feed are one character: widths are counted in characters)
         let pieces = ["", " ", "a", "bb ", "ccc", "é", "1.5", "  x", "中文", "e\u{301}", "\r\n", "\r", "\n", "\t"]
-        for _ in 0..<500 {
-            let columns = Int.random(in: 0...4, using: &rng)
-            func row() -> [String] {
-                (0..<Int.random(in: 0...(columns + 1), using: &rng)).map { _ in
-                    (0..<Int.random(in: 0...2, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
-                }
+        let columns = Int.random(in: 0...4, using: &rng)
+        func row() -> [String] {
+            (0..<Int.random(in: 0...(columns + 1), using: &rng)).map { _ in
+                (0..<Int.random(in: 0...2, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
             }
-            let t = TextTable(header: (0..<columns).map { _ in row().joined() }, rows: (0..<Int.random(in: 0...4, using: &rng)).map { _ in row() },
-                              rightAligned: Set((0..<columns).filter { _ in Bool.random(using: &rng) }))
+        }
+        return TextTable(header: (0..<columns).map { _ in row().joined() }, rows: (0..<Int.random(in: 0...maxRows, using: &rng)).map { _ in row() },
+                         rightAligned: Set((0..<columns).filter { _ in Bool.random(using: &rng) }))
+    }
+
+    @Test func everyTableRendersAsTheReference() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let t = Self.randomTable(maxRows: 4, using: &rng)
             #expect(t.render() == Self.reference(t), "\(t)")
         }
     }
@@ -56,16 +63,8 @@ struct TextTableTests {
     /// table, and a final line end.
     @Test func aSpooledTableWritesWhatTheWholeTableRenders() throws {
         var rng = SystemRandomNumberGenerator()
-        let pieces = ["", " ", "a", "bb ", "ccc", "é", "1.5", "中文", "e\u{301}", "\r\n", "\t"]
         for round in 0..<200 {
-            let columns = Int.random(in: 0...4, using: &rng)
-            func row() -> [String] {
-                (0..<Int.random(in: 0...(columns + 1), using: &rng)).map { _ in
-                    (0..<Int.random(in: 0...2, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
-                }
-            }
-            let t = TextTable(header: (0..<columns).map { _ in row().joined() }, rows: (0..<Int.random(in: 0...40, using: &rng)).map { _ in row() },
-                              rightAligned: Set((0..<columns).filter { _ in Bool.random(using: &rng) }))
+            let t = Self.randomTable(maxRows: 40, using: &rng)
             // every tenth table kept in 64 bytes: its rows go to the file
             let spooled = TextTable.Spooled(header: t.header, rightAligned: t.rightAligned, memoryLimit: round % 10 == 0 ? 64 : 1 << 20)
             for r in t.rows { spooled.append(r) }
