@@ -200,8 +200,9 @@ public struct PreparedSweep: Sendable {
     /// The points' configurations, in grid order from ``first``, when
     /// there are at most ``keptConfigurations``.
     let configurations: [PipelineConfiguration]?
-    /// The configuration of a grid point (checked by the preparation, so
-    /// it does not throw again).
+    /// Resolves a grid point's configuration again (checked by the
+    /// preparation: it throws again only when a file a value names changed
+    /// since).
     let resolve: @Sendable (Int) throws(LatsimError) -> PipelineConfiguration
     let trajectories: TrajectoryCache
     /// When the preparation started (the sweep's wall time counts from it).

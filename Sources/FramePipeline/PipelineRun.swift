@@ -161,9 +161,10 @@ public struct PipelineRun: ~Copyable {
     }
 
     /// Prepares and runs `c` with the finger following `trajectory`, no
-    /// frame log kept: the model is made as the simulation's argument and
-    /// moved into it, never wrapped nor copied (a sweep's points, whose
-    /// runs are short, pay for every copy of a model of several KB).
+    /// frame log kept: the model is made in its simulation's place
+    /// (``Simulation/init(making:)``), never wrapped, copied nor moved (a
+    /// sweep's points, whose runs are short, paid for every copy of a model
+    /// of several KB).
     public static func run(_ c: PipelineConfiguration, trajectory: Trajectory) throws(LatsimError) -> RunResult {
         switch c.platform {
         case .ios: return try execute({ IOSPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
