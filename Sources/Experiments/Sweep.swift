@@ -250,6 +250,17 @@ public struct PreparedSweep: Sendable {
     ///   over), or the first error `each` threw (nothing more runs).
     public func run(jobs: Int, progress: (@Sendable (SweepProgress) -> Void)? = nil,
                     each: @escaping @Sendable (SweepRow) throws -> Void) throws -> SweepResult {
+        try run(jobs: jobs, progress: progress, ahead: Self.rowsAhead, each: each).result
+    }
+
+    /// How far past the row due a point may start: a slow point holds at
+    /// most this many rows done after it (a few KB each) until its own.
+    public static let rowsAhead = 1024
+
+    /// ``run(jobs:progress:each:)`` with points started at most `ahead`
+    /// past the row due; also returns the most rows that waited at once.
+    func run(jobs: Int, progress: (@Sendable (SweepProgress) -> Void)?, ahead: Int,
+             each: @escaping @Sendable (SweepRow) throws -> Void) throws -> (result: SweepResult, mostWaiting: Int) {
         let start = self.start
         let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         let grid = head.grid, seeds = head.seeds, runs = head.runs
@@ -258,7 +269,7 @@ public struct PreparedSweep: Sendable {
         // made from the run at once (nothing kept but the row). More: a
         // point's seeds are merged, in seed order, by whichever thread
         // finishes its last seed.
-        let order = RowOrder(first: first, each: each)
+        let order = RowOrder(first: first, ahead: ahead, each: each)
         let state = RunState(seeds: seeds)
         @Sendable func row(_ point: Int, _ p: PipelineConfiguration, runs: Int, invariantsHold: Bool, figures: FigureValues,
                            seedFigures: SweepSeedFigures?) -> SweepRow {
@@ -277,7 +288,7 @@ public struct PreparedSweep: Sendable {
             // after a failed point nothing later runs: its row could never
             // be handed over, and the lowest failed point is the error
             // (every point before it was handed out already)
-            guard !order.stops(before: point) else { return }
+            guard !order.awaitTurn(point) else { return }
             defer {
                 if let progress {
                     state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
@@ -325,16 +336,17 @@ public struct PreparedSweep: Sendable {
         if let e = state.firstError { throw e }
         var result = head
         result.wallSeconds = elapsed()
-        return result
+        return (result, order.mostWaiting)
     }
 }
 
 /// Hands a sweep's rows over in grid order as they complete: a row done
 /// early waits for those before it; the thread that completes the row due
 /// hands it over, and every waiting row after it, outside the lock, while
-/// other threads go on completing rows.
+/// other threads go on completing rows. A point starts at most ``ahead``
+/// points past the row due, so a slow point holds that many rows at most.
 final class RowOrder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let turn = NSCondition()
     private var waiting: [Int: SweepRow] = [:]
     /// The grid index of the next row to hand over.
     private var next: Int
@@ -344,51 +356,70 @@ final class RowOrder: @unchecked Sendable {
     private var failedAt = Int.max
     private var failure: (any Error)?
     private let each: @Sendable (SweepRow) throws -> Void
+    /// How far past the row due a point may start.
+    let ahead: Int
+    /// The most rows that waited at once.
+    private(set) var mostWaiting = 0
 
-    init(first: Int, each: @escaping @Sendable (SweepRow) throws -> Void) {
+    init(first: Int, ahead: Int, each: @escaping @Sendable (SweepRow) throws -> Void) {
         next = first
+        self.ahead = max(1, ahead)
         self.each = each
     }
 
-    /// True when `point` comes after a failed point (or `each` failed): it
-    /// need not run.
-    func stops(before point: Int) -> Bool {
-        lock.withLock { point > failedAt }
+    /// Waits until `point` is fewer than ``ahead`` points past the row
+    /// due, so that rows done early do not pile up behind a slow point.
+    /// Every point before `point` was handed out already, and the one due
+    /// runs, so the wait ends. Returns true when `point` comes after a
+    /// failed point (or `each` failed): it need not run.
+    func awaitTurn(_ point: Int) -> Bool {
+        turn.lock()
+        defer { turn.unlock() }
+        while point - next >= ahead && point <= failedAt { turn.wait() }
+        return point > failedAt
     }
 
     /// Records that `point`'s run failed: the rows after it are dropped.
     func fail(_ point: Int) {
-        lock.withLock {
-            failedAt = min(failedAt, point)
-            waiting = waiting.filter { $0.key < failedAt }
-        }
+        turn.lock()
+        failedAt = min(failedAt, point)
+        waiting = waiting.filter { $0.key < failedAt }
+        turn.broadcast()
+        turn.unlock()
     }
 
     /// The error `each` threw, if it did.
-    var deliveryError: (any Error)? { lock.withLock { failure } }
+    var deliveryError: (any Error)? {
+        turn.lock()
+        defer { turn.unlock() }
+        return failure
+    }
 
     /// Takes a completed row; hands it over, with those waiting after it,
     /// when its turn has come and no other thread is handing rows over.
     func complete(_ row: SweepRow) {
-        lock.lock()
-        guard row.index < failedAt else { return lock.unlock() }
+        turn.lock()
+        guard row.index < failedAt else { return turn.unlock() }
         waiting[row.index] = row
-        guard !handing else { return lock.unlock() }
+        mostWaiting = max(mostWaiting, waiting.count)
+        guard !handing else { return turn.unlock() }
         handing = true
         while let due = waiting.removeValue(forKey: next) {
             next += 1
-            lock.unlock()
+            turn.broadcast()
+            turn.unlock()
             var thrown: (any Error)?
             do { try each(due) } catch { thrown = error }
-            lock.lock()
+            turn.lock()
             if let thrown {
                 failure = thrown
                 failedAt = Int.min
                 waiting.removeAll()
+                turn.broadcast()
             }
         }
         handing = false
-        lock.unlock()
+        turn.unlock()
     }
 }
 

@@ -132,3 +132,26 @@ import Testing
         #expect(received.values.map(\.index) == [0])
     }
 }
+
+/// A slow point holds back at most `ahead` rows done after it: the other
+/// threads wait to start points further on, and the rows are the same.
+@Suite struct SweepRowsAheadTests {
+    @Test func aSlowPointHoldsAtMostTheRowsAheadOfIt() throws {
+        let s = try Scenario.named("ios9-coalescing-120hz")
+        // point 0 runs 300 s, the 60 others 10 ms each: without a bound,
+        // nearly every row would wait for point 0's
+        let axes = [try SweepAxis(parsing: "duration=300s," + Array(repeating: "10ms", count: 60).joined(separator: ","))]
+        let prepared = try Sweep.prepare(scenario: s, axes: axes, jobs: 2)
+        let kept = try Sweep.run(scenario: s, axes: axes, jobs: 1)
+        for ahead in [1, 3] {
+            let received = SweepStreamingTests.Received()
+            let (_, most) = try prepared.run(jobs: 2, progress: nil, ahead: ahead) { received.add($0) }
+            #expect(most <= ahead, "ahead \(ahead)")
+            #expect(received.values == kept.rows)
+        }
+        // with room for every row, rows do wait for the slow point (the
+        // second thread runs all 60 short points while the first runs it)
+        let (_, most) = try prepared.run(jobs: 2, progress: nil, ahead: 1000) { _ in }
+        #expect(most > 3, "\(most)")
+    }
+}
