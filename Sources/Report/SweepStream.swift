@@ -27,8 +27,6 @@ public final class SweepStream: @unchecked Sendable {
     /// The rows, when kept (for the chart).
     public private(set) var rows: [SweepRow] = []
     private let keepsRows: Bool
-    /// The rows added.
-    public private(set) var count = 0
 
     /// Writes the outputs' headers. `table` spools the table's rows;
     /// `keepRows` keeps the rows themselves (``rows``).
@@ -48,7 +46,6 @@ public final class SweepStream: @unchecked Sendable {
     /// Writes the next row (in grid order) to every output.
     public func add(_ row: SweepRow) throws {
         if first == nil { first = row }
-        count += 1
         if let csv {
             line.removeAll(keepingCapacity: true)
             SweepOutput.appendCSVLine(row, head, columns, to: &line)
