@@ -2,7 +2,11 @@ import SimKernel
 import TouchModel
 
 /// The outcome of one run: its measurements and the engine's own cost.
-public struct RunResult: Sendable {
+///
+/// A result is made once and never changed; it is a class so that handing
+/// it on (to figures, rows, reports) shares it instead of copying its
+/// several KB of figures each time.
+public final class RunResult: Sendable {
     /// The configuration that ran.
     public let configuration: PipelineConfiguration
     /// What was measured.
@@ -23,7 +27,7 @@ public struct RunResult: Sendable {
     public let trajectoryName: String
     /// The name of a predictor installed in place of the configured one,
     /// when it was given one (``PipelineRun/usePredictor(_:named:)``).
-    public var predictorName: String? = nil
+    public let predictorName: String?
     /// The prediction score, or nil when prediction is off: computed once
     /// when the run ends (its percentiles walk the error histograms, and
     /// every output that shows a prediction figure reads it).

@@ -71,22 +71,50 @@ public struct Measurements: Sendable {
     /// Prediction accuracy (fed only when the app predicts).
     public var prediction = PredictionScorer()
     /// The Android pipeline's own figures; nil on iOS.
-    public var android: AndroidMeasurements?
+    public var android: AndroidMeasurements? {
+        get { _android?.value }
+        set { _android = newValue.map(Stored.init) }
+    }
+    private var _android: Stored<AndroidMeasurements>?
     /// Chromium's prediction metrics, when the run kept them
     /// (``PipelineRun/keepScorecards(_:)``).
-    public var chromiumScorecard: ChromiumPredictionMetrics?
+    public var chromiumScorecard: ChromiumPredictionMetrics? {
+        get { _chromiumScorecard?.value }
+        set { _chromiumScorecard = newValue.map(Stored.init) }
+    }
+    private var _chromiumScorecard: Stored<ChromiumPredictionMetrics>?
     /// Android's prediction metrics (MotionPredictor's), when the run kept them.
     public var androidScorecard: AndroidPredictionMetrics?
     /// The presses' figures, when the app uses force (Docs/Force.md); nil otherwise.
-    public var force: ForceMeasurements?
+    public var force: ForceMeasurements? {
+        get { _force?.value }
+        set { _force = newValue.map(Stored.init) }
+    }
+    private var _force: Stored<ForceMeasurements>?
     /// A scrolling app's figures (`app.scrolls`, Docs/Model.md,
     /// "Scrolling"); nil otherwise.
-    public var scroll: ScrollMeasurements?
+    public var scroll: ScrollMeasurements? {
+        get { _scroll?.value }
+        set { _scroll = newValue.map(Stored.init) }
+    }
+    private var _scroll: Stored<ScrollMeasurements>?
     /// An ink app's figures (Docs/Ink.md); nil otherwise.
-    public var ink: InkMeasurements?
+    public var ink: InkMeasurements? {
+        get { _ink?.value }
+        set { _ink = newValue.map(Stored.init) }
+    }
+    private var _ink: Stored<InkMeasurements>?
 
     /// No figure yet.
     public init() {}
+
+    /// A figure only some runs have, kept out of line: a run's figures are
+    /// copied as a whole (into its result, into a sweep's point), and these
+    /// few KB, nil in most runs, were most of what every copy moved.
+    final class Stored<Value: Sendable>: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
 
     /// Adds values still pending in the streams (see ``StreamingStats``).
     mutating func settle() {
