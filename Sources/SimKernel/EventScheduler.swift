@@ -100,6 +100,11 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     /// Events the model handled within another instead of popping them
     /// (``handledWithin(_:)``), by kind.
     @usableFromInline let within: UnsafeMutablePointer<Int>
+    /// Events popped and handled, by kind, for the ``Simulation`` that owns
+    /// this scheduler: freed with the scheduler, so the simulation needs no
+    /// `deinit` of its own (one would move the whole simulation, a model of
+    /// several KB with it, to destroy it).
+    @usableFromInline let handled: UnsafeMutablePointer<Int>
 
     /// An empty scheduler with room for `capacity` pending events (it grows
     /// when needed).
@@ -116,12 +121,15 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         slots.initialize(repeating: .empty, count: Swift.max(1, slotCount))
         within = .allocate(capacity: 256)
         within.initialize(repeating: 0, count: 256)
+        handled = .allocate(capacity: 256)
+        handled.initialize(repeating: 0, count: 256)
     }
 
     deinit {
         heap.deallocate()
         slots.deallocate()
         within.deallocate()
+        handled.deallocate()
     }
 
     /// The number of events pending.

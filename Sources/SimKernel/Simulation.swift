@@ -60,6 +60,7 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
     /// The model, with all its state.
     public var model: Model
     @usableFromInline var scheduler: EventScheduler<Model.Event>
+    /// Events handled, by kind: the scheduler's ``EventScheduler/handled``.
     @usableFromInline let counts: UnsafeMutablePointer<Int>
     @usableFromInline var started = false
 
@@ -67,8 +68,7 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
     public init(model: Model) {
         self.model = model
         scheduler = EventScheduler()
-        counts = .allocate(capacity: 256)
-        counts.initialize(repeating: 0, count: 256)
+        counts = scheduler.handled
     }
 
     /// A simulation of the model `make` makes, made in its place (a model
@@ -77,11 +77,8 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
     public init(making make: () -> Model) {
         model = make()
         scheduler = EventScheduler()
-        counts = .allocate(capacity: 256)
-        counts.initialize(repeating: 0, count: 256)
+        counts = scheduler.handled
     }
-
-    deinit { counts.deallocate() }
 
     /// The instant of the last event handled.
     @inlinable public var now: SimTime { scheduler.now }
