@@ -11,8 +11,10 @@ protocol PlatformPipeline: SimulationModel {
     mutating func usePredictor(_ p: some TouchPredictor)
     /// Keeps the platforms' prediction scorecards too.
     mutating func keepScorecards(_ cards: PredictionScorecards)
-    /// The figures of the finished run.
-    mutating func finish() -> (Measurements, InvariantChecks)
+    /// Writes the figures of the finished run into `m` (empty, made where
+    /// the result keeps it: a run's figures are a few KB, and returned they
+    /// were copied on their way) and returns the invariant checks.
+    mutating func finish(into m: inout Measurements) -> InvariantChecks
     /// Time with three display buffers allocated, up to `end`.
     func tripleBufferedTime(until end: SimTime) -> SimTime
     /// The frame log, when it was kept.

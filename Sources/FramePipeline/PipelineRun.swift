@@ -197,7 +197,8 @@ public struct PipelineRun: ~Copyable {
         let events = simulation.runToEnd(c.duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let failure = simulation.model.failure { throw failure }
-        let (measurements, invariants) = simulation.model.finish()
+        var measurements = Measurements()
+        let invariants = simulation.model.finish(into: &measurements)
         return RunResult(configuration: c, measurements: measurements, invariants: invariants,
                          eventsByKind: events.byKind.filter { simulation.model.reports($0.event) }.map { ($0.event.name, $0.count) },
                          events: events.total,

@@ -337,9 +337,9 @@ extension AndroidPipeline {
     func tripleBufferedTime(until end: SimTime) -> SimTime { 0 }
 
     /// The figures of the finished run.
-    mutating func finish() -> (Measurements, InvariantChecks) {
-        var m = measurement.finish(display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
-                                   work: (ui.deliveries, ui.handlerRuns, ui.wastedUpdates))
+    mutating func finish(into m: inout Measurements) -> InvariantChecks {
+        measurement.finish(into: &m, display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
+                           work: (ui.deliveries, ui.handlerRuns, ui.wastedUpdates))
         if switching { m.displayRate = rate.figures(until: configuration.duration) }
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration
@@ -374,7 +374,7 @@ extension AndroidPipeline {
         checks.bufferConflicts = bufferQueue.conflicts
         checks.gpuJobsBeforeFence = gpuJobsBeforeFence
         checks.presentsBeforeExpected = timeline.early
-        return (m, checks)
+        return checks
     }
 }
 

@@ -489,9 +489,9 @@ struct FrontBufferedPipeline: PlatformPipeline {
     /// Every kind of a front-buffered run is its own.
     func reports(_ kind: FrontBufferedEvent) -> Bool { true }
 
-    mutating func finish() -> (Measurements, InvariantChecks) {
-        var m = measurement.finish(display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
-                                   work: (ui.handlerRuns, ui.handlerRuns, renderer.merged))
+    mutating func finish(into m: inout Measurements) -> InvariantChecks {
+        measurement.finish(into: &m, display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
+                           work: (ui.handlerRuns, ui.handlerRuns, renderer.merged))
         m.ink?.wetDraws = renderer.wetDraws
         m.ink?.tornDraws = tornDraws
         m.ink?.composedDraws = composedDraws
@@ -522,6 +522,6 @@ struct FrontBufferedPipeline: PlatformPipeline {
         checks.bufferConflicts = bufferQueue.conflicts
         checks.gpuJobsBeforeFence = gpuJobsBeforeFence
         checks.presentsBeforeExpected = timeline.early
-        return (m, checks)
+        return checks
     }
 }

@@ -87,7 +87,7 @@ struct Measurement {
     private var horizonMemo = MillisecondsMemo()
     private var effectiveFor: (frames: Double, horizon: SimTime, count: Double) = (.nan, 0, .nan)
 
-    init(configuration c: PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
+    init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
         geometry = FrameGeometry(c)
         truth = TrajectoryCursor(trajectory)
         self.predicts = predicts
@@ -230,13 +230,12 @@ struct Measurement {
         ink!.shown(newest: newest, photon: photon, drawn: drawn, truth: pen)
     }
 
-    /// The figures of a finished run, every platform's: the streams
+    /// Writes the figures of a finished run into `m`, every platform's: the streams
     /// settled, what the display showed (with `droppedFrames`, which each
     /// platform counts its own way), what the digitizer made, and the app's
     /// work.
-    mutating func finish<Shown>(display: Display<Shown>, droppedFrames: Int, digitizer: Digitizer,
-                                work: (deliveries: Int, handlerRuns: Int, wastedUpdates: Int)) -> Measurements {
-        var m = Measurements()
+    mutating func finish<Shown>(into m: inout Measurements, display: Display<Shown>, droppedFrames: Int, digitizer: Digitizer,
+                                work: (deliveries: Int, handlerRuns: Int, wastedUpdates: Int)) {
         finish(into: &m)
         m.framesPresented = display.framesPresented
         m.repeatedFrames = display.repeatedFrames
@@ -248,7 +247,6 @@ struct Measurement {
         m.touchDownMs.settle()
         m.touchUpMs = digitizer.touchUpMs
         m.touchUpMs.settle()
-        return m
     }
 
     /// The streams, settled; without prediction the effective figures are

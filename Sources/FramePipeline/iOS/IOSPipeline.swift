@@ -575,9 +575,9 @@ struct IOSPipeline: PlatformPipeline {
     func tripleBufferedTime(until end: SimTime) -> SimTime { buffers.tripleBufferedTime(until: end) }
 
     /// The figures of the finished run.
-    mutating func finish() -> (Measurements, InvariantChecks) {
-        var m = measurement.finish(display: display, droppedFrames: display.droppedFrames, digitizer: digitizer,
-                                   work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
+    mutating func finish(into m: inout Measurements) -> InvariantChecks {
+        measurement.finish(into: &m, display: display, droppedFrames: display.droppedFrames, digitizer: digitizer,
+                           work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
         if switching { m.displayRate = rate.figures(until: configuration.duration) }
         m.force = force?.finish()
         m.ink?.lateReads = delivery.lateReads
@@ -589,7 +589,7 @@ struct IOSPipeline: PlatformPipeline {
         checks.bufferConflicts = buffers.conflicts
         checks.maxBuffersHeld = buffers.maxHeld
         checks.maxBuffersAllocated = buffers.maxAllocated
-        return (m, checks)
+        return checks
     }
 }
 
