@@ -83,7 +83,7 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
         var platform: Platform
         var frameTimeline, taps, liftResponse, scrolls, noFinger, firstTouch, rateSwitches, force, ink, frontBuffered, predicts: Bool
 
-        public init(_ c: PipelineConfiguration) {
+        public init(_ c: borrowing PipelineConfiguration) {
             platform = c.platform
             frameTimeline = c.platform != .android || c.android.version.hasFrameTimeline
             (taps, liftResponse, scrolls, noFinger) = (c.taps, c.liftResponse, c.scrolls, c.noFinger)

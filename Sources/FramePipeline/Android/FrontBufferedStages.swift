@@ -89,7 +89,7 @@ struct InkUIThread {
     private var lastTaken: Int64 = -1
     private(set) var outOfOrder = 0
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         handlerTime = DurationSampler(c.handler)
         horizon = c.horizon
         frameInterval = c.frameInterval
@@ -196,7 +196,7 @@ struct FrontBufferRenderer {
     private(set) var wetDraws = 0
     private(set) var merged = 0
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         commandTime = DurationSampler(c.android.renderThread)
     }
 

@@ -11,7 +11,7 @@ struct RenderThread {
     /// The frame it works on (waiting for a buffer, or issuing commands).
     private(set) var frame: Int64 = -1
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         commandTime = DurationSampler(c.android.renderThread)
     }
 
@@ -46,7 +46,7 @@ struct GLThread {
     /// The frame it issues commands for.
     private(set) var frame: Int64 = -1
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         commandTime = DurationSampler(c.android.renderThread)
     }
 

@@ -73,7 +73,7 @@ struct SurfaceFlinger {
         var start, end, ready: SimTime
     }
 
-    init(configuration c: PipelineConfiguration, sfDuration: SimTime) {
+    init(configuration c: borrowing PipelineConfiguration, sfDuration: SimTime) {
         self.sfDuration = sfDuration
         latchUnsignaled = c.android.latchesUnsignaled
         latest = c.present == .latest

@@ -71,7 +71,7 @@ struct UIThread {
         predicts = true
     }
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         handlerTime = DurationSampler(c.handler)
         horizon = c.horizon
         frameInterval = c.frameInterval

@@ -19,7 +19,7 @@ public struct FrameGeometry: Sendable {
     public let panelResponse: SimTime
 
     /// The geometry of a configuration.
-    public init(_ c: PipelineConfiguration) {
+    public init(_ c: borrowing PipelineConfiguration) {
         displayHz = c.displayHz.doubleValue
         framePeriodNanos = c.vsyncClock.periodNanos
         row = c.row

@@ -65,7 +65,7 @@ struct InkTracker {
     let heightPoints: Double
     let panelResponse: SimTime
 
-    init(_ c: PipelineConfiguration) {
+    init(_ c: borrowing PipelineConfiguration) {
         framePeriodNanos = c.vsyncClock.periodNanos
         heightPoints = c.heightPoints
         panelResponse = c.panelResponse

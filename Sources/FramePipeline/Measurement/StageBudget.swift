@@ -243,7 +243,7 @@ final class BudgetRecorder {
     private let downDelay: Bool
     private let upDelay: Bool
 
-    init(platform: Platform, configuration c: PipelineConfiguration) {
+    init(platform: Platform, configuration c: borrowing PipelineConfiguration) {
         stages = BudgetStage.stages(of: c)
         count = stages.count
         // room for every stage there is: a chain writes without a bounds

@@ -104,7 +104,7 @@ struct App {
     /// Commits made so far.
     private(set) var commitsMade: Int64 = 0
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         commitsPerRun = c.commits
         touchUse = c.touches
         horizon = c.horizon

@@ -32,7 +32,7 @@ struct Blinker {
     /// When the latest change was made.
     private(set) var madeAt: SimTime = -1
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         delay = DurationSampler(c.blinkDelay)
         rng = SeededRandom(seed: c.seed, stream: Self.stream)
     }

@@ -65,7 +65,7 @@ public struct Digitizer: Sendable {
     var lift: (instant: SimTime, seen: SimTime)?
 
     /// A digitizer following `trajectory`.
-    public init(configuration c: PipelineConfiguration, trajectory: Trajectory) {
+    public init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory) {
         sampleInstant = c.sampleInstant
         delay = c.digitizerDelay
         noise = c.noise
@@ -219,7 +219,7 @@ struct TapEvents: Sendable {
     /// Events made so far: tap `i`'s touch-down is event `i` (`2i` with lifts), its lift-off `2i + 1`.
     private var index: Int64 = 0
 
-    init(configuration c: PipelineConfiguration, trajectory: Trajectory, downRNG: SeededRandom, upRNG: SeededRandom) {
+    init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory, downRNG: SeededRandom, upRNG: SeededRandom) {
         self.trajectory = trajectory
         scanClock = c.scanClock
         delay = c.digitizerDelay

@@ -56,7 +56,7 @@ struct DisplayRate {
     /// Time spent at each rate, ns, up to the start of the current segment.
     private(set) var residency: [(hz: Rational, nanos: SimTime)] = []
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         let r = c.rate
         peak = c.displayHz
         minimum = r.minimumHz ?? c.displayHz

@@ -25,7 +25,7 @@ final class FrequencyRamp {
     /// The time it added, ns.
     private(set) var added: SimTime = 0
 
-    init?(configuration c: PipelineConfiguration) {
+    init?(configuration c: borrowing PipelineConfiguration) {
         guard c.idleRamp != 1 else { return nil }
         factor = c.idleRamp
         window = c.idleRampWindow

@@ -60,7 +60,7 @@ struct RenderServer {
     /// Handler runs all of whose commits were merged away before rendering.
     private(set) var wastedUpdates = 0
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         animations = c.animations
         lowLatencyNever = c.renderServer == .vsync || c.animations == .always
         lowLatencyAlways = c.renderServer == .lowLatency && c.animations == .never && !c.force.animates

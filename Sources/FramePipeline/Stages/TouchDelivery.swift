@@ -27,7 +27,7 @@ struct TouchDelivery {
     var outOfOrderLate = 0
     var lateReads = 0
 
-    init(configuration c: PipelineConfiguration) {
+    init(configuration c: borrowing PipelineConfiguration) {
         policy = c.delivery
         dispatchDelay = c.dispatchDelay
         vsyncs = SwitchingTicker(clock: c.vsyncClock)

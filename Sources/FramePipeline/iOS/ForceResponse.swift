@@ -54,7 +54,7 @@ final class ForceResponse {
     /// The peek's crossing, from which a pop's is searched.
     var peekCrossing: SimTime = 0
 
-    init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
+    init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         settings = c.force
         geometry = FrameGeometry(c)
         horizon = c.horizon
