@@ -22,7 +22,8 @@ extension Settings {
     /// press that stays within the largest force.
     func checkForce(_ c: PipelineConfiguration) throws(LatsimError) {
         let f = c.force
-        let largest = "device.maximumForce = \(formatDecimal(f.maximumForce, places: 6))"
+        // made only for a message: every sweep point passes this check
+        var largest: String { "device.maximumForce = \(formatDecimal(f.maximumForce, places: 6))" }
         if f.press.peakForce > f.maximumForce {
             throw error("input.press", problem: "reaches a force of \(formatDecimal(f.press.peakForce, places: 6)), above \(largest)",
                         expected: "a press whose forces stay at or below the device's largest force")

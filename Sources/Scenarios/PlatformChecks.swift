@@ -83,6 +83,8 @@ extension Settings {
             Int128(a.numerator) * Int128(b.denominator) > Int128(b.numerator) * Int128(a.denominator)
         }
         guard let minimum = r.minimumHz else {
+            // the list is made only when one is set (every sweep point checks)
+            guard r.idleTimer != nil || r.touchTimer != nil || r.powerTimer != nil || r.appRate != nil || r.kernelIdleTimer else { return }
             for (key, set) in [("display.idleTimer", r.idleTimer != nil), ("display.touchTimer", r.touchTimer != nil),
                                ("display.powerTimer", r.powerTimer != nil), ("app.frameRate", r.appRate != nil),
                                ("android.kernelIdleTimer", r.kernelIdleTimer)] where set {

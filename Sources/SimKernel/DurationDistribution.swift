@@ -86,8 +86,9 @@ public enum DurationDistribution: Sendable, Hashable, CustomStringConvertible {
     /// Parses the command-line form. Durations use ``DurationSyntax``.
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> DurationDistribution {
         // a plain duration (no parenthesis at all) goes straight to its parser
-        let t = text.utf8.contains(UInt8(ascii: "(")) ? text.trimmedWhitespace : text
-        guard let open = t.firstIndex(of: "("), t.hasSuffix(")") else {
+        let named = text.utf8.contains(UInt8(ascii: "("))
+        let t = named ? text.trimmedWhitespace : text
+        guard named, let open = t.firstIndex(of: "("), t.hasSuffix(")") else {
             let v: SimTime
             do { v = try DurationSyntax.parse(t, framePeriod: framePeriod) } catch {
                 throw LatsimError(value: text, problem: error.problem, expected: expected)
