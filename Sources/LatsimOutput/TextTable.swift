@@ -111,10 +111,16 @@ public struct TextTable: Sendable {
         /// Adds a row: each cell as its width and its bytes (a
         /// little-endian `UInt32` each, then the bytes).
         public func append(_ cells: [String]) {
+            // the widths taken out of the object while the row is added: a
+            // class property read and written at every cell was checked for
+            // exclusive access each time
+            var grown = widths
+            widths = []
+            defer { widths = grown }
             log.append { out in
                 for (i, c) in cells.enumerated() {
                     let w = TextTable.width(c)
-                    if i < widths.count { widths[i] = max(widths[i], w) }
+                    if i < grown.count { grown[i] = max(grown[i], w) }
                     var sizes = (UInt32(w).littleEndian, UInt32(c.utf8.count).littleEndian)
                     withUnsafeBytes(of: &sizes) { out.append($0) }
                     var c = c
