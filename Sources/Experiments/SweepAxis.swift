@@ -302,9 +302,11 @@ public struct SweepAxis: Sendable, Equatable {
     /// `v / 10^scale` as the shortest exact decimal text.
     static func format(_ v: Int128, scale: Int) -> String {
         if scale <= 0 { return String(v * power(-scale)) }
-        // built as bytes: each grid point formats its values
-        let zero = UInt8(ascii: "0")
         let magnitude = v < 0 ? -v : v
+        // each grid point formats its values (twice: checked, then run)
+        if scale <= 40, let m = UInt64(exactly: magnitude) { return formatDecimal(mantissa: m, places: scale, negative: v < 0) }
+        // a value past 2^64 in its last unit
+        let zero = UInt8(ascii: "0")
         var digits = Array((UInt64(exactly: magnitude).map { String($0) } ?? String(magnitude)).utf8)
         if digits.count <= scale { digits.insert(contentsOf: repeatElement(zero, count: scale - digits.count + 1), at: 0) }
         let point = digits.count - scale

@@ -158,6 +158,15 @@ private func pointed(_ m: UInt64, places: Int, negative: Bool, pad: Int) -> Stri
     }
 }
 
+/// The decimal text of `m` / 10^`places`, `-` first when `negative`: an
+/// exact decimal held as an integer (a sweep axis's values), its digits as
+/// ``formatDecimal(_:places:fixed:)`` writes them (no trailing zeros after
+/// the point, no point with nothing after it). `places` is 0 to 40.
+public func formatDecimal(mantissa m: UInt64, places: Int, negative: Bool) -> String {
+    precondition(places >= 0 && places <= 40, "at most 40 places")
+    return pointed(m, places: places, negative: negative && m != 0, pad: 0)
+}
+
 /// A number for a JSON document: its digits as ``formatDecimal(_:places:fixed:)``
 /// writes them, or `null` when it is not finite (JSON has no infinity).
 public func finiteDecimal(_ x: Double, places: Int) -> String {

@@ -89,6 +89,31 @@ import Testing
         }
     }
 
+    /// An exact decimal held as an integer (a sweep axis's values) is
+    /// written as its digits with the point `places` from the right, zeros
+    /// put in front and trailing ones dropped, at 0 to 40 places.
+    @Test func aMantissaIsWrittenAsItsDigitsWithThePointPlaced() {
+        func plain(_ m: UInt64, _ places: Int, _ negative: Bool) -> String {
+            // m's digits, zeros in front until a digit is left of the point
+            var digits = String(m)
+            if digits.count <= places { digits = String(repeating: "0", count: places + 1 - digits.count) + digits }
+            let whole = digits.prefix(digits.count - places)
+            var fraction = digits.suffix(places)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return (negative && m != 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        var rng = SeededRandom(seed: 17, stream: 5)
+        var cases: [(UInt64, Int, Bool)] = [(0, 0, false), (0, 3, true), (5, 1, true), (10, 1, false), (1000, 3, false),
+                                            (UInt64.max, 0, false), (UInt64.max, 40, true), (1, 40, false), (120, 2, false)]
+        for _ in 0..<5_000 {
+            let m = rng.next() >> (rng.next() % 64)
+            cases.append((m, Int(rng.next() % 41), rng.next() % 2 == 0))
+        }
+        for (m, places, negative) in cases {
+            #expect(formatDecimal(mantissa: m, places: places, negative: negative) == plain(m, places, negative), "\(m), \(places) places")
+        }
+    }
+
     /// Rounding half up to nanoseconds is floor(x + 0.5), computed without
     /// a call to floor: the same on either side of zero, on halves, on
     /// integers and on values past 2^52, where every double is whole.
