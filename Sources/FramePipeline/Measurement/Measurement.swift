@@ -230,10 +230,10 @@ struct Measurement {
         ink!.shown(newest: newest, photon: photon, drawn: drawn, truth: pen)
     }
 
-    /// Writes the figures of a finished run into `m`, every platform's: the streams
-    /// settled, what the display showed (with `droppedFrames`, which each
-    /// platform counts its own way), what the digitizer made, and the app's
-    /// work.
+    /// Writes the figures of a finished run into `m`, every platform's: the
+    /// streams settled, what the display showed (with `droppedFrames`, which
+    /// each platform counts its own way), what the digitizer made, and the
+    /// app's work.
     mutating func finish<Shown>(into m: inout Measurements, display: Display<Shown>, droppedFrames: Int, digitizer: Digitizer,
                                 work: (deliveries: Int, handlerRuns: Int, wastedUpdates: Int)) {
         finish(into: &m)
