@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 
 #if canImport(Glibc)
 import Glibc
@@ -183,7 +184,15 @@ public enum SignalCleanup {
         cleanupSignalWriteEnd = fds[1]
         cleanupSignalReceived = 0
         let readEnd = fds[0]
-        let thread = Thread {
+        // a parent may have started latsim with these signals blocked (a
+        // dispatch thread blocks them, and Process keeps that mask): unblock
+        // them here (the main thread), before the cleanup thread inherits
+        // the mask
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for s in signals { sigaddset(&handled, s) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        let started = startThread(stackSize: 0) {
             var byte: UInt8 = 0
             while true {
                 let n = read(readEnd, &byte, 1)
@@ -194,16 +203,11 @@ public enum SignalCleanup {
             CleanupRegistry.shared.removeAllForExit()
             _exit(exitStatus(for: Int32(byte)))
         }
-        // a parent may have started latsim with these signals blocked (a
-        // dispatch thread blocks them, and Process keeps that mask): unblock
-        // them here (the main thread) and in the cleanup thread created next
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for s in signals { sigaddset(&handled, s) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
+        // without the thread (its stack refused under a memory limit) the
+        // signals keep their default action: latsim ends at once, its
+        // temporary files left behind, rather than ignoring them
+        guard started else { return }
         for s in signals { signal(s, cleanupSignalHandler) }
-        thread.name = "signal cleanup"
-        thread.start()
     }()
 }
 

@@ -34,7 +34,7 @@ final class ChartRenders: Sendable {
         group.enter()
         // a thread of its own, not a dispatch worker: a worker blocked here
         // would starve the dispatch threads that drain gnuplot's pipes
-        let thread = Thread {
+        let job: @Sendable () -> Void = {
             slots.wait()
             defer {
                 slots.signal()
@@ -47,7 +47,9 @@ final class ChartRenders: Sendable {
                 failure.withLock { if $0 == nil || $0!.0 > index { $0 = (index, error) } }
             }
         }
-        thread.start()
+        // no thread to be had (its stack refused under a memory limit):
+        // rendered here, before the next chart is asked for
+        if !startThread(stackSize: 0, job) { job() }
         let base = directory.appendingPathComponent(basename)
         return ChartOutput(script: base.appendingPathExtension("gp"), data: base.appendingPathExtension("dat"),
                            images: [base.appendingPathExtension("png"), base.appendingPathExtension("svg")],

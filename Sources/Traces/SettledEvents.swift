@@ -100,9 +100,12 @@ class SettledEvents: @unchecked Sendable {
         guard threaded && !finished else { return process(item) }
         if !started {
             started = true
-            let thread = Thread { [self] in work() }
-            thread.stackSize = 1 << 20
-            thread.start()
+            guard startThread(stackSize: 1 << 20, { [self] in work() }) else {
+                // no thread to be had (its stack refused under a memory
+                // limit): everything is written here, at once, as without one
+                finished = true
+                return process(item)
+            }
         }
         condition.lock()
         while queue.count >= Self.queueLimit { condition.wait() }

@@ -43,6 +43,20 @@ import Testing
         #expect(try Data(contentsOf: dir.appendingPathComponent(file)).count > 50_000_000)
     }
 
+    /// Under a data limit too small for the trace writer's thread (its
+    /// stack refused), a traced run waited for good for a thread that never
+    /// ran (found when this suite hung a CI run). It now writes on its own
+    /// thread, or stops when an allocation fails: it ends either way, well
+    /// before `timeout` (whose status, 124, is the hang).
+    @Test func aRefusedWriterThreadEndsTheRun() throws {
+        let dir = try Latsim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let o = try ImportHostileTests.shell(
+            "export SWIFT_BACKTRACE=enable=no && ulimit -d 24576 && exec timeout 120 \"$0\" run android-default --duration 60s --trace \"$1\"",
+            [Latsim.binary.path, dir.appendingPathComponent("t.json").path])
+        #expect(o.status != 124, "the run did not end in 120 s")
+    }
+
     /// `--trace` with `--frames`: the rows go out as they come and the
     /// trace reads the log, so the pair also keeps nothing that grows: a
     /// 600 s run fits in what a 60 s one needs plus 8 MB (the whole log
