@@ -138,9 +138,11 @@ import Testing
 @Suite struct SweepRowsAheadTests {
     @Test func aSlowPointHoldsAtMostTheRowsAheadOfIt() throws {
         let s = try Scenario.named("ios9-coalescing-120hz")
-        // point 0 runs 300 s, the 60 others 10 ms each: without a bound,
-        // nearly every row would wait for point 0's
-        let axes = [try SweepAxis(parsing: "duration=300s," + Array(repeating: "10ms", count: 60).joined(separator: ","))]
+        // point 0 runs 3,600 s (a few tenths of a second), the 60 others
+        // 10 ms each (a few ms in all): without a bound, nearly every row
+        // would wait for point 0's. (At 300 s, some 30 ms, a loaded machine
+        // once left the second thread unscheduled for all of it.)
+        let axes = [try SweepAxis(parsing: "duration=3600s," + Array(repeating: "10ms", count: 60).joined(separator: ","))]
         let prepared = try Sweep.prepare(scenario: s, axes: axes, jobs: 2)
         let kept = try Sweep.run(scenario: s, axes: axes, jobs: 1)
         for ahead in [1, 3] {
