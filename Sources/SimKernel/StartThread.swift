@@ -28,10 +28,17 @@ public func startThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable ()
     #else
     var thread = pthread_t()
     #endif
+    #if canImport(Darwin)
+    let started = pthread_create(&thread, &attributes, { context in
+        Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
+        return nil
+    }, context)
+    #else
     let started = pthread_create(&thread, &attributes, { context in
         Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
         return nil
     }, context)
+    #endif
     guard started == 0 else {
         Unmanaged<Work>.fromOpaque(context).release()
         return false
