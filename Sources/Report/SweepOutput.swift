@@ -60,11 +60,15 @@ public enum SweepOutput {
         return axis.path + "_" + (axis.unit == "µs" ? "us" : axis.unit)
     }
 
+    /// The most decimals of a numeric axis's CSV cell (in the axis's unit)
+    /// and of a figure's.
+    static let axisPlaces = 9, figurePlaces = 6
+
     /// A grid point's cell of `axis` (the `axis`-th varied key): the value
     /// as a number in the axis's unit on a numeric axis, else its text.
     static func axisCells(_ row: SweepRow, _ result: SweepResult) -> [String] {
         zip(row.values, row.numbers).map { text, number in
-            number.map { formatDecimal($0, places: 9) } ?? csvField(text)
+            number.map { formatDecimal($0, places: axisPlaces) } ?? csvField(text)
         }
     }
 
@@ -88,14 +92,15 @@ public enum SweepOutput {
     /// `columns` are ``columns(_:)``.
     public static func appendCSVLine(_ row: SweepRow, _ result: SweepResult, _ columns: [Column], to out: inout [UInt8]) {
         // appended cell by cell as bytes: no array of cells, no joined row
-        var first = true
-        func cell(_ text: String) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(contentsOf: text.utf8)
+        // (the numbers' digits written straight into the line)
+        for (i, (text, number)) in zip(row.values, row.numbers).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if let number { appendDecimal(number, places: axisPlaces, to: &out) } else { out.append(contentsOf: csvField(text).utf8) }
         }
-        for text in axisCells(row, result) { cell(text) }
-        for c in columns { cell(c.value(row).map { formatDecimal($0, places: 6) } ?? "") }
+        for (i, c) in columns.enumerated() {
+            if i > 0 || !row.values.isEmpty { out.append(UInt8(ascii: ",")) }
+            if let x = c.value(row) { appendDecimal(x, places: figurePlaces, to: &out) }
+        }
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -128,9 +133,9 @@ public enum SweepOutput {
         var out = ""
         let axes = axisCells(row, result).joined(separator: ",")
         for f in result.figures {
-            var cells = [axes, f.rawValue, row.figures[f].map { formatDecimal($0, places: 6) } ?? "", csvField(f.unit.rawValue), String(row.runs)]
+            var cells = [axes, f.rawValue, row.figures[f].map { formatDecimal($0, places: figurePlaces) } ?? "", csvField(f.unit.rawValue), String(row.runs)]
             if let s = row.seeds?.statistic(f), let mean = s.mean, let half = s.halfWidth95 {
-                cells += [formatDecimal(mean - half, places: 6), formatDecimal(mean + half, places: 6)]
+                cells += [formatDecimal(mean - half, places: figurePlaces), formatDecimal(mean + half, places: figurePlaces)]
             } else {
                 cells += ["", ""]
             }

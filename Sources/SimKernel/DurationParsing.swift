@@ -69,30 +69,47 @@ public enum DurationSyntax {
 /// number gives `nan`, `inf` or `-inf`, which JSON writers never call this
 /// for (``finiteDecimal(_:places:)``).
 public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> String {
-    if x.isNaN { return "nan" }
-    if x.isInfinite { return x > 0 ? "inf" : "-inf" }
+    withDecimal(x, places: places, fixed: fixed) { String(decoding: $0, as: UTF8.self) }
+}
+
+/// Appends ``formatDecimal(_:places:fixed:)``'s digits of `x` to `out`,
+/// without making a string (a sweep's CSV rows).
+public func appendDecimal(_ x: Double, places: Int, fixed: Bool = false, to out: inout [UInt8]) {
+    withDecimal(x, places: places, fixed: fixed) { out.append(contentsOf: $0) }
+}
+
+/// Calls `body` with ``formatDecimal(_:places:fixed:)``'s digits of `x`
+/// as UTF-8 bytes.
+@inline(__always)
+private func withDecimal<R>(_ x: Double, places: Int, fixed: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func text(_ s: String) -> R {
+        var s = s
+        return s.withUTF8(body)
+    }
+    if x.isNaN { return text("nan") }
+    if x.isInfinite { return text(x > 0 ? "inf" : "-inf") }
     let places = Swift.min(Swift.max(places, 0), 17)
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
     if Swift.abs(x) * scale >= 9_007_199_254_740_992 { // 2^53: x * scale would not be exact
         // printf rounds the exact binary value to `places` decimals itself
         let s = Swift.abs(x) >= 4_503_599_627_370_496 && Swift.abs(x) < 9e18 ? String(Int64(x)) : String(format: "%.\(places)f", x)
-        return trimmed(s, places: places, fixed: fixed)
+        return text(trimmed(s, places: places, fixed: fixed))
     }
     let m = (x * scale).rounded()
     let r = m / scale
     if r == r.rounded() && Swift.abs(r) < 1e15 {
         // an integer (never "-0": Int64(-0.0) is 0 and not negative)
-        return pointed(UInt64(Swift.abs(Int64(r))), places: 0, negative: r < 0, pad: fixed ? places : 0)
+        return pointed(UInt64(Swift.abs(Int64(r))), places: 0, negative: r < 0, pad: fixed ? places : 0, body)
     }
     if Swift.abs(m) < 4_503_599_627_370_496 { // 2^52
         // r is within half an ulp of m / 10^places, and below 2^52 that
         // is less than half a unit of the last decimal: printf would
         // write m's digits with the point `places` from the right (r is
         // not whole, so a decimal is not zero and the text is never "-0")
-        return pointed(UInt64(Swift.abs(m)), places: places, negative: m < 0, pad: fixed ? places : 0)
+        return pointed(UInt64(Swift.abs(m)), places: places, negative: m < 0, pad: fixed ? places : 0, body)
     }
-    return trimmed(String(format: "%.\(places)f", r), places: places, fixed: fixed)
+    return text(trimmed(String(format: "%.\(places)f", r), places: places, fixed: fixed))
 }
 
 /// printf's digits `s` without trailing zeros after the point, "-0" as "0",
@@ -118,9 +135,10 @@ private func trimmed(_ s: String, places: Int, fixed: Bool) -> String {
 /// `m / 10^places` as `%.{places}f` writes it (sign, integer digits,
 /// point, `places` decimals), without trailing zeros after the point but
 /// keeping at least `pad` decimals (a point and `pad` zeros after an
-/// integer). Written as bytes into one string: trimming a string a
-/// character at a time had cost most of a sweep row's formatting.
-private func pointed(_ m: UInt64, places: Int, negative: Bool, pad: Int) -> String {
+/// integer), handed to `body` as bytes: trimming a string a character at a
+/// time had cost most of a sweep row's formatting.
+@inline(__always)
+private func pointed<R>(_ m: UInt64, places: Int, negative: Bool, pad: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     // the text (at most a sign, 20 digits, a point and 17 decimals) is
     // written from the start; m's digits wait at the end, most significant first
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { b in
@@ -154,7 +172,7 @@ private func pointed(_ m: UInt64, places: Int, negative: Bool, pad: Int) -> Stri
             while len - point - 1 < pad { b[len] = zero; len += 1 }
             if len == point + 1 { len = point }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[0..<len]), as: UTF8.self)
+        return body(UnsafeBufferPointer(rebasing: b[0..<len]))
     }
 }
 
@@ -164,7 +182,7 @@ private func pointed(_ m: UInt64, places: Int, negative: Bool, pad: Int) -> Stri
 /// the point, no point with nothing after it). `places` is 0 to 40.
 public func formatDecimal(mantissa m: UInt64, places: Int, negative: Bool) -> String {
     precondition(places >= 0 && places <= 40, "at most 40 places")
-    return pointed(m, places: places, negative: negative && m != 0, pad: 0)
+    return pointed(m, places: places, negative: negative && m != 0, pad: 0) { String(decoding: $0, as: UTF8.self) }
 }
 
 /// A number for a JSON document: its digits as ``formatDecimal(_:places:fixed:)``
