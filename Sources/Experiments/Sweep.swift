@@ -159,8 +159,10 @@ public enum Sweep {
         let checked = Parallel.map(mine.count, jobs: jobs) { r -> PreparedSweep.Point? in
             do throws(LatsimError) {
                 let c = try resolve(first + r)
-                return PreparedSweep.Point(configuration: keeps ? PreparedSweep.Kept(c) : nil, events: WorkEstimate.events(c),
-                                           production: Figure.Production(c), seed: c.seed)
+                let events = WorkEstimate.events(c), production = Figure.Production(c), seed = c.seed
+                // the configuration's last use: kept without a copy
+                return PreparedSweep.Point(configuration: keeps ? PreparedSweep.Kept(c) : nil, events: events,
+                                           production: production, seed: seed)
             } catch {
                 failed.withLock { f in if f == nil || f!.point > r { f = (r, error) } }
                 return nil
@@ -182,7 +184,7 @@ public enum Sweep {
         // (SweepPart.merge), the columns of the whole grid
         head.figures = Figure.shown(for: Set(points.map(\.production)), first: [headline])
         head.headline = headline
-        let configurations = keeps ? points.map { $0.configuration!.configuration } : nil
+        let configurations = keeps ? points.map { $0.configuration! } : nil
         return PreparedSweep(head: head, first: first, configurations: configurations, resolve: resolve,
                              trajectories: trajectories, start: start)
     }
@@ -199,7 +201,7 @@ public struct PreparedSweep: Sendable {
     let first: Int
     /// The points' configurations, in grid order from ``first``, when
     /// there are at most ``keptConfigurations``.
-    let configurations: [PipelineConfiguration]?
+    let configurations: [Kept]?
     /// Resolves a grid point's configuration again (checked by the
     /// preparation: it throws again only when a file a value names changed
     /// since).
@@ -231,7 +233,7 @@ public struct PreparedSweep: Sendable {
 
     /// Grid point `point`'s configuration.
     func configuration(_ point: Int) throws(LatsimError) -> PipelineConfiguration {
-        if let configurations { return configurations[point - first] }
+        if let configurations { return configurations[point - first].configuration }
         return try resolve(point)
     }
 
@@ -271,13 +273,26 @@ public struct PreparedSweep: Sendable {
         // finishes its last seed.
         let order = RowOrder(first: first, ahead: ahead, each: each)
         let state = RunState(seeds: seeds)
-        @Sendable func row(_ point: Int, _ p: PipelineConfiguration, runs: Int, invariantsHold: Bool, figures: FigureValues,
+        // what a row reads of its point's configuration, read before the
+        // run takes the configuration
+        struct Facts {
+            var buffering: BufferingPolicy
+            var simulatedSeconds, framePeriodMs: Double
+            var production: Figure.Production
+            init(_ p: borrowing PipelineConfiguration) {
+                buffering = p.buffering
+                simulatedSeconds = Double(p.duration) / 1e9
+                framePeriodMs = p.framePeriod.doubleValue / 1e6
+                production = Figure.Production(p)
+            }
+        }
+        @Sendable func row(_ point: Int, _ p: Facts, runs: Int, invariantsHold: Bool, figures: FigureValues,
                            seedFigures: SweepSeedFigures?) -> SweepRow {
             SweepRow(index: point, values: grid.values(of: point),
                      numbers: zip(grid.axes, grid.indices(of: point)).map { $0.number(at: $1) },
                      buffering: p.buffering,
-                     simulatedSeconds: Double(p.duration) / 1e9,
-                     framePeriodMs: p.framePeriod.doubleValue / 1e6,
+                     simulatedSeconds: p.simulatedSeconds,
+                     framePeriodMs: p.framePeriodMs,
                      runs: runs,
                      invariantsHold: invariantsHold,
                      figures: figures,
@@ -302,29 +317,33 @@ public struct PreparedSweep: Sendable {
                 order.fail(point)
                 return
             }
-            var c = p
-            c.seed = c.seed &+ UInt64(k)
-            func run() throws(LatsimError) -> RunResult {
-                try PipelineRun.run(c, trajectory: try trajectories.trajectory(for: c))
-            }
             if seeds == 1 {
                 // the point's one run: its row now, figures read in place
-                // (the result is not wrapped, which would copy it twice)
+                // (the result is not wrapped, which would copy it twice).
+                // The configuration goes to the run, which keeps it: the row
+                // reads what it needs before (a copy is about 1 KB and some
+                // 30 references)
                 do throws(LatsimError) {
-                    let run = try run()
+                    let facts = Facts(p)
+                    let trajectory = try trajectories.trajectory(for: p)
+                    let run = try PipelineRun.run(consume p, trajectory: trajectory)
                     state.finish(point: point, failure: nil)
-                    order.complete(row(point, c, runs: 1, invariantsHold: run.invariants.holds,
-                                       figures: FigureValues(single: run, configuration: c), seedFigures: nil))
+                    order.complete(row(point, facts, runs: 1, invariantsHold: run.invariants.holds,
+                                       figures: FigureValues(single: run, production: facts.production), seedFigures: nil))
                 } catch {
                     state.finish(point: point, failure: error)
                     order.fail(point)
                 }
             } else {
+                var c = p
+                c.seed = c.seed &+ UInt64(k)
                 let result: Result<RunResult, LatsimError>
-                do throws(LatsimError) { result = .success(try run()) } catch { result = .failure(error) }
+                do throws(LatsimError) {
+                    result = .success(try PipelineRun.run(c, trajectory: try trajectories.trajectory(for: c)))
+                } catch { result = .failure(error) }
                 switch state.finish(point: point, seed: k, result.map(RunDigest.init)) {
                 case .success(let digests)?:
-                    order.complete(row(point, p, runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
+                    order.complete(row(point, Facts(p), runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
                                        figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
                                        seedFigures: SweepSeedFigures(first: p.seed, runs: digests.map(\.figures))))
                 case .failure?: order.fail(point)

@@ -164,21 +164,22 @@ public struct PipelineRun: ~Copyable {
     /// frame log kept: the model is made in its simulation's place
     /// (``Simulation/init(making:)``), never wrapped, copied nor moved (a
     /// sweep's points, whose runs are short, paid for every copy of a model
-    /// of several KB).
-    public static func run(_ c: PipelineConfiguration, trajectory: Trajectory) throws(LatsimError) -> RunResult {
+    /// of several KB). `c` is taken, and kept by the result
+    /// (``RunResult/configuration``).
+    public static func run(_ c: consuming PipelineConfiguration, trajectory: Trajectory) throws(LatsimError) -> RunResult {
         switch c.platform {
-        case .ios: return try execute({ IOSPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
+        case .ios: return try execute({ IOSPipeline(configuration: $0, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
         case .android where c.frontBuffered:
-            return try execute({ FrontBufferedPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
-        case .android: return try execute({ AndroidPipeline(configuration: c, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
+            return try execute({ FrontBufferedPipeline(configuration: $0, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
+        case .android: return try execute({ AndroidPipeline(configuration: $0, trajectory: trajectory, keepLog: false) }, c, trajectory.name)
         }
     }
 
-    /// Runs the model `make` makes in a fresh simulation, made in its place.
-    static func execute<P: PlatformPipeline>(_ make: () -> P, _ c: PipelineConfiguration,
+    /// Runs the model `make` makes of `c` in a fresh simulation, made in its place.
+    static func execute<P: PlatformPipeline>(_ make: (borrowing PipelineConfiguration) -> P, _ c: consuming PipelineConfiguration,
                                              _ trajectoryName: String) throws(LatsimError) -> RunResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        var simulation = Simulation(making: make)
+        var simulation = Simulation(making: { make(c) })
         return try finish(&simulation, c, trajectoryName, nil, start: start)
     }
 
@@ -192,17 +193,21 @@ public struct PipelineRun: ~Copyable {
 
     /// Runs `simulation` to the configured duration and reads its result:
     /// the model is read where it ran, not copied out of the simulation.
-    static func finish<P: PlatformPipeline>(_ simulation: inout Simulation<P>, _ c: PipelineConfiguration, _ trajectoryName: String,
+    static func finish<P: PlatformPipeline>(_ simulation: inout Simulation<P>, _ c: consuming PipelineConfiguration, _ trajectoryName: String,
                                             _ predictorName: String?, start: UInt64) throws(LatsimError) -> RunResult {
-        let events = simulation.runToEnd(c.duration)
+        let duration = c.duration
+        let events = simulation.runToEnd(duration)
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let failure = simulation.model.failure { throw failure }
         var measurements = Measurements()
         let invariants = simulation.model.finish(into: &measurements)
-        return RunResult(configuration: c, measurements: measurements, invariants: invariants,
-                         eventsByKind: events.byKind.filter { simulation.model.reports($0.event) }.map { ($0.event.name, $0.count) },
+        var kinds: [(kind: String, count: Int)] = []
+        kinds.reserveCapacity(events.byKind.count)
+        for k in events.byKind where simulation.model.reports(k.event) { kinds.append((k.event.name, k.count)) }
+        return RunResult(configuration: c, measurements: consume measurements, invariants: invariants,
+                         eventsByKind: kinds,
                          events: events.total,
-                         wallSeconds: wall, tripleBufferedTime: simulation.model.tripleBufferedTime(until: c.duration),
+                         wallSeconds: wall, tripleBufferedTime: simulation.model.tripleBufferedTime(until: duration),
                          frameLog: simulation.model.log, trajectoryName: trajectoryName, predictorName: predictorName)
     }
 

@@ -37,8 +37,6 @@ public final class RunResult: Sendable {
     public init(configuration: PipelineConfiguration, measurements: Measurements, invariants: InvariantChecks,
                 eventsByKind: [(kind: String, count: Int)], events: Int, wallSeconds: Double, tripleBufferedTime: SimTime,
                 frameLog: FrameLog?, trajectoryName: String, predictorName: String? = nil) {
-        self.configuration = configuration
-        self.measurements = measurements
         self.invariants = invariants
         self.eventsByKind = eventsByKind
         self.events = events
@@ -49,6 +47,9 @@ public final class RunResult: Sendable {
         self.predictorName = predictorName
         predictionScore = configuration.predictor.isNone && measurements.prediction.count == 0
             ? nil : measurements.prediction.score(pointsPerMM: configuration.pointsPerMM)
+        // last, so that both are moved here, not copied
+        self.measurements = measurements
+        self.configuration = configuration
     }
 
     /// Simulated seconds.

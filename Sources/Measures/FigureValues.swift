@@ -60,11 +60,16 @@ public struct FigureValues: Sendable, Equatable, Codable {
     /// pooling the run alone, without computing its figures twice or
     /// copying its measurements.
     public init(single r: RunResult, configuration: PipelineConfiguration) {
+        self.init(single: r, production: Figure.Production(configuration))
+    }
+
+    /// ``init(single:configuration:)`` with the figures `production` says
+    /// the run's configuration produces.
+    public init(single r: RunResult, production: Figure.Production) {
         // the measurements bound once: handing `r.measurements` (a few KB)
         // to each figure's reader copied it every time, 52 copies a run
         let measurements = r.measurements
         var values = [Double](repeating: Self.missing, count: Figure.allCases.count)
-        let production = Figure.Production(configuration)
         for f in Figure.allCases where f.isProduced(by: production) {
             switch f.declaration.value {
             case .pooled(let statistic, let stream):

@@ -125,16 +125,16 @@ public struct Settings: Sendable {
     /// `parsed` (these settings' keys, each parsed) once the keys are
     /// checked together: the platform's, the input's, the force's and the
     /// predictor's rules.
-    func checked(_ parsed: PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
+    func checked(_ parsed: consuming PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
         try checkPlatform(parsed)
         return try checkedAcrossKeys(parsed)
     }
 
     /// ``checked(_:)`` without ``checkPlatform(_:)``: the rules between keys.
     /// These read the configuration alone (the settings only to place an
-    /// error).
-    func checkedAcrossKeys(_ parsed: PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
-        var c = parsed
+    /// error). `parsed` is taken, not copied (a sweep checks every point).
+    func checkedAcrossKeys(_ parsed: consuming PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
+        var c = consume parsed
         if c.platform == .android { try checkAndroid(c) }
         try checkDisplayRate(c)
         try checkInput(&c)
@@ -259,6 +259,6 @@ public struct ResolvedSettings: Sendable {
             if let folder = Settings.folder(of: a.source.file) { keyContext.folder = folder }
             do { try key.apply(a.value, &c, keyContext) } catch { return nil }
         }
-        do { return try settings.checkedAcrossKeys(c) } catch { return nil }
+        do { return try settings.checkedAcrossKeys(consume c) } catch { return nil }
     }
 }

@@ -36,6 +36,7 @@ public struct EventCounts<Event: SimulationEvent>: Sendable {
     @inlinable
     init(_ counts: UnsafeMutablePointer<Int>) {
         var kinds: [(event: Event, count: Int)] = [], total = 0
+        kinds.reserveCapacity(Event.allCases.count)
         for e in Event.allCases where !e.isBookkeeping {
             kinds.append((e, counts[Int(e.rawValue)]))
             total += counts[Int(e.rawValue)]

@@ -76,7 +76,6 @@ struct AndroidPipeline: PlatformPipeline {
     let peakOfSeveral: Bool
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
-        configuration = c
         timing = c.androidTiming
         continuous = c.android.renderMode == .continuous
         rng = SeededRandom(seed: c.seed)
@@ -115,6 +114,8 @@ struct AndroidPipeline: PlatformPipeline {
         } else {
             log = nil
         }
+        // kept last, so the configuration is moved here, not copied
+        configuration = c
     }
 
     /// Splits every measured frame into stages (``StageBudget``).

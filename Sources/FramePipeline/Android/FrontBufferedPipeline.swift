@@ -126,7 +126,6 @@ struct FrontBufferedPipeline: PlatformPipeline {
     let log: FrameLog?
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
-        configuration = c
         timing = c.androidTiming
         race = ScanRace(clock: c.vsyncClock, sfDuration: timing.sfDuration)
         plane = c.ink.frontBufferPlane
@@ -154,6 +153,8 @@ struct FrontBufferedPipeline: PlatformPipeline {
         } else {
             log = nil
         }
+        // kept last, so the configuration is moved here, not copied
+        configuration = c
     }
 
     mutating func keepBudget() {

@@ -151,7 +151,6 @@ struct IOSPipeline: PlatformPipeline {
     var midFrameHandlerEnds = Ring<(run: Int64, end: SimTime)>()
 
     init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
-        configuration = c
         rng = SeededRandom(seed: c.seed)
         digitizer = Digitizer(configuration: c, trajectory: trajectory)
         delivery = TouchDelivery(configuration: c)
@@ -177,6 +176,8 @@ struct IOSPipeline: PlatformPipeline {
         app.handlerTime.ramp = ramp
         app.metalTime.ramp = ramp
         renderServer.gpuTime.ramp = ramp
+        // kept last, so the configuration is moved here, not copied
+        configuration = c
     }
 
     /// The kinds only some runs have are reported by those.
