@@ -51,15 +51,18 @@ struct Measurement {
     var firstTouchMs = Measurements.milliseconds()
     var steadyTouchMs = Measurements.milliseconds()
     var prediction = PredictionScorer()
-    /// A scrolling app's tracker (`app.scrolls`); nil otherwise.
-    var scroll: ScrollTracker?
+    /// A scrolling app's tracker (`app.scrolls`); nil otherwise. This and
+    /// ``ink`` are spelled `Optional`, so that they have no implicit `nil`
+    /// first and the initialiser sets each once: set again after an
+    /// implicit `nil`, the whole measurement (5 KB) was copied aside.
+    var scroll: Optional<ScrollTracker>
     /// Whether there is a tracker: tested per touch and per frame without
     /// reading the (large) optional above, which would copy it.
     let scrolling: Bool
     /// The platforms' scorecards, when asked for (nil: no cost at all).
     var platform: PlatformScorecards?
     /// An ink app's figures (Docs/Ink.md); nil otherwise.
-    var ink: InkTracker?
+    var ink: Optional<InkTracker>
     /// Whether a shown frame's ink is measured at its latch (an ink app
     /// drawing through the buffered pipeline): tested per frame without
     /// reading the optional above. A front-buffered app measures its draws
@@ -95,10 +98,11 @@ struct Measurement {
         blinks = c.blinks
         classifies = c.measuresFirstTouch
         quietGap = c.quietGap
-        scrolling = c.scrolls && !taps
-        if scrolling { scroll = ScrollTracker(slop: c.touchSlop, trajectory: trajectory) }
+        let scrolls = c.scrolls && !taps
+        scrolling = scrolls
+        scroll = scrolls ? ScrollTracker(slop: c.touchSlop, trajectory: trajectory) : nil
         inkAtLatch = c.inkApp && !c.frontBuffered
-        if c.inkApp || c.midFrameRead { ink = InkTracker(c) }
+        ink = c.inkApp || c.midFrameRead ? InkTracker(c) : nil
     }
 
     /// A handler run drew `touches` (a delivery's coalesced touches: every

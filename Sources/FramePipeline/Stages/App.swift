@@ -74,8 +74,11 @@ struct App {
     var handlerTime: DurationSampler
     var metalTime: DurationSampler
     /// No observer: a `didSet` here made every mutating call through the
-    /// optional copy the whole predictor out and back.
-    var predictor: PredictorSlot?
+    /// optional copy the whole predictor out and back. Spelled `Optional`,
+    /// so that it has no implicit `nil` first: the initialiser sets it
+    /// once, in place (`PredictorSlot?` was zeroed, made aside, zeroed
+    /// again and copied, some 2 KB each time).
+    var predictor: Optional<PredictorSlot>
     /// Whether the app predicts touches (kept apart from ``predictor`` so the
     /// hot path never looks into it).
     private(set) var predicts: Bool
@@ -112,8 +115,13 @@ struct App {
         rendersMetal = c.rendering == .metal
         handlerTime = DurationSampler(c.handler)
         metalTime = DurationSampler(c.appGPU)
-        predictor = c.appPredictor.map { PredictorSlot($0, frameInterval: c.frameInterval) }
-        predicts = predictor != nil
+        if let spec = c.appPredictor {
+            predictor = PredictorSlot(spec, frameInterval: c.frameInterval)
+            predicts = true
+        } else {
+            predictor = nil
+            predicts = false
+        }
     }
 
     /// Runs the touch handler on a delivery's coalesced `touches` (the last
