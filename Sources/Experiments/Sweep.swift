@@ -132,19 +132,18 @@ public enum Sweep {
         // the finger of a point whose axes leave it as the scenario's is
         // made (and checked) once
         let baseTrajectory = (baseConfiguration.trajectory, baseConfiguration.trajectoryParameters)
-        let baseChecked = Locked<Result<Bool, LatsimError>?>(nil)
+        // (before any point, so that the points need no lock to share it;
+        // its error is thrown only by a point that uses it)
+        let baseChecked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: baseConfiguration) }
+        // each axis's key found once for every point
+        let setter = base.setter(grid.axes.map { ($0.path, $0.source) })
         // a point's configuration, its finger checked
         @Sendable func resolve(_ i: Int) throws(LatsimError) -> PipelineConfiguration {
-            let c = try base.configuration(setting: zip(grid.axes, grid.values(of: i)).map {
-                Assignment(path: $0.path, value: $1, source: $0.source)
-            })
+            let c = try setter.configuration(values: grid.values(of: i))
             if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
                 _ = try trajectories.trajectory(for: c)
             } else {
-                _ = try baseChecked.withLock { checked in
-                    if checked == nil { checked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: c); return true } }
-                    return checked!
-                }.get()
+                try baseChecked.get()
             }
             return c
         }

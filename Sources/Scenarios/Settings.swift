@@ -246,19 +246,65 @@ public struct ResolvedSettings: Sendable {
     /// placed as ``Settings/configuration()`` places it. A sweep makes
     /// every grid point here (Docs/Engine.md, "Sweeps resolve once").
     func quickConfiguration(setting changes: [Assignment]) -> PipelineConfiguration? {
+        guard let setters = quickSetters(changes.map { ($0.path, $0.source) }) else { return nil }
+        return quickConfiguration(setters, values: changes.map(\.value))
+    }
+
+    /// A changed key's parser and the context its value is read in.
+    struct QuickSetter: Sendable {
+        let apply: @Sendable (String, inout PipelineConfiguration, ParseContext) throws(LatsimError) -> Void
+        let context: ParseContext
+    }
+
+    /// The parsers of `keys`, in order, for ``quickConfiguration(_:values:)``;
+    /// nil when a key rereads every key or does not apply to the platform.
+    func quickSetters(_ keys: [(path: String, source: SettingSource)]) -> [QuickSetter]? {
         // Android's checks ask which keys are set (durations with phase
         // offsets), not only the values: those points take the full path
         guard parsed.platform == .ios else { return nil }
-        var c = parsed
-        let context = ParseContext(framePeriod: c.framePeriod)
-        for a in changes {
-            guard !Self.rereadAll.contains(a.path), let key = ConfigurationKey.byPath[a.path], key.applies(to: c.platform) else { return nil }
+        let context = ParseContext(framePeriod: parsed.framePeriod)
+        var setters: [QuickSetter] = []
+        for k in keys {
+            guard !Self.rereadAll.contains(k.path), let key = ConfigurationKey.byPath[k.path], key.applies(to: parsed.platform) else { return nil }
             var keyContext = context
             // a value naming a file (measured durations) reads it beside
             // the file that set it, as Settings.resolve does
-            if let folder = Settings.folder(of: a.source.file) { keyContext.folder = folder }
-            do { try key.apply(a.value, &c, keyContext) } catch { return nil }
+            if let folder = Settings.folder(of: k.source.file) { keyContext.folder = folder }
+            setters.append(QuickSetter(apply: key.apply, context: keyContext))
+        }
+        return setters
+    }
+
+    /// Each of `values` set by its setter over the parsed base, then the
+    /// rules between keys; nil when anything fails.
+    func quickConfiguration(_ setters: [QuickSetter], values: [String]) -> PipelineConfiguration? {
+        var c = parsed
+        for (setter, value) in zip(setters, values) {
+            do { try setter.apply(value, &c, setter.context) } catch { return nil }
         }
         do { return try settings.checkedAcrossKeys(consume c) } catch { return nil }
+    }
+
+    /// Sets the same keys at many points, as a sweep's axes do: each key's
+    /// parser is found once (``PointSetter/configuration(values:)``).
+    public func setter(_ keys: [(path: String, source: SettingSource)]) -> PointSetter {
+        PointSetter(resolved: self, keys: keys, quick: quickSetters(keys))
+    }
+
+    /// ``ResolvedSettings/configuration(setting:)`` of the same keys at many points.
+    public struct PointSetter: Sendable {
+        let resolved: ResolvedSettings
+        let keys: [(path: String, source: SettingSource)]
+        let quick: [QuickSetter]?
+
+        /// The configuration with each key set to its value (`values[i]`
+        /// is the `i`th key's), or the error ``ResolvedSettings/configuration(setting:)``
+        /// gives for the same assignments.
+        public func configuration(values: [String]) throws(LatsimError) -> PipelineConfiguration {
+            if let quick, let c = resolved.quickConfiguration(quick, values: values) { return c }
+            return try resolved.configuration(setting: zip(keys, values).map {
+                Assignment(path: $0.path, value: $1, source: $0.source)
+            })
+        }
     }
 }
