@@ -44,8 +44,13 @@ public struct TextTable: Sendable {
     /// character) has a character a byte, counted without breaking it
     /// into characters (that was most of a sweep row's table).
     static func width(_ s: String) -> Int {
-        let u = s.utf8
-        return u.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? u.count : s.count
+        var s = s
+        return s.withUTF8 { width(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``width(_:)`` of a cell's UTF-8 bytes.
+    static func width(_ bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? bytes.count : String(decoding: bytes, as: UTF8.self).count
     }
 
     /// The columns' widths and alignment, and how a line is laid out with
@@ -124,6 +129,18 @@ public struct TextTable: Sendable {
         /// Adds a row: each cell as its width and its bytes (a
         /// little-endian `UInt32` each, then the bytes).
         public func append(_ cells: [String]) {
+            appendRow { cell in
+                for c in cells {
+                    var c = c
+                    c.withUTF8 { cell(UnsafeRawBufferPointer($0)) }
+                }
+            }
+        }
+
+        /// Adds a row whose cells `write` hands, in order, to the function
+        /// it is given, each as its UTF-8 bytes (written as they come: no
+        /// string is made for a cell).
+        public func appendRow(_ write: ((UnsafeRawBufferPointer) -> Void) -> Void) {
             // the widths taken out of the object while the row is added: a
             // class property read and written at every cell was checked for
             // exclusive access each time
@@ -131,13 +148,14 @@ public struct TextTable: Sendable {
             widths = []
             defer { widths = grown }
             log.append { out in
-                for (i, c) in cells.enumerated() {
-                    let w = TextTable.width(c)
+                var i = 0
+                write { bytes in
+                    let w = TextTable.width(bytes)
                     if i < grown.count { grown[i] = max(grown[i], w) }
-                    var sizes = (UInt32(w).littleEndian, UInt32(c.utf8.count).littleEndian)
+                    i += 1
+                    var sizes = (UInt32(w).littleEndian, UInt32(bytes.count).littleEndian)
                     withUnsafeBytes(of: &sizes) { out.append($0) }
-                    var c = c
-                    c.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+                    out.append(bytes)
                 }
             }
         }

@@ -60,10 +60,18 @@ public enum FigureTable {
         }
     }
 
-    /// A figure's value as a table shows it: its precision, '-' for none.
+    /// A figure's value as a table shows it: its precision, ``missing`` for none.
     public static func cell(_ x: Double?, _ f: Figure) -> String {
-        x.map(f.text) ?? "-"
+        x.map(f.text) ?? missing
     }
+
+    /// ``cell(_:_:)``'s text appended to `out` as bytes.
+    public static func appendCell(_ x: Double?, _ f: Figure, to out: inout [UInt8]) {
+        if let x { f.appendText(x, to: &out) } else { out.append(contentsOf: missing.utf8) }
+    }
+
+    /// A table cell without a value.
+    public static let missing = "-"
 }
 
 extension TextTable {

@@ -7,4 +7,6 @@ extension Figure {
     /// value never prints as `49.999999` in one place and `50` in another.
     /// The JSON result files keep the full value.
     public func text(_ value: Double) -> String { formatDecimal(value, places: places) }
+    /// ``text(_:)``'s digits appended to `out` as bytes.
+    public func appendText(_ value: Double, to out: inout [UInt8]) { appendDecimal(value, places: places, to: &out) }
 }

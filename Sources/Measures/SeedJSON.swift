@@ -21,9 +21,9 @@ public enum SeedJSON {
 extension SeedStatistic {
     /// A table cell: the mean ± the half-width of its 95% interval, both
     /// with `places` decimals (at least one: the mean of counts is not a
-    /// count); the mean alone with one value; `-` with none.
+    /// count); the mean alone with one value; ``FigureTable/missing`` with none.
     public func cell(places: Int) -> String {
-        guard let mean else { return "-" }
+        guard let mean else { return FigureTable.missing }
         let places = max(places, 1)
         let h = halfWidth95.map { " ± " + formatDecimal($0, places: places, fixed: true) } ?? ""
         return formatDecimal(mean, places: places, fixed: true) + h

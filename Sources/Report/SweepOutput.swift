@@ -213,9 +213,27 @@ public enum SweepOutput {
 
     /// A grid point's cells of ``table(_:)``.
     public static func tableCells(_ row: SweepRow, _ result: SweepResult) -> [String] {
-        row.values + result.figures.map { f in
-            result.seeds > 1 ? row.seeds?.statistic(f)?.cell(places: f.places) ?? "-"
-                : FigureTable.cell(row.figures[f], f)
+        var cells: [String] = []
+        writeTableCells(row, result) { cells.append(String(decoding: $0, as: UTF8.self)) }
+        return cells
+    }
+
+    /// Hands a grid point's cells of ``table(_:)`` to `cell`, in order, as
+    /// bytes (the varied values, then each figure's).
+    public static func writeTableCells(_ row: SweepRow, _ result: SweepResult, _ cell: (UnsafeRawBufferPointer) -> Void) {
+        for v in row.values {
+            var v = v
+            v.withUTF8 { cell(UnsafeRawBufferPointer($0)) }
+        }
+        var bytes: [UInt8] = []
+        for f in result.figures {
+            bytes.removeAll(keepingCapacity: true)
+            if result.seeds > 1 {
+                bytes.append(contentsOf: (row.seeds?.statistic(f)?.cell(places: f.places) ?? FigureTable.missing).utf8)
+            } else {
+                FigureTable.appendCell(row.figures[f], f, to: &bytes)
+            }
+            bytes.withUnsafeBytes(cell)
         }
     }
 

@@ -254,24 +254,26 @@ struct Measurement {
     }
 
     /// The streams, settled; without prediction the effective figures are
-    /// the measured ones (they were not recorded twice).
+    /// the measured ones (they were not recorded twice). The streams are
+    /// moved into `m` (swapped with its empty ones, without a retain or
+    /// release): the run has ended, and this measurement records no more.
     mutating func finish(into m: inout Measurements) {
         if !predicts {
             effectiveMs = touchToPhotonMs
             effectiveFrames = pipelineFrames
         }
-        m.touchToPhotonMs = touchToPhotonMs
-        m.pipelineFrames = pipelineFrames
-        m.effectiveMs = effectiveMs
-        m.effectiveFrames = effectiveFrames
-        m.perSampleMs = perSampleMs
-        m.frameToPhotonMs = frameToPhotonMs
+        swap(&m.touchToPhotonMs, &touchToPhotonMs)
+        swap(&m.pipelineFrames, &pipelineFrames)
+        swap(&m.effectiveMs, &effectiveMs)
+        swap(&m.effectiveFrames, &effectiveFrames)
+        swap(&m.perSampleMs, &perSampleMs)
+        swap(&m.frameToPhotonMs, &frameToPhotonMs)
         m.budget = budget?.result()
-        m.tapToPhotonMs = tapToPhotonMs
-        m.liftToPhotonMs = liftToPhotonMs
-        m.firstTouchMs = firstTouchMs
-        m.steadyTouchMs = steadyTouchMs
-        m.prediction = prediction
+        swap(&m.tapToPhotonMs, &tapToPhotonMs)
+        swap(&m.liftToPhotonMs, &liftToPhotonMs)
+        swap(&m.firstTouchMs, &firstTouchMs)
+        swap(&m.steadyTouchMs, &steadyTouchMs)
+        swap(&m.prediction, &prediction)
         m.scroll = scroll?.figures
         if var i = ink?.figures {
             i.settle()
