@@ -41,9 +41,12 @@ public struct Digitizer: Sendable {
     var offsets: (width: SimTime, offset: SimTime, otherWidth: SimTime, otherOffset: SimTime) = (-1, 0, -1, 0)
     var fingerWasDown = false
     /// A drag's first touch-down timed by a distribution, until it is ready.
-    var pendingDown: Touch?
+    /// This and ``taps`` are spelled `Optional`, so that they have no
+    /// implicit `nil` before the initialiser sets each once (set again, the
+    /// whole digitizer was copied aside).
+    var pendingDown: Optional<Touch>
     /// A tapping finger's contacts and lifts, when it taps.
-    var taps: TapEvents?
+    var taps: Optional<TapEvents>
     /// Whether it taps: tested per scan without reading the (large)
     /// optional above, which would copy it.
     let tapping: Bool
@@ -83,11 +86,16 @@ public struct Digitizer: Sendable {
         if tapping {
             taps = TapEvents(configuration: c, trajectory: trajectory, downRNG: downRNG,
                              upRNG: SeededRandom(seed: c.seed, stream: 3))
+            pendingDown = nil
         } else if let d = c.touchDownDelay, trajectory.state(at: 0).isDown {
             // the contact is at 0: its touch-down replaces window 0's touch
+            taps = nil
             pendingDown = Touch(scan: 0, time: 0, windowStart: 0, ready: d.draw(&downRNG),
                                 position: trajectory.state(at: 0).position, began: true)
             nextWindow()
+        } else {
+            taps = nil
+            pendingDown = nil
         }
         findNextReady()
     }
