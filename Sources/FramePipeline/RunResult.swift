@@ -52,6 +52,11 @@ public final class RunResult: Sendable {
         self.configuration = configuration
     }
 
+    /// Calls `body` with the measurements where the result keeps them,
+    /// without copying them (2.7 KB and some 40 references): a sweep reads
+    /// a run's figures so.
+    public func withMeasurements<T>(_ body: (borrowing Measurements) -> T) -> T { body(measurements) }
+
     /// Simulated seconds.
     public var simulatedSeconds: Double { Double(configuration.duration) / 1e9 }
     /// Frames per second while frames are coming: of the vsyncs that showed

@@ -66,24 +66,26 @@ public struct FigureValues: Sendable, Equatable, Codable {
     /// ``init(single:configuration:)`` with the figures `production` says
     /// the run's configuration produces.
     public init(single r: RunResult, production: Figure.Production) {
-        // the measurements bound once: handing `r.measurements` (a few KB)
-        // to each figure's reader copied it every time, 52 copies a run
-        let measurements = r.measurements
-        var values = [Double](repeating: Self.missing, count: Figure.allCases.count)
-        for f in Figure.allCases where f.isProduced(by: production) {
-            switch f.declaration.value {
-            case .pooled(let statistic, let stream):
-                if let x = stream(measurements).flatMap(statistic.of) { values[f.index] = x }
-            case .runMean(let read):
-                // the mean of one value, as pooling takes it (the run
-                // produces the figure: its configuration is `configuration`)
-                guard let x = read(r) else { continue }
-                var sum = CompensatedSum()
-                sum.add(x)
-                values[f.index] = sum.value / 1
+        // the measurements read where the result keeps them: bound to a
+        // local, they were copied once (and handing `r.measurements` to
+        // each figure's reader had copied them every time)
+        stored = r.withMeasurements { measurements in
+            var values = [Double](repeating: Self.missing, count: Figure.allCases.count)
+            for f in Figure.allCases where f.isProduced(by: production) {
+                switch f.declaration.value {
+                case .pooled(let statistic, let stream):
+                    if let x = stream(measurements).flatMap(statistic.of) { values[f.index] = x }
+                case .runMean(let read):
+                    // the mean of one value, as pooling takes it (the run
+                    // produces the figure: its configuration is `configuration`)
+                    guard let x = read(r) else { continue }
+                    var sum = CompensatedSum()
+                    sum.add(x)
+                    values[f.index] = sum.value / 1
+                }
             }
+            return values
         }
-        stored = values
     }
 
     /// The values of `figures` (`values[i]` is `figures[i]`'s), nil for
