@@ -67,6 +67,9 @@ public struct TextTable: Sendable {
         /// Appends a line of `count` cells, padded to their widths, two
         /// spaces apart, without the spaces it would end in; `text(i, &out)`
         /// appends cell `i`'s bytes.
+        /// Inlined, so that its three functions are too (a spooled sweep
+        /// table lays out a line per grid point).
+        @inline(__always)
         func line(_ count: Int, width: (Int) -> Int, isEmpty: (Int) -> Bool, text: (Int, inout [UInt8]) -> Void, into out: inout [UInt8]) {
             var owed = 0  // spaces before the next text
             for i in 0..<min(count, widths.count) {
@@ -183,7 +186,7 @@ public struct TextTable: Sendable {
                 }
                 out.removeAll(keepingCapacity: true)
                 layout.line(cells.count, width: { cells[$0].width }, isEmpty: { cells[$0].bytes.isEmpty },
-                            text: { $1.append(contentsOf: cells[$0].bytes) }, into: &out)
+                            text: { $1.append(contentsOf: cells[$0].bytes.assumingMemoryBound(to: UInt8.self)) }, into: &out)
                 out.append(0x0A)
                 try out.withUnsafeBytes { try sink.write($0) }
             }

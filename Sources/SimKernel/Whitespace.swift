@@ -19,6 +19,9 @@ extension StringProtocol {
         }
         if start == end { return "" }
         guard u[start] < 0x80, u[u.index(before: end)] < 0x80 else { return trimmingCharacters(in: .whitespaces) }
+        // nothing to trim (a sweep's values, parsed at every point): the
+        // text itself, not a new string
+        if start == u.startIndex, end == u.endIndex, let text = self as? String { return text }
         return String(whole[start..<end])
     }
 }
