@@ -4,8 +4,9 @@ import SimKernel
 import Testing
 
 /// A sweep parses its settings once and each point's keys over them
-/// (``ResolvedSettings``): every point's configuration, or its error, must
-/// be the one that parsing every key gives.
+/// (``ResolvedSettings``, its ``ResolvedSettings/PointSetter``): every
+/// point's configuration, or its error, must be the one that parsing every
+/// key gives.
 @Suite struct ResolvedSettingsTests {
     /// Every stored field of a configuration, as text.
     func fields(_ c: PipelineConfiguration) -> String {
@@ -61,6 +62,10 @@ import Testing
             for c in changes {
                 let expected = full(base, c), got = once(resolved, c)
                 #expect(got == expected, "\(scenario.name) \(c.map { "\($0.path)=\($0.value)" })")
+                // a sweep's way: the keys' parsers found once, the values set at each point
+                let setter = resolved.setter(c.map { ($0.path, $0.source) })
+                let point = Result { () throws(LatsimError) -> String in fields(try setter.configuration(values: c.map(\.value))) }
+                #expect(point == expected, "setter: \(scenario.name) \(c.map { "\($0.path)=\($0.value)" })")
                 compared += 1
             }
         }
