@@ -77,7 +77,7 @@ public struct FigureValues: Sendable, Equatable, Codable {
                     if let x = stream(measurements).flatMap(statistic.of) { values[f.index] = x }
                 case .runMean(let read):
                     // the mean of one value, as pooling takes it (the run
-                    // produces the figure: its configuration is `configuration`)
+                    // produces the figure: `production` says so)
                     guard let x = read(r) else { continue }
                     var sum = CompensatedSum()
                     sum.add(x)

@@ -23,17 +23,16 @@ public func startThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable ()
     if stackSize > 0 { _ = pthread_attr_setstacksize(&attributes, stackSize) }
     _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
     let context = Unmanaged.passRetained(Work(body)).toOpaque()
+    // (Darwin's thread handle is optional and its start routine's context
+    // is not; Glibc's the other way round)
     #if canImport(Darwin)
     var thread: pthread_t?
-    #else
-    var thread = pthread_t()
-    #endif
-    #if canImport(Darwin)
     let started = pthread_create(&thread, &attributes, { context in
         Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
         return nil
     }, context)
     #else
+    var thread = pthread_t()
     let started = pthread_create(&thread, &attributes, { context in
         Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
         return nil
