@@ -132,35 +132,59 @@ public struct TextTable: Sendable {
         /// Adds a row: each cell as its width and its bytes (a
         /// little-endian `UInt32` each, then the bytes).
         public func append(_ cells: [String]) {
-            appendRow { cell in
+            appendRow { row in
                 for c in cells {
-                    var c = c
-                    c.withUTF8 { cell(UnsafeRawBufferPointer($0)) }
+                    row.bytes.append(contentsOf: c.utf8)
+                    row.endCell()
                 }
             }
         }
 
-        /// Adds a row whose cells `write` hands, in order, to the function
-        /// it is given, each as its UTF-8 bytes (written as they come: no
-        /// string is made for a cell).
-        public func appendRow(_ write: ((UnsafeRawBufferPointer) -> Void) -> Void) {
-            // the widths taken out of the object while the row is added: a
-            // class property read and written at every cell was checked for
-            // exclusive access each time
-            var grown = widths
+        /// A row's cells as `Spooled/appendRow(_:)` hands them to be
+        /// written: each cell's UTF-8 bytes appended to ``bytes``, then
+        /// ``endCell()``.
+        public struct RowCells {
+            /// The bytes of the row's cells, one after another.
+            public var bytes: [UInt8] = []
+            /// Where each cell ends in ``bytes``.
+            public internal(set) var ends: [Int] = []
+            /// No cell yet.
+            public init() {}
+            /// Ends the cell whose bytes were appended since the last.
+            public mutating func endCell() { ends.append(bytes.count) }
+        }
+        /// The last row's cells, kept for their capacity.
+        private var cells = RowCells()
+
+        /// Adds the row whose cells `write` appends, in order (no string
+        /// is made for a cell, and the cells' buffers are reused row after
+        /// row).
+        public func appendRow(_ write: (inout RowCells) -> Void) {
+            // the widths and buffers taken out of the object while the row
+            // is added: a class property read and written at every cell was
+            // checked for exclusive access each time
+            var row = cells, grown = widths
+            cells = RowCells()
             widths = []
-            defer { widths = grown }
+            row.bytes.removeAll(keepingCapacity: true)
+            row.ends.removeAll(keepingCapacity: true)
+            write(&row)
             log.append { out in
-                var i = 0
-                write { bytes in
-                    let w = TextTable.width(bytes)
-                    if i < grown.count { grown[i] = max(grown[i], w) }
-                    i += 1
-                    var sizes = (UInt32(w).littleEndian, UInt32(bytes.count).littleEndian)
-                    withUnsafeBytes(of: &sizes) { out.append($0) }
-                    out.append(bytes)
+                row.bytes.withUnsafeBytes { all in
+                    var start = 0
+                    for (i, end) in row.ends.enumerated() {
+                        let bytes = UnsafeRawBufferPointer(rebasing: all[start..<end])
+                        let w = TextTable.width(bytes)
+                        if i < grown.count, w > grown[i] { grown[i] = w }
+                        var sizes = (UInt32(w).littleEndian, UInt32(bytes.count).littleEndian)
+                        withUnsafeBytes(of: &sizes) { out.append($0) }
+                        out.append(bytes)
+                        start = end
+                    }
                 }
             }
+            widths = grown
+            cells = row
         }
 
         /// Writes the table, a final newline included, to `sink`.

@@ -67,11 +67,13 @@ public enum FigureTable {
 
     /// ``cell(_:_:)``'s text appended to `out` as bytes.
     public static func appendCell(_ x: Double?, _ f: Figure, to out: inout [UInt8]) {
-        if let x { f.appendText(x, to: &out) } else { out.append(contentsOf: missing.utf8) }
+        if let x { f.appendText(x, to: &out) } else { out.append(contentsOf: missingBytes) }
     }
 
     /// A table cell without a value.
     public static let missing = "-"
+    /// ``missing``'s bytes.
+    private static let missingBytes = Array(missing.utf8)
 }
 
 extension TextTable {

@@ -19,7 +19,31 @@ public enum SweepOutput {
     /// from the same list, so a row cannot have fewer cells than the header.
     public struct Column: Sendable {
         public var name: String
-        public var value: @Sendable (SweepRow) -> Double?
+        /// What the column holds.
+        public var source: Source
+
+        /// What a column holds (a case, not a closure: a row's line reads
+        /// every column, and a closure was retained and released at each).
+        public enum Source: Sendable {
+            /// The figure over the point's seeds, as it aggregates.
+            case figure(Figure)
+            /// The seeds merged into the row.
+            case runs
+            /// The mean of the seeds' own values of the figure.
+            case seedMean(Figure)
+            /// Half the width of that mean's 95% interval.
+            case halfWidth95(Figure)
+        }
+
+        /// The column's value in `row`.
+        public func value(_ row: SweepRow) -> Double? {
+            switch source {
+            case .figure(let f): return row.figures[f]
+            case .runs: return Double(row.runs)
+            case .seedMean(let f): return row.seeds?.statistic(f)?.mean
+            case .halfWidth95(let f): return row.seeds?.statistic(f)?.halfWidth95
+            }
+        }
     }
 
     /// The measured columns, after the varied keys: each figure the sweep
@@ -34,12 +58,12 @@ public enum SweepOutput {
     /// seed mean of a percentile is not the percentile of the pooled frames,
     /// though the two are close when the interval is narrow.
     public static func columns(_ result: SweepResult) -> [Column] {
-        var out = result.figures.map { f in Column(name: f.rawValue, value: { $0.figures[f] }) }
-        out.append(Column(name: "runs", value: { Double($0.runs) }))
+        var out = result.figures.map { f in Column(name: f.rawValue, source: .figure(f)) }
+        out.append(Column(name: "runs", source: .runs))
         if result.seeds > 1 {
             for f in result.figures {
-                out.append(Column(name: f.rawValue + "SeedMean", value: { $0.seeds?.statistic(f)?.mean }))
-                out.append(Column(name: f.rawValue + "HalfWidth95", value: { $0.seeds?.statistic(f)?.halfWidth95 }))
+                out.append(Column(name: f.rawValue + "SeedMean", source: .seedMean(f)))
+                out.append(Column(name: f.rawValue + "HalfWidth95", source: .halfWidth95(f)))
             }
         }
         return out
@@ -213,27 +237,29 @@ public enum SweepOutput {
 
     /// A grid point's cells of ``table(_:)``.
     public static func tableCells(_ row: SweepRow, _ result: SweepResult) -> [String] {
-        var cells: [String] = []
-        writeTableCells(row, result) { cells.append(String(decoding: $0, as: UTF8.self)) }
-        return cells
+        var cells = TextTable.Spooled.RowCells()
+        appendTableCells(row, result, to: &cells)
+        var start = 0
+        return cells.ends.map { end in
+            defer { start = end }
+            return String(decoding: cells.bytes[start..<end], as: UTF8.self)
+        }
     }
 
-    /// Hands a grid point's cells of ``table(_:)`` to `cell`, in order, as
-    /// bytes (the varied values, then each figure's).
-    public static func writeTableCells(_ row: SweepRow, _ result: SweepResult, _ cell: (UnsafeRawBufferPointer) -> Void) {
+    /// Appends a grid point's cells of ``table(_:)`` to `cells`, in order,
+    /// as bytes (the varied values, then each figure's).
+    public static func appendTableCells(_ row: SweepRow, _ result: SweepResult, to cells: inout TextTable.Spooled.RowCells) {
         for v in row.values {
-            var v = v
-            v.withUTF8 { cell(UnsafeRawBufferPointer($0)) }
+            cells.bytes.append(contentsOf: v.utf8)
+            cells.endCell()
         }
-        var bytes: [UInt8] = []
         for f in result.figures {
-            bytes.removeAll(keepingCapacity: true)
             if result.seeds > 1 {
-                bytes.append(contentsOf: (row.seeds?.statistic(f)?.cell(places: f.places) ?? FigureTable.missing).utf8)
+                cells.bytes.append(contentsOf: (row.seeds?.statistic(f)?.cell(places: f.places) ?? FigureTable.missing).utf8)
             } else {
-                FigureTable.appendCell(row.figures[f], f, to: &bytes)
+                FigureTable.appendCell(row.figures[f], f, to: &cells.bytes)
             }
-            bytes.withUnsafeBytes(cell)
+            cells.endCell()
         }
     }
 

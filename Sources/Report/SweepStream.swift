@@ -53,7 +53,7 @@ public final class SweepStream: @unchecked Sendable {
         }
         try csvLong?.write(SweepOutput.longCSVLines(row, head))
         if let json { try points!.append(SweepOutput.point(row, head), to: json) }
-        table?.appendRow { cell in SweepOutput.writeTableCells(row, head, cell) }
+        table?.appendRow { SweepOutput.appendTableCells(row, head, to: &$0) }
         if keepsRows { rows.append(row) }
     }
 
