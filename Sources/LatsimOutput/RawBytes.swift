@@ -87,6 +87,19 @@ public struct RawBytes: ~Copyable {
         used -= n
     }
 
+    /// Appends `count` copies of `byte` (none when `count` is not positive).
+    @inlinable public mutating func append(repeating byte: UInt8, count: Int) {
+        guard count > 0 else { return }
+        room(count)
+        (base! + used).initializeMemory(as: UInt8.self, repeating: byte, count: count)
+        used += count
+    }
+
+    /// Forgets the bytes equal to `byte` at the end, but none of the first `start`.
+    @inlinable public mutating func removeTrailing(_ byte: UInt8, downTo start: Int) {
+        while used > Swift.max(start, 0) && base!.load(fromByteOffset: used - 1, as: UInt8.self) == byte { used -= 1 }
+    }
+
     /// Forgets the bytes, keeping the memory.
     @inlinable public mutating func removeAll() { used = 0 }
 }

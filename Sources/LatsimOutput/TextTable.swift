@@ -23,11 +23,13 @@ public struct TextTable: Sendable {
         var widths = header.map(Self.width)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], Self.width(c)) } }
         let layout = Layout(widths: widths, rightAligned: rightAligned)
-        var out: [UInt8] = []
-        out.reserveCapacity((widths.reduce(0, +) + 2 * widths.count + 1) * (rows.count + 2))
+        var out = RawBytes(capacity: (widths.reduce(0, +) + 2 * widths.count + 1) * (rows.count + 2))
         func line(_ cells: [String]) {
             layout.line(cells.count, width: { Self.width(cells[$0]) }, isEmpty: { cells[$0].isEmpty },
-                        text: { $1.append(contentsOf: cells[$0].utf8) }, into: &out)
+                        text: { i, out in
+                            var c = cells[i]
+                            c.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+                        }, into: &out)
         }
         line(header)
         out.append(0x0A)
@@ -36,7 +38,7 @@ public struct TextTable: Sendable {
             out.append(0x0A)
             line(r)
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: out.bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
 
     /// A cell's width, in characters. Text of ASCII bytes other than a
@@ -70,40 +72,28 @@ public struct TextTable: Sendable {
         /// Inlined, so that its three functions are too (a spooled sweep
         /// table lays out a line per grid point).
         @inline(__always)
-        func line(_ count: Int, width: (Int) -> Int, isEmpty: (Int) -> Bool, text: (Int, inout [UInt8]) -> Void, into out: inout [UInt8]) {
+        func line(_ count: Int, width: (Int) -> Int, isEmpty: (Int) -> Bool, text: (Int, inout RawBytes) -> Void, into out: inout RawBytes) {
+            let start = out.count
             var owed = 0  // spaces before the next text
             for i in 0..<min(count, widths.count) {
                 if i > 0 { owed += 2 }
                 let pad = max(0, widths[i] - width(i))
                 if right[i] { owed += pad }
                 if !isEmpty(i) {
-                    Self.appendSpaces(owed, to: &out)
+                    out.append(repeating: 0x20, count: owed)
                     text(i, &out)
                     owed = 0
                 }
                 if !right[i] { owed += pad }
             }
-            while out.last == 0x20 { out.removeLast() }
+            out.removeTrailing(0x20, downTo: start)
         }
-
-        /// Appends `n` spaces, a run at a time (a sweep's table pads each
-        /// of its 20-odd cells, a space at a time had cost a row some
-        /// 2,000 instructions).
-        static func appendSpaces(_ n: Int, to out: inout [UInt8]) {
-            var n = n
-            while n > 0 {
-                let k = min(n, spaces.count)
-                spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<k])) }
-                n -= k
-            }
-        }
-        private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
         /// Appends the rule under the header.
-        func rule(into out: inout [UInt8]) {
+        func rule(into out: inout RawBytes) {
             for (i, w) in widths.enumerated() {
-                if i > 0 { out.append(contentsOf: [0x20, 0x20]) }
-                for _ in 0..<w { out.append(UInt8(ascii: "-")) }
+                if i > 0 { out.append(repeating: 0x20, count: 2) }
+                out.append(repeating: UInt8(ascii: "-"), count: w)
             }
         }
     }
@@ -190,14 +180,16 @@ public struct TextTable: Sendable {
         /// Writes the table, a final newline included, to `sink`.
         public func write(to sink: ByteSink) throws {
             let layout = Layout(widths: widths, rightAligned: rightAligned)
-            var out: [UInt8] = []
-            out.reserveCapacity(widths.reduce(0, +) + 2 * widths.count + 1)
+            var out = RawBytes(capacity: widths.reduce(0, +) + 2 * widths.count + 1)
             layout.line(header.count, width: { TextTable.width(header[$0]) }, isEmpty: { header[$0].isEmpty },
-                        text: { $1.append(contentsOf: header[$0].utf8) }, into: &out)
+                        text: { i, out in
+                            var h = header[i]
+                            h.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+                        }, into: &out)
             out.append(0x0A)
             layout.rule(into: &out)
             out.append(0x0A)
-            try out.withUnsafeBytes { try sink.write($0) }
+            try sink.write(out.bytes)
             var cells: [(width: Int, bytes: UnsafeRawBufferPointer)] = []
             try log.forEach { record in
                 cells.removeAll(keepingCapacity: true)
@@ -208,11 +200,11 @@ public struct TextTable: Sendable {
                     cells.append((w, UnsafeRawBufferPointer(rebasing: record[(at + 8)..<(at + 8 + n)])))
                     at += 8 + n
                 }
-                out.removeAll(keepingCapacity: true)
+                out.removeAll()
                 layout.line(cells.count, width: { cells[$0].width }, isEmpty: { cells[$0].bytes.isEmpty },
-                            text: { $1.append(contentsOf: cells[$0].bytes.assumingMemoryBound(to: UInt8.self)) }, into: &out)
+                            text: { $1.append(cells[$0].bytes) }, into: &out)
                 out.append(0x0A)
-                try out.withUnsafeBytes { try sink.write($0) }
+                try sink.write(out.bytes)
             }
         }
     }
