@@ -138,8 +138,9 @@ public enum Sweep {
         // each axis's key found once for every point
         let setter = base.setter(grid.axes.map { ($0.path, $0.source) })
         // a point's configuration, its finger checked
-        @Sendable func resolve(_ i: Int) throws(LatsimError) -> PipelineConfiguration {
-            let c = try setter.configuration(values: grid.values(of: i))
+        // (`values` are its axes' values, ``SweepGrid/values(of:)``)
+        @Sendable func resolve(_ i: Int, _ values: [String]) throws(LatsimError) -> PipelineConfiguration {
+            let c = try setter.configuration(values: values)
             if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
                 _ = try trajectories.trajectory(for: c)
             } else {
@@ -157,10 +158,11 @@ public enum Sweep {
         let failed = Locked<(point: Int, error: LatsimError)?>(nil)
         let checked = Parallel.map(mine.count, jobs: jobs) { r -> PreparedSweep.Point? in
             do throws(LatsimError) {
-                let c = try resolve(first + r)
+                let values = grid.values(of: first + r)
+                let c = try resolve(first + r, values)
                 let events = WorkEstimate.events(c), production = Figure.Production(c), seed = c.seed
                 // the configuration's last use: kept without a copy
-                return PreparedSweep.Point(configuration: keeps ? PreparedSweep.Kept(c) : nil, events: events,
+                return PreparedSweep.Point(configuration: keeps ? PreparedSweep.Kept(c, values: values) : nil, events: events,
                                            production: production, seed: seed)
             } catch {
                 failed.withLock { f in if f == nil || f!.point > r { f = (r, error) } }
@@ -204,7 +206,7 @@ public struct PreparedSweep: Sendable {
     /// Resolves a grid point's configuration again (checked by the
     /// preparation: it throws again only when a file a value names changed
     /// since).
-    let resolve: @Sendable (Int) throws(LatsimError) -> PipelineConfiguration
+    let resolve: @Sendable (Int, [String]) throws(LatsimError) -> PipelineConfiguration
     let trajectories: TrajectoryCache
     /// When the preparation started (the sweep's wall time counts from it).
     let start: UInt64
@@ -224,16 +226,25 @@ public struct PreparedSweep: Sendable {
         var seed: UInt64
     }
 
-    /// A kept configuration.
+    /// A kept configuration, and the point's values it was made of.
     final class Kept: Sendable {
         let configuration: PipelineConfiguration
-        init(_ c: PipelineConfiguration) { configuration = c }
+        let values: [String]
+        init(_ c: PipelineConfiguration, values: [String]) {
+            self.values = values
+            configuration = c
+        }
     }
 
-    /// Grid point `point`'s configuration.
-    func configuration(_ point: Int) throws(LatsimError) -> PipelineConfiguration {
-        if let configurations { return configurations[point - first].configuration }
-        return try resolve(point)
+    /// Grid point `point`'s configuration, and its axes' values
+    /// (``SweepGrid/values(of:)``: the row shows them).
+    func configuration(_ point: Int) throws(LatsimError) -> (PipelineConfiguration, values: [String]) {
+        if let configurations {
+            let k = configurations[point - first]
+            return (k.configuration, k.values)
+        }
+        let values = head.grid.values(of: point)
+        return (try resolve(point, values), values)
     }
 
     /// Runs every point, `head.seeds` times each, on `jobs` threads, and
@@ -285,9 +296,9 @@ public struct PreparedSweep: Sendable {
                 production = Figure.Production(p)
             }
         }
-        @Sendable func row(_ point: Int, _ p: Facts, runs: Int, invariantsHold: Bool, figures: FigureValues,
+        @Sendable func row(_ point: Int, _ values: [String], _ p: Facts, runs: Int, invariantsHold: Bool, figures: FigureValues,
                            seedFigures: SweepSeedFigures?) -> SweepRow {
-            SweepRow(index: point, values: grid.values(of: point),
+            SweepRow(index: point, values: values,
                      numbers: zip(grid.axes, grid.indices(of: point)).map { $0.number(at: $1) },
                      buffering: p.buffering,
                      simulatedSeconds: p.simulatedSeconds,
@@ -308,8 +319,8 @@ public struct PreparedSweep: Sendable {
                     state.report { progress(SweepProgress(completed: $0, total: runs, elapsedSeconds: elapsed())) }
                 }
             }
-            let p: PipelineConfiguration
-            do throws(LatsimError) { p = try configuration(point) } catch {
+            let p: PipelineConfiguration, values: [String]
+            do throws(LatsimError) { (p, values) = try configuration(point) } catch {
                 // resolved again (not kept): a file a value names changed
                 // since it was checked. The point fails as a run would.
                 if seeds == 1 { state.finish(point: point, failure: error) } else { _ = state.finish(point: point, seed: k, .failure(error)) }
@@ -327,7 +338,7 @@ public struct PreparedSweep: Sendable {
                     let trajectory = try trajectories.trajectory(for: p)
                     let run = try PipelineRun.run(consume p, trajectory: trajectory)
                     state.finish(point: point, failure: nil)
-                    order.complete(row(point, facts, runs: 1, invariantsHold: run.invariants.holds,
+                    order.complete(row(point, values, facts, runs: 1, invariantsHold: run.invariants.holds,
                                        figures: FigureValues(single: run, production: facts.production), seedFigures: nil))
                 } catch {
                     state.finish(point: point, failure: error)
@@ -342,7 +353,7 @@ public struct PreparedSweep: Sendable {
                 } catch { result = .failure(error) }
                 switch state.finish(point: point, seed: k, result.map(RunDigest.init)) {
                 case .success(let digests)?:
-                    order.complete(row(point, Facts(p), runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
+                    order.complete(row(point, values, Facts(p), runs: digests.count, invariantsHold: digests.allSatisfy(\.invariantsHold),
                                        figures: FigureValues(pooling: digests.map { ($0.figures, $0.measurements) }, configuration: p),
                                        seedFigures: SweepSeedFigures(first: p.seed, runs: digests.map(\.figures))))
                 case .failure?: order.fail(point)
