@@ -135,6 +135,14 @@ public struct Settings: Sendable {
     /// error). `parsed` is taken, not copied (a sweep checks every point).
     func checkedAcrossKeys(_ parsed: consuming PipelineConfiguration) throws(LatsimError) -> PipelineConfiguration {
         var c = consume parsed
+        try checkAcrossKeys(&c)
+        return c
+    }
+
+    /// ``checkedAcrossKeys(_:)`` in place: a sweep point's configuration
+    /// is checked where it is made (returned from here, it was copied
+    /// again, about 1 KB each time).
+    func checkAcrossKeys(_ c: inout PipelineConfiguration) throws(LatsimError) {
         if c.platform == .android { try checkAndroid(c) }
         try checkDisplayRate(c)
         try checkInput(&c)
@@ -148,7 +156,6 @@ public struct Settings: Sendable {
                               problem: "\(c.predictor) has no 1€ filter",
                               expected: "smoothing none with \(c.predictor), or a latsim or Chromium predictor")
         }
-        return c
     }
 
     /// The folder a value set in `file` reads the files it names from: the
@@ -247,7 +254,8 @@ public struct ResolvedSettings: Sendable {
     /// every grid point here (Docs/Engine.md, "Sweeps resolve once").
     func quickConfiguration(setting changes: [Assignment]) -> PipelineConfiguration? {
         guard let setters = quickSetters(changes.map { ($0.path, $0.source) }) else { return nil }
-        return quickConfiguration(setters, values: changes.map(\.value))
+        var c = parsed
+        return quickSet(setters, values: changes.map(\.value), into: &c) ? c : nil
     }
 
     /// A changed key's parser and the context its value is read in.
@@ -256,7 +264,7 @@ public struct ResolvedSettings: Sendable {
         let context: ParseContext
     }
 
-    /// The parsers of `keys`, in order, for ``quickConfiguration(_:values:)``;
+    /// The parsers of `keys`, in order, for ``quickSet(_:values:into:)``;
     /// nil when a key rereads every key or does not apply to the platform.
     func quickSetters(_ keys: [(path: String, source: SettingSource)]) -> [QuickSetter]? {
         // Android's checks ask which keys are set (durations with phase
@@ -275,14 +283,15 @@ public struct ResolvedSettings: Sendable {
         return setters
     }
 
-    /// Each of `values` set by its setter over the parsed base, then the
-    /// rules between keys; nil when anything fails.
-    func quickConfiguration(_ setters: [QuickSetter], values: [String]) -> PipelineConfiguration? {
-        var c = parsed
+    /// Each of `values` set by its setter into `c` (the parsed base), then
+    /// the rules between keys; false when anything fails. In place: each
+    /// hop of a configuration returned by value had copied it.
+    func quickSet(_ setters: [QuickSetter], values: [String], into c: inout PipelineConfiguration) -> Bool {
         for (setter, value) in zip(setters, values) {
-            do { try setter.apply(value, &c, setter.context) } catch { return nil }
+            do { try setter.apply(value, &c, setter.context) } catch { return false }
         }
-        do { return try settings.checkedAcrossKeys(consume c) } catch { return nil }
+        do { try settings.checkAcrossKeys(&c) } catch { return false }
+        return true
     }
 
     /// Sets the same keys at many points, as a sweep's axes do: each key's
@@ -301,7 +310,10 @@ public struct ResolvedSettings: Sendable {
         /// is the `i`th key's), or the error ``ResolvedSettings/configuration(setting:)``
         /// gives for the same assignments.
         public func configuration(values: [String]) throws(LatsimError) -> PipelineConfiguration {
-            if let quick, let c = resolved.quickConfiguration(quick, values: values) { return c }
+            if let quick {
+                var c = resolved.parsed
+                if resolved.quickSet(quick, values: values, into: &c) { return c }
+            }
             return try resolved.configuration(setting: zip(keys, values).map {
                 Assignment(path: $0.path, value: $1, source: $0.source)
             })

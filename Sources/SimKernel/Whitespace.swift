@@ -7,21 +7,30 @@ extension StringProtocol {
     /// end is not ASCII (where a non-ASCII space may lie): its trimming
     /// bridges through NSString, thousands of instructions a call, and
     /// reading a scenario trims every number it holds.
-    public var trimmedWhitespace: String {
-        let whole = Substring(self)
-        let u = whole.utf8
-        var start = u.startIndex, end = u.endIndex
-        while start != end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
-        while start != end {
-            let before = u.index(before: end)
-            guard u[before] == 0x20 || u[before] == 0x09 else { break }
-            end = before
-        }
-        if start == end { return "" }
-        guard u[start] < 0x80, u[u.index(before: end)] < 0x80 else { return trimmingCharacters(in: .whitespaces) }
-        // nothing to trim (a sweep's values, parsed at every point): the
-        // text itself, not a new string
-        if start == u.startIndex, end == u.endIndex, let text = self as? String { return text }
-        return String(whole[start..<end])
+    public var trimmedWhitespace: String { trimmingWhitespace(Substring(self), whole: nil) }
+}
+
+extension String {
+    /// ``StringProtocol/trimmedWhitespace`` of a string: the string itself
+    /// when there is nothing to trim (a sweep's values, parsed at every
+    /// point), found without asking at run time whether the text is a
+    /// `String`.
+    public var trimmedWhitespace: String { trimmingWhitespace(Substring(self), whole: self) }
+}
+
+/// `text` without the whitespace at its ends; `whole`, the string `text`
+/// is all of, when there is none.
+private func trimmingWhitespace(_ text: Substring, whole: String?) -> String {
+    let u = text.utf8
+    var start = u.startIndex, end = u.endIndex
+    while start != end, u[start] == 0x20 || u[start] == 0x09 { start = u.index(after: start) }
+    while start != end {
+        let before = u.index(before: end)
+        guard u[before] == 0x20 || u[before] == 0x09 else { break }
+        end = before
     }
+    if start == end { return "" }
+    guard u[start] < 0x80, u[u.index(before: end)] < 0x80 else { return text.trimmingCharacters(in: .whitespaces) }
+    if start == u.startIndex, end == u.endIndex, let whole { return whole }
+    return String(text[start..<end])
 }
