@@ -238,7 +238,7 @@ public enum FigureValue: Sendable {
     /// A statistic of a latency stream of the run's measurements (nil: the
     /// run has no such stream); over a sweep point's seeds, of their frames
     /// pooled (histograms merged).
-    case pooled(StreamStatistic, of: @Sendable (Measurements) -> StreamingStats?)
+    case pooled(StreamStatistic, of: Measurements.Stream)
     /// One number per run; over a sweep point's seeds, the mean of the
     /// seeds' numbers.
     case runMean(@Sendable (RunResult) -> Double?)
@@ -254,7 +254,7 @@ public enum FigureValue: Sendable {
     /// The value of one run (produced or not: ``Figure/value(_:)`` asks).
     public func of(_ r: RunResult) -> Double? {
         switch self {
-        case .pooled(let statistic, let stream): return stream(r.measurements).flatMap(statistic.of)
+        case .pooled(let statistic, let stream): return r.withMeasurements { $0.read(stream) { statistic.of($0) } } ?? nil
         case .runMean(let read): return read(r)
         }
     }

@@ -6,7 +6,8 @@ import TouchModel
 /// shows them (Docs/Figures.md is this list printed).
 ///
 /// A new figure is one declaration here: a statistic of a stream the run's
-/// ``Measurements`` already hold (`value: .pooled(.p50, of: { $0.touchToPhotonMs })`),
+/// ``Measurements`` already hold, named by ``Measurements/Stream``
+/// (`value: .pooled(.p50, of: .touchToPhotonMs)`),
 /// or one number per run (`value: .runMean { ... }`). Every output shows it
 /// from then on: `run`, `run --seeds`, `compare` (and `--fail-if-worse`),
 /// `sweep` (table, CSV, JSON, part files), the summary JSON's `figures`, the
@@ -44,59 +45,59 @@ public enum FigureCatalogue {
     /// every drawn sample's latency; and WALT's frame-to-photon.
     static let touch: [D] = [
         D(name: "touchToPhotonP50", column: "t2p p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.touchToPhotonMs })),
+          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: .touchToPhotonMs)),
         D(name: "touchToPhotonP95", column: "t2p p95 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p95, of: { $0.touchToPhotonMs })),
+          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p95, of: .touchToPhotonMs)),
         D(name: "touchToPhotonP99", column: "t2p p99 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.touchToPhotonMs })),
+          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p99, of: .touchToPhotonMs)),
         D(name: "touchToPhotonMean", column: "t2p mean ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.touchToPhotonMs })),
+          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.mean, of: .touchToPhotonMs)),
         D(name: "pipelineFramesP50", column: "frames p50", unit: .frames, better: .lower,
-          platform: .both, channel: .touch, places: 3, value: .pooled(.p50, of: { $0.pipelineFrames })),
+          platform: .both, channel: .touch, places: 3, value: .pooled(.p50, of: .pipelineFrames)),
         D(name: "pipelineFramesMean", column: "frames mean", unit: .frames, better: .lower,
-          platform: .both, channel: .touch, places: 3, value: .pooled(.mean, of: { $0.pipelineFrames })),
+          platform: .both, channel: .touch, places: 3, value: .pooled(.mean, of: .pipelineFrames)),
         D(name: "pipelineFramesMax", column: "frames max", unit: .frames, better: .lower,
-          platform: .both, channel: .touch, places: 3, value: .pooled(.max, of: { $0.pipelineFrames })),
+          platform: .both, channel: .touch, places: 3, value: .pooled(.max, of: .pipelineFrames)),
         D(name: "effectiveP50", column: "effective p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.effectiveMs })),
+          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: .effectiveMs)),
         D(name: "effectiveFramesP50", column: "effective frames p50", unit: .frames, better: .lower,
-          platform: .both, channel: .touch, places: 3, value: .pooled(.p50, of: { $0.effectiveFrames })),
+          platform: .both, channel: .touch, places: 3, value: .pooled(.p50, of: .effectiveFrames)),
         D(name: "perSampleP50", column: "per-sample p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.perSampleMs })),
+          platform: .both, channel: .touch, places: 3, inFrames: true, value: .pooled(.p50, of: .perSampleMs)),
         D(name: "frameToPhotonP50", column: "f2p p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .display, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.frameToPhotonMs })),
+          platform: .both, channel: .display, places: 3, inFrames: true, value: .pooled(.p50, of: .frameToPhotonMs)),
     ]
 
     /// A finger that taps: from each contact (and lift) to its photon, and
     /// to its touch-down (touch-up) being ready.
     static let tap: [D] = [
         D(name: "tapToPhotonP50", column: "tap p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.tapToPhotonMs })),
+          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p50, of: .tapToPhotonMs)),
         D(name: "tapToPhotonMean", column: "tap mean ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.tapToPhotonMs })),
+          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.mean, of: .tapToPhotonMs)),
         D(name: "tapToPhotonP95", column: "tap p95 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p95, of: { $0.tapToPhotonMs })),
+          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p95, of: .tapToPhotonMs)),
         D(name: "tapToPhotonP99", column: "tap p99 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.tapToPhotonMs })),
+          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.p99, of: .tapToPhotonMs)),
         D(name: "touchDownMean", column: "touch-down ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.touchDownMs })),
+          platform: .both, channel: .tap, places: 3, inFrames: true, value: .pooled(.mean, of: .touchDownMs)),
         D(name: "liftToPhotonMean", column: "lift mean ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .lift, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.liftToPhotonMs })),
+          platform: .both, channel: .lift, places: 3, inFrames: true, value: .pooled(.mean, of: .liftToPhotonMs)),
         D(name: "touchUpMean", column: "touch-up ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .lift, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.touchUpMs })),
+          platform: .both, channel: .lift, places: 3, inFrames: true, value: .pooled(.mean, of: .touchUpMs)),
     ]
 
     /// The first touch after a quiet screen against steady ones
     /// (Docs/Figures.md, "First touch after idle").
     static let transitions: [D] = [
         D(name: "firstTouchP50", column: "first touch p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.firstTouchMs })),
+          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p50, of: .firstTouchMs)),
         D(name: "firstTouchP99", column: "first touch p99 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.firstTouchMs })),
+          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p99, of: .firstTouchMs)),
         D(name: "steadyTouchP50", column: "steady touch p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.steadyTouchMs })),
+          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p50, of: .steadyTouchMs)),
         D(name: "steadyTouchP99", column: "steady touch p99 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.steadyTouchMs })),
+          platform: .both, channel: .transitions, places: 3, inFrames: true, value: .pooled(.p99, of: .steadyTouchMs)),
     ]
 
     /// A display that changes its rate (Docs/Model.md, "Display rate"):
@@ -113,17 +114,17 @@ public enum FigureCatalogue {
     /// A scroll view following a dragging finger (Docs/Model.md, "Scrolling").
     static let scroll: [D] = [
         D(name: "scrollStartP50", column: "scroll start p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.scroll?.startMs })),
+          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p50, of: .scrollStartMs)),
         D(name: "scrollStartMean", column: "scroll start mean ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.mean, of: { $0.scroll?.startMs })),
+          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.mean, of: .scrollStartMs)),
         D(name: "scrollToPhotonP50", column: "s2p p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.scroll?.scrollToPhotonMs })),
+          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p50, of: .scrollToPhotonMs)),
         D(name: "scrollToPhotonP95", column: "s2p p95 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p95, of: { $0.scroll?.scrollToPhotonMs })),
+          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p95, of: .scrollToPhotonMs)),
         D(name: "scrollToPhotonP99", column: "s2p p99 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.scroll?.scrollToPhotonMs })),
+          platform: .both, channel: .scroll, places: 3, inFrames: true, value: .pooled(.p99, of: .scrollToPhotonMs)),
         D(name: "scrollTrailMean", column: "scroll trail pt", unit: .points, better: .lower,
-          platform: .both, channel: .scroll, places: 3, value: .pooled(.mean, of: { $0.scroll?.trailPoints })),
+          platform: .both, channel: .scroll, places: 3, value: .pooled(.mean, of: .scrollTrailPoints)),
     ]
 
     /// An ink app's pen (Docs/Ink.md): the wet stroke at the pen's row, the
@@ -131,15 +132,15 @@ public enum FigureCatalogue {
     /// dry commits.
     static let ink: [D] = [
         D(name: "penToInkP50", column: "ink p50 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.ink?.penToInkMs })),
+          platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p50, of: .penToInkMs)),
         D(name: "penToInkP99", column: "ink p99 ms", unit: .milliseconds, better: .lower,
-          platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p99, of: { $0.ink?.penToInkMs })),
+          platform: .both, channel: .ink, places: 3, inFrames: true, value: .pooled(.p99, of: .penToInkMs)),
         D(name: "inkErrorRms", column: "ink error rms pt", unit: .points, better: .lower,
           platform: .both, channel: .ink, places: 3, value: .runMean { $0.measurements.ink?.errorMoments.rms }),
         D(name: "tornPerSecond", column: "torn frames/s", unit: .perSecond, better: .lower,
           platform: .android, channel: .frontBuffer, places: 1, value: .runMean { $0.measurements.ink?.tornPerSecond }),
         D(name: "dryCommitP50", column: "dry commit p50 ms", unit: .milliseconds, better: .lower,
-          platform: .android, channel: .frontBuffer, places: 3, inFrames: true, value: .pooled(.p50, of: { $0.ink?.dryCommitMs })),
+          platform: .android, channel: .frontBuffer, places: 3, inFrames: true, value: .pooled(.p50, of: .dryCommitMs)),
     ]
 
     /// What the display showed (Docs/Model.md, "Repeated frames and hitches").
@@ -195,18 +196,18 @@ public enum FigureCatalogue {
           platform: .ios, channel: .force, places: 0, value: .runMean { recognizing($0).map { Double($0.pop.recognized) } }),
         D(name: "forceRejected", column: "rejected", unit: .count, better: .none,
           platform: .ios, channel: .force, places: 0, value: .runMean { recognizing($0).map { Double($0.rejected) } }),
-        forceMedian(name: "peekDecidedP50", column: "peek decided ms") { $0.peek.crossingToRecognitionMs },
-        forceMedian(name: "peekHapticP50", column: "peek tap ms") { $0.peek.crossingToHapticMs },
-        forceMedian(name: "peekPhotonP50", column: "peek photon ms") { $0.peek.crossingToPhotonMs },
-        forceMedian(name: "popDecidedP50", column: "pop decided ms") { $0.pop.crossingToRecognitionMs },
-        forceMedian(name: "popHapticP50", column: "pop tap ms") { $0.pop.crossingToHapticMs },
-        forceMedian(name: "popPhotonP50", column: "pop photon ms") { $0.pop.crossingToPhotonMs },
-        forceMedian(name: "touchToPhotonAnimatingP50", column: "t2p animating ms") { $0.touchToPhotonAnimatingMs },
-        forceMedian(name: "touchToPhotonOtherwiseP50", column: "t2p otherwise ms") { $0.touchToPhotonOtherwiseMs },
+        forceMedian(name: "peekDecidedP50", column: "peek decided ms", .peekDecidedMs),
+        forceMedian(name: "peekHapticP50", column: "peek tap ms", .peekHapticMs),
+        forceMedian(name: "peekPhotonP50", column: "peek photon ms", .peekPhotonMs),
+        forceMedian(name: "popDecidedP50", column: "pop decided ms", .popDecidedMs),
+        forceMedian(name: "popHapticP50", column: "pop tap ms", .popHapticMs),
+        forceMedian(name: "popPhotonP50", column: "pop photon ms", .popPhotonMs),
+        forceMedian(name: "touchToPhotonAnimatingP50", column: "t2p animating ms", .touchToPhotonAnimatingMs),
+        forceMedian(name: "touchToPhotonOtherwiseP50", column: "t2p otherwise ms", .touchToPhotonOtherwiseMs),
         D(name: "forceErrorP50", column: "force error p50", unit: .force, better: .lower,
-          platform: .ios, channel: .force, places: 3, value: .pooled(.p50, of: { $0.force?.forceErrorAtPhoton })),
+          platform: .ios, channel: .force, places: 3, value: .pooled(.p50, of: .forceErrorAtPhoton)),
         D(name: "forceErrorP99", column: "force error p99", unit: .force, better: .lower,
-          platform: .ios, channel: .force, places: 3, value: .pooled(.p99, of: { $0.force?.forceErrorAtPhoton })),
+          platform: .ios, channel: .force, places: 3, value: .pooled(.p99, of: .forceErrorAtPhoton)),
     ]
 
     /// A predicting app's accuracy (Docs/Prediction.md), in points.
@@ -232,10 +233,9 @@ public enum FigureCatalogue {
     }
 
     /// The median of a force run's latency stream, ms.
-    static func forceMedian(name: String, column: String,
-                            _ stream: @escaping @Sendable (ForceMeasurements) -> StreamingStats) -> D {
+    static func forceMedian(name: String, column: String, _ stream: Measurements.Stream) -> D {
         D(name: name, column: column, unit: .milliseconds, better: .lower, platform: .ios, channel: .force,
-          places: 3, inFrames: true, value: .pooled(.p50, of: { $0.force.map(stream) }))
+          places: 3, inFrames: true, value: .pooled(.p50, of: stream))
     }
 
     /// A prediction metric of the run's score (nil when nothing was scored).

@@ -43,7 +43,7 @@ public struct FigureValues: Sendable, Equatable, Codable {
             guard f.isProduced(by: configuration) else { return nil }
             switch f.declaration.value {
             case .pooled(let statistic, let stream):
-                return statistic.pooled(runs.compactMap { stream($0.measurements) })
+                return statistic.pooled(runs.compactMap { $0.measurements.read(stream) { copy $0 } })
             case .runMean:
                 let xs = runs.compactMap { $0.figures[f] }
                 guard !xs.isEmpty else { return nil }
@@ -74,7 +74,7 @@ public struct FigureValues: Sendable, Equatable, Codable {
             for f in Figure.allCases where f.isProduced(by: production) {
                 switch f.declaration.value {
                 case .pooled(let statistic, let stream):
-                    if let x = stream(measurements).flatMap(statistic.of) { values[f.index] = x }
+                    if let x = measurements.read(stream, { statistic.of($0) }) ?? nil { values[f.index] = x }
                 case .runMean(let read):
                     // the mean of one value, as pooling takes it (the run
                     // produces the figure: `production` says so)

@@ -116,6 +116,13 @@ public struct Measurements: Sendable {
         init(_ value: Value) { self.value = value }
     }
 
+    /// `body` of the scroll figures where they are kept; nil without them.
+    func readScroll<R>(_ body: (borrowing ScrollMeasurements) -> R) -> R? { _scroll.map { body($0.value) } }
+    /// `body` of the ink figures where they are kept; nil without them.
+    func readInk<R>(_ body: (borrowing InkMeasurements) -> R) -> R? { _ink.map { body($0.value) } }
+    /// `body` of the force figures where they are kept; nil without them.
+    func readForce<R>(_ body: (borrowing ForceMeasurements) -> R) -> R? { _force.map { body($0.value) } }
+
     /// Adds values still pending in the streams (see ``StreamingStats``).
     mutating func settle() {
         touchToPhotonMs.settle()
