@@ -186,8 +186,11 @@ public enum Sweep {
         head.figures = Figure.shown(for: Set(points.map(\.production)), first: [headline])
         head.headline = headline
         let configurations = keeps ? points.map { $0.configuration! } : nil
+        // the figures each production among the points produces, found once
+        var produced: [Figure.Production: Figure.Produced] = [:]
+        for p in points where produced[p.production] == nil { produced[p.production] = Figure.Produced(p.production) }
         return PreparedSweep(head: head, first: first, configurations: configurations, resolve: resolve,
-                             trajectories: trajectories, start: start)
+                             trajectories: trajectories, produced: produced, start: start)
     }
 }
 
@@ -208,6 +211,8 @@ public struct PreparedSweep: Sendable {
     /// since).
     let resolve: @Sendable (Int, [String]) throws(LatsimError) -> PipelineConfiguration
     let trajectories: TrajectoryCache
+    /// The figures each production among the points produces.
+    let produced: [Figure.Production: Figure.Produced]
     /// When the preparation started (the sweep's wall time counts from it).
     let start: UInt64
 
@@ -276,7 +281,7 @@ public struct PreparedSweep: Sendable {
         let start = self.start
         let elapsed: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         let grid = head.grid, seeds = head.seeds, runs = head.runs
-        let first = self.first, trajectories = self.trajectories
+        let first = self.first, trajectories = self.trajectories, produced = self.produced
         // run: runs are handed out in index order. One seed: the row is
         // made from the run at once (nothing kept but the row). More: a
         // point's seeds are merged, in seed order, by whichever thread
@@ -339,7 +344,8 @@ public struct PreparedSweep: Sendable {
                     let run = try PipelineRun.run(consume p, trajectory: trajectory)
                     state.finish(point: point, failure: nil)
                     order.complete(row(point, values, facts, runs: 1, invariantsHold: run.invariants.holds,
-                                       figures: FigureValues(single: run, production: facts.production), seedFigures: nil))
+                                       figures: FigureValues(single: run, produced: produced[facts.production] ?? Figure.Produced(facts.production)),
+                                       seedFigures: nil))
                 } catch {
                     state.finish(point: point, failure: error)
                     order.fail(point)

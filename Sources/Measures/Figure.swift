@@ -97,6 +97,18 @@ public struct Figure: Hashable, Sendable, CaseIterable, RawRepresentable, Codabl
     private static let producers: [(platform: FigurePlatform, channel: FigureChannel)] =
         FigureCatalogue.declarations.map { ($0.platform, $0.channel) }
 
+    /// The figures runs of one production produce, with how each is read,
+    /// in catalogue order: found once, a sweep point's figures are read
+    /// from this list, not by asking every figure of the catalogue.
+    public struct Produced: Sendable {
+        let figures: [(index: Int, value: FigureValue)]
+
+        /// The figures runs of production `p` produce.
+        public init(_ p: Production) {
+            figures = Figure.allCases.filter { $0.isProduced(by: p) }.map { ($0.index, $0.declaration.value) }
+        }
+    }
+
     /// True when a run of a configuration of production `p` produces the figure.
     public func isProduced(by p: Production) -> Bool {
         let (platform, channel) = Self.producers[index]

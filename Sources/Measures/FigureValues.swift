@@ -66,22 +66,29 @@ public struct FigureValues: Sendable, Equatable, Codable {
     /// ``init(single:configuration:)`` with the figures `production` says
     /// the run's configuration produces.
     public init(single r: RunResult, production: Figure.Production) {
+        self.init(single: r, produced: Figure.Produced(production))
+    }
+
+    /// ``init(single:configuration:)`` with the figures the run's
+    /// configuration produces, found before (a sweep finds them once for
+    /// each production among its points).
+    public init(single r: RunResult, produced: Figure.Produced) {
         // the measurements read where the result keeps them: bound to a
         // local, they were copied once (and handing `r.measurements` to
         // each figure's reader had copied them every time)
         stored = r.withMeasurements { measurements in
             var values = [Double](repeating: Self.missing, count: Figure.allCases.count)
-            for f in Figure.allCases where f.isProduced(by: production) {
-                switch f.declaration.value {
+            for (index, value) in produced.figures {
+                switch value {
                 case .pooled(let statistic, let stream):
-                    if let x = measurements.read(stream, { statistic.of($0) }) ?? nil { values[f.index] = x }
+                    if let x = measurements.read(stream, { statistic.of($0) }) ?? nil { values[index] = x }
                 case .runMean(let read):
                     // the mean of one value, as pooling takes it (the run
-                    // produces the figure: `production` says so)
+                    // produces the figure: `produced` says so)
                     guard let x = read(r) else { continue }
                     var sum = CompensatedSum()
                     sum.add(x)
-                    values[f.index] = sum.value / 1
+                    values[index] = sum.value / 1
                 }
             }
             return values

@@ -20,7 +20,7 @@ extension Measurements {
 
     /// `body` of stream `s`, read in place; nil when the run has no such
     /// stream (a scroll, ink or force stream of a run without one).
-    @inline(__always)
+    @_specialize(exported: true, where R == Double?)
     public func read<R>(_ s: Stream, _ body: (borrowing StreamingStats) -> R) -> R? {
         switch s {
         case .touchToPhotonMs: return body(touchToPhotonMs)
