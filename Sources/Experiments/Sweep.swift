@@ -304,7 +304,7 @@ public struct PreparedSweep: Sendable {
         @Sendable func row(_ point: Int, _ values: [String], _ p: Facts, runs: Int, invariantsHold: Bool, figures: FigureValues,
                            seedFigures: SweepSeedFigures?) -> SweepRow {
             SweepRow(index: point, values: values,
-                     numbers: zip(grid.axes, grid.indices(of: point)).map { $0.number(at: $1) },
+                     numbers: grid.numbers(of: point),
                      buffering: p.buffering,
                      simulatedSeconds: p.simulatedSeconds,
                      framePeriodMs: p.framePeriodMs,

@@ -345,7 +345,7 @@ public struct SweepPart: ShardPart {
             let range = p.shard.points(of: p.points)
             rows[p.shard.index] = zip(range, p.rows).map { i, r in
                 SweepRow(index: i, values: grid!.values(of: i),
-                         numbers: zip(grid!.axes, grid!.indices(of: i)).map { $0.number(at: $1) },
+                         numbers: grid!.numbers(of: i),
                          buffering: r.buffering, simulatedSeconds: r.simulatedSeconds, framePeriodMs: r.framePeriodMs,
                          runs: r.runs, invariantsHold: r.invariantsHold, figures: FigureValues(p.figures, values: r.figures),
                          seeds: r.seeds)

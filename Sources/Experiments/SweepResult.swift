@@ -54,6 +54,12 @@ public struct SweepGrid: Sendable, Equatable {
     public func values(of i: Int) -> [String] {
         zip(axes, indices(of: i)).map { $0.value(at: $1) }
     }
+
+    /// Each axis's value at grid point `i` as a number in its unit, nil on
+    /// an axis that is not numeric (``SweepAxis/number(at:)``).
+    public func numbers(of i: Int) -> [Double?] {
+        zip(axes, indices(of: i)).map { $0.number(at: $1) }
+    }
 }
 
 /// One grid point of a sweep and what it measured.
