@@ -1,3 +1,4 @@
+import SimKernel
 /// Bytes gathered in raw memory that grows by doubling: appending is a
 /// bounds check and a copy, where an array's `append(contentsOf:)` costs
 /// about a hundred instructions more a call (a good part of writing a long
@@ -85,6 +86,11 @@ public struct RawBytes: ~Copyable {
         guard n > 0 else { return }
         if n < used { base!.copyMemory(from: base! + n, byteCount: used - n) }
         used -= n
+    }
+
+    /// Appends `formatDecimal(_:places:fixed:)`'s digits of `x` (SimKernel).
+    public mutating func appendDecimal(_ x: Double, places: Int, fixed: Bool = false) {
+        withDecimalDigits(x, places: places, fixed: fixed) { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends `count` copies of `byte` (none when `count` is not positive).

@@ -102,9 +102,11 @@ public enum SweepOutput {
     /// says. Every cell of a numeric axis parses as a number.
     public static func csv(_ result: SweepResult) -> String {
         let columns = columns(result)
-        var out = Array(csvHeader(result).utf8)
+        var out = RawBytes()
+        var header = csvHeader(result)
+        header.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
         for row in result.rows { appendCSVLine(row, result, columns, to: &out) }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: out.bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
 
     /// The CSV's header line, its line end included.
@@ -114,16 +116,21 @@ public enum SweepOutput {
 
     /// Appends a grid point's CSV line, its line end included, to `out`;
     /// `columns` are ``columns(_:)``.
-    public static func appendCSVLine(_ row: SweepRow, _ result: SweepResult, _ columns: [Column], to out: inout [UInt8]) {
+    public static func appendCSVLine(_ row: SweepRow, _ result: SweepResult, _ columns: [Column], to out: inout RawBytes) {
         // appended cell by cell as bytes: no array of cells, no joined row
         // (the numbers' digits written straight into the line)
         for (i, (text, number)) in zip(row.values, row.numbers).enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            if let number { appendDecimal(number, places: axisPlaces, to: &out) } else { out.append(contentsOf: csvField(text).utf8) }
+            if let number {
+                out.appendDecimal(number, places: axisPlaces)
+            } else {
+                var field = csvField(text)
+                field.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+            }
         }
         for (i, c) in columns.enumerated() {
             if i > 0 || !row.values.isEmpty { out.append(UInt8(ascii: ",")) }
-            if let x = c.value(row) { appendDecimal(x, places: figurePlaces, to: &out) }
+            if let x = c.value(row) { out.appendDecimal(x, places: figurePlaces) }
         }
         out.append(UInt8(ascii: "\n"))
     }

@@ -19,7 +19,7 @@ public final class SweepStream: @unchecked Sendable {
     private let json: ByteSink?
     private var points: JSONValue.StreamedArrayField?
     /// A CSV line's bytes, made again for each row.
-    private var line: [UInt8] = []
+    private var line = RawBytes()
     /// The table's rows, when it is printed.
     public let table: TextTable.Spooled?
     /// The first row (the table's heading names its simulated time).
@@ -47,9 +47,9 @@ public final class SweepStream: @unchecked Sendable {
     public func add(_ row: SweepRow) throws {
         if first == nil { first = row }
         if let csv {
-            line.removeAll(keepingCapacity: true)
+            line.removeAll()
             SweepOutput.appendCSVLine(row, head, columns, to: &line)
-            try line.withUnsafeBytes { try csv.write($0) }
+            try csv.write(line.bytes)
         }
         try csvLong?.write(SweepOutput.longCSVLines(row, head))
         if let json { try points!.append(SweepOutput.point(row, head), to: json) }

@@ -78,6 +78,13 @@ public func appendDecimal(_ x: Double, places: Int, fixed: Bool = false, to out:
     withDecimal(x, places: places, fixed: fixed) { out.append(contentsOf: $0) }
 }
 
+/// Hands ``formatDecimal(_:places:fixed:)``'s digits of `x` to `body` as
+/// UTF-8 bytes, without making a string (a buffer of another module's
+/// appends them).
+public func withDecimalDigits(_ x: Double, places: Int, fixed: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    withDecimal(x, places: places, fixed: fixed, body)
+}
+
 /// Calls `body` with ``formatDecimal(_:places:fixed:)``'s digits of `x`
 /// as UTF-8 bytes.
 @inline(__always)
