@@ -90,6 +90,9 @@ struct Measurement {
     private var horizonMemo = MillisecondsMemo()
     private var effectiveFor: (frames: Double, horizon: SimTime, count: Double) = (.nan, 0, .nan)
 
+    // inlined into the models' initialisers, so that it is made in its
+    // place in the model (called, it was made aside and copied in)
+    @inline(__always)
     init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory, predicts: Bool) {
         geometry = FrameGeometry(c)
         truth = TrajectoryCursor(trajectory)

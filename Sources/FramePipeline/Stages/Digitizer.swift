@@ -68,6 +68,9 @@ public struct Digitizer: Sendable {
     var lift: (instant: SimTime, seen: SimTime)?
 
     /// A digitizer following `trajectory`.
+    // inlined into the models' initialisers, so that it is made in its
+    // place in the model (called, it was made aside and copied in)
+    @inline(__always)
     public init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory) {
         sampleInstant = c.sampleInstant
         delay = c.digitizerDelay

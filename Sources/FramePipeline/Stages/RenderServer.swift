@@ -60,6 +60,9 @@ struct RenderServer {
     /// Handler runs all of whose commits were merged away before rendering.
     private(set) var wastedUpdates = 0
 
+    // inlined into the models' initialisers, so that it is made in its
+    // place in the model (called, it was made aside and copied in)
+    @inline(__always)
     init(configuration c: borrowing PipelineConfiguration) {
         animations = c.animations
         lowLatencyNever = c.renderServer == .vsync || c.animations == .always

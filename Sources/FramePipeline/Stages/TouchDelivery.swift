@@ -27,6 +27,9 @@ struct TouchDelivery {
     var outOfOrderLate = 0
     var lateReads = 0
 
+    // inlined into the models' initialisers, so that it is made in its
+    // place in the model (called, it was made aside and copied in)
+    @inline(__always)
     init(configuration c: borrowing PipelineConfiguration) {
         policy = c.delivery
         dispatchDelay = c.dispatchDelay
