@@ -95,7 +95,7 @@ public struct PipelineRun: ~Copyable {
     public mutating func keepBudget() {
         switch model {
         case .ios(var m):
-            m.keepBudget()
+            m.keepBudget(configuration)
             model = .ios(m)
         case .android(var m):
             m.keepBudget()

@@ -91,7 +91,33 @@ public enum IOSEvent: UInt8, SimulationEvent {
 struct IOSPipeline: PlatformPipeline {
     typealias Event = IOSEvent
 
-    let configuration: PipelineConfiguration
+    /// What the run reads of its configuration as it goes. The model does
+    /// not keep the configuration itself (about 1 KB and some 30
+    /// references, copied into every run's model and released after).
+    let configuration: Facts
+
+    struct Facts {
+        let metalDirect: Bool
+        let widthPoints, heightPoints: Double
+        let touches: TouchUse
+        let dispatchDelay, duration: SimTime
+        let displayHz: Rational
+        let switchGrid: SwitchGrid
+        let switchVsyncs: Int
+
+        init(_ c: borrowing PipelineConfiguration) {
+            metalDirect = c.metalDirect
+            (widthPoints, heightPoints) = (c.widthPoints, c.heightPoints)
+            touches = c.touches
+            (dispatchDelay, duration) = (c.dispatchDelay, c.duration)
+            displayHz = c.displayHz
+            (switchGrid, switchVsyncs) = (c.rate.switchGrid, c.rate.switchVsyncs)
+        }
+
+        /// The display's vsyncs at its peak rate.
+        var vsyncClock: PeriodicClock { PeriodicClock(hz: displayHz) }
+    }
+
     /// Every duration drawn in the run comes from this generator, in event order.
     var rng: SeededRandom
     var digitizer: Digitizer
@@ -150,7 +176,7 @@ struct IOSPipeline: PlatformPipeline {
     /// commit's frame is split into stages.
     var midFrameHandlerEnds = Ring<(run: Int64, end: SimTime)>()
 
-    init(configuration c: PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
+    init(configuration c: borrowing PipelineConfiguration, trajectory: Trajectory, keepLog: Bool) {
         rng = SeededRandom(seed: c.seed)
         digitizer = Digitizer(configuration: c, trajectory: trajectory)
         delivery = TouchDelivery(configuration: c)
@@ -176,8 +202,7 @@ struct IOSPipeline: PlatformPipeline {
         app.handlerTime.ramp = ramp
         app.metalTime.ramp = ramp
         renderServer.gpuTime.ramp = ramp
-        // kept last, so the configuration is moved here, not copied
-        configuration = c
+        configuration = Facts(c)
     }
 
     /// The kinds only some runs have are reported by those.
@@ -196,9 +221,10 @@ struct IOSPipeline: PlatformPipeline {
         force?.dropPredictor()
     }
 
-    /// Splits every measured frame into stages (``StageBudget``).
-    mutating func keepBudget() {
-        measurement.keepBudget(BudgetRecorder(platform: .ios, configuration: configuration))
+    /// Splits every measured frame into stages (``StageBudget``) of a run
+    /// of `c` (the run's configuration).
+    mutating func keepBudget(_ c: borrowing PipelineConfiguration) {
+        measurement.keepBudget(BudgetRecorder(platform: .ios, configuration: c))
         stamps.keep()
     }
 
@@ -610,10 +636,10 @@ extension IOSPipeline {
     @inline(never)
     mutating func evaluateRate(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         guard let hz = rate.evaluate(at: now) else { return }
-        let r = configuration.rate
+        let r = configuration
         let current = display.vsyncs.clock
         let period = current.tick(1) - current.tick(0)
-        let grid = r.switchGrid == .peak ? PeriodicClock(hz: configuration.displayHz, phase: current.phase) : current
+        let grid = r.switchGrid == .peak ? PeriodicClock(hz: r.displayHz, phase: current.phase) : current
         let boundary = grid.tick(grid.index(atOrAfter: now + Int64(r.switchVsyncs) * period))
         if display.vsyncs.switchRate(at: boundary, to: hz) { s.reschedule(.latch, at: display.vsyncs.time) }
         if !frameStartsAtVsync && delivery.policy == .coalesced, delivery.vsyncs.switchRate(at: boundary, to: hz) {
