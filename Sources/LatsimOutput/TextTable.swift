@@ -124,7 +124,8 @@ public struct TextTable: Sendable {
         public func append(_ cells: [String]) {
             appendRow { row in
                 for c in cells {
-                    row.bytes.append(contentsOf: c.utf8)
+                    var c = c
+                    c.withUTF8 { row.bytes.append(UnsafeRawBufferPointer($0)) }
                     row.endCell()
                 }
             }
@@ -133,9 +134,9 @@ public struct TextTable: Sendable {
         /// A row's cells as `Spooled/appendRow(_:)` hands them to be
         /// written: each cell's UTF-8 bytes appended to ``bytes``, then
         /// ``endCell()``.
-        public struct RowCells {
+        public struct RowCells: ~Copyable {
             /// The bytes of the row's cells, one after another.
-            public var bytes: [UInt8] = []
+            public var bytes = RawBytes()
             /// Where each cell ends in ``bytes``.
             public internal(set) var ends: [Int] = []
             /// No cell yet.
@@ -153,28 +154,28 @@ public struct TextTable: Sendable {
             // the widths and buffers taken out of the object while the row
             // is added: a class property read and written at every cell was
             // checked for exclusive access each time
-            var row = cells, grown = widths
-            cells = RowCells()
+            var row = RowCells()
+            swap(&row, &cells)
+            var grown = widths
             widths = []
-            row.bytes.removeAll(keepingCapacity: true)
+            row.bytes.removeAll()
             row.ends.removeAll(keepingCapacity: true)
             write(&row)
+            let all = row.bytes.bytes
             log.append { out in
-                row.bytes.withUnsafeBytes { all in
-                    var start = 0
-                    for (i, end) in row.ends.enumerated() {
-                        let bytes = UnsafeRawBufferPointer(rebasing: all[start..<end])
-                        let w = TextTable.width(bytes)
-                        if i < grown.count, w > grown[i] { grown[i] = w }
-                        var sizes = (UInt32(w).littleEndian, UInt32(bytes.count).littleEndian)
-                        withUnsafeBytes(of: &sizes) { out.append($0) }
-                        out.append(bytes)
-                        start = end
-                    }
+                var start = 0
+                for (i, end) in row.ends.enumerated() {
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[start..<end])
+                    let w = TextTable.width(bytes)
+                    if i < grown.count, w > grown[i] { grown[i] = w }
+                    var sizes = (UInt32(w).littleEndian, UInt32(bytes.count).littleEndian)
+                    withUnsafeBytes(of: &sizes) { out.append($0) }
+                    out.append(bytes)
+                    start = end
                 }
             }
             widths = grown
-            cells = row
+            swap(&row, &cells)
         }
 
         /// Writes the table, a final newline included, to `sink`.

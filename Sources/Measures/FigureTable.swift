@@ -66,8 +66,12 @@ public enum FigureTable {
     }
 
     /// ``cell(_:_:)``'s text appended to `out` as bytes.
-    public static func appendCell(_ x: Double?, _ f: Figure, to out: inout [UInt8]) {
-        if let x { f.appendText(x, to: &out) } else { out.append(contentsOf: missingBytes) }
+    public static func appendCell(_ x: Double?, _ f: Figure, to out: inout RawBytes) {
+        if let x {
+            f.appendText(x, to: &out)
+        } else {
+            missingBytes.withUnsafeBytes { out.append($0) }
+        }
     }
 
     /// A table cell without a value.

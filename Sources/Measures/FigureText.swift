@@ -1,3 +1,4 @@
+import LatsimOutput
 import SimKernel
 
 extension Figure {
@@ -8,5 +9,5 @@ extension Figure {
     /// The JSON result files keep the full value.
     public func text(_ value: Double) -> String { formatDecimal(value, places: places) }
     /// ``text(_:)``'s digits appended to `out` as bytes.
-    public func appendText(_ value: Double, to out: inout [UInt8]) { appendDecimal(value, places: places, to: &out) }
+    public func appendText(_ value: Double, to out: inout RawBytes) { out.appendDecimal(value, places: places) }
 }

@@ -246,10 +246,11 @@ public enum SweepOutput {
     public static func tableCells(_ row: SweepRow, _ result: SweepResult) -> [String] {
         var cells = TextTable.Spooled.RowCells()
         appendTableCells(row, result, to: &cells)
+        let all = cells.bytes.bytes
         var start = 0
         return cells.ends.map { end in
             defer { start = end }
-            return String(decoding: cells.bytes[start..<end], as: UTF8.self)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: all[start..<end]), as: UTF8.self)
         }
     }
 
@@ -257,12 +258,14 @@ public enum SweepOutput {
     /// as bytes (the varied values, then each figure's).
     public static func appendTableCells(_ row: SweepRow, _ result: SweepResult, to cells: inout TextTable.Spooled.RowCells) {
         for v in row.values {
-            cells.bytes.append(contentsOf: v.utf8)
+            var v = v
+            v.withUTF8 { cells.bytes.append(UnsafeRawBufferPointer($0)) }
             cells.endCell()
         }
         for f in result.figures {
             if result.seeds > 1 {
-                cells.bytes.append(contentsOf: (row.seeds?.statistic(f)?.cell(places: f.places) ?? FigureTable.missing).utf8)
+                var text = row.seeds?.statistic(f)?.cell(places: f.places) ?? FigureTable.missing
+                text.withUTF8 { cells.bytes.append(UnsafeRawBufferPointer($0)) }
             } else {
                 FigureTable.appendCell(row.figures[f], f, to: &cells.bytes)
             }

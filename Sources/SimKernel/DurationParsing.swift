@@ -72,15 +72,9 @@ public func formatDecimal(_ x: Double, places: Int, fixed: Bool = false) -> Stri
     withDecimal(x, places: places, fixed: fixed) { String(decoding: $0, as: UTF8.self) }
 }
 
-/// Appends ``formatDecimal(_:places:fixed:)``'s digits of `x` to `out`,
-/// without making a string (a sweep's CSV rows).
-public func appendDecimal(_ x: Double, places: Int, fixed: Bool = false, to out: inout [UInt8]) {
-    withDecimal(x, places: places, fixed: fixed) { out.append(contentsOf: $0) }
-}
-
 /// Hands ``formatDecimal(_:places:fixed:)``'s digits of `x` to `body` as
-/// UTF-8 bytes, without making a string (a buffer of another module's
-/// appends them).
+/// UTF-8 bytes, without making a string (LatsimOutput's `RawBytes`
+/// appends them: a sweep's CSV and table rows).
 public func withDecimalDigits(_ x: Double, places: Int, fixed: Bool = false, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     withDecimal(x, places: places, fixed: fixed, body)
 }
