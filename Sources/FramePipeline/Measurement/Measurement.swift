@@ -258,8 +258,9 @@ struct Measurement {
 
     /// The streams, settled; without prediction the effective figures are
     /// the measured ones (they were not recorded twice). The streams are
-    /// moved into `m` (swapped with its empty ones, without a retain or
-    /// release): the run has ended, and this measurement records no more.
+    /// moved into `m`, a run's measurements not written yet (swapped with
+    /// its empty ones, without a retain or release): the run has ended,
+    /// and this measurement records no more.
     mutating func finish(into m: inout Measurements) {
         if !predicts {
             effectiveMs = touchToPhotonMs
@@ -277,13 +278,19 @@ struct Measurement {
         swap(&m.firstTouchMs, &firstTouchMs)
         swap(&m.steadyTouchMs, &steadyTouchMs)
         swap(&m.prediction, &prediction)
-        m.scroll = scroll?.figures
-        if var i = ink?.figures {
+        // the figures only some runs have, set only by those (`m` has none
+        // yet): a nil of a few hundred bytes was made and copied about for
+        // each in every other run
+        if scroll != nil { m.scroll = scroll!.figures }
+        if ink != nil {
+            var i = ink!.figures
             i.settle()
             m.ink = i
         }
-        m.chromiumScorecard = platform?.chromium?.result
-        m.androidScorecard = platform?.android?.result
+        if platform != nil {
+            m.chromiumScorecard = platform!.chromium?.result
+            m.androidScorecard = platform!.android?.result
+        }
         m.settle()
     }
 }

@@ -607,8 +607,12 @@ struct IOSPipeline: PlatformPipeline {
                            work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
         if switching { m.displayRate = rate.figures(until: configuration.duration) }
         m.force = force?.finish()
-        m.ink?.lateReads = delivery.lateReads
-        m.ink?.lateReadTouches = delivery.lateDelivered
+        // asked first: `m.ink?.x = …` reads and writes the boxed ink figures
+        // (a nil of 570 bytes copied about, in a run without ink)
+        if measurement.ink != nil {
+            m.ink?.lateReads = delivery.lateReads
+            m.ink?.lateReadTouches = delivery.lateDelivered
+        }
         var checks = invariants
         checks.budgetMismatches = (m.budget?.mismatches ?? 0) + stamps.missing
         checks.samplesOutOfOrder = delivery.outOfOrder + delivery.outOfOrderLate
