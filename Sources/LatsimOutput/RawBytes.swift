@@ -1,4 +1,5 @@
 import SimKernel
+
 /// Bytes gathered in raw memory that grows by doubling: appending is a
 /// bounds check and a copy, where an array's `append(contentsOf:)` costs
 /// about a hundred instructions more a call (a good part of writing a long

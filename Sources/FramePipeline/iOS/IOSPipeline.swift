@@ -94,7 +94,7 @@ struct IOSPipeline: PlatformPipeline {
     /// What the run reads of its configuration as it goes. The model does
     /// not keep the configuration itself (about 1 KB and some 30
     /// references, copied into every run's model and released after).
-    let configuration: Facts
+    let facts: Facts
 
     struct Facts {
         let metalDirect: Bool
@@ -102,6 +102,7 @@ struct IOSPipeline: PlatformPipeline {
         let touches: TouchUse
         let dispatchDelay, duration: SimTime
         let displayHz: Rational
+        let vsyncClock: PeriodicClock
         let switchGrid: SwitchGrid
         let switchVsyncs: Int
 
@@ -110,12 +111,9 @@ struct IOSPipeline: PlatformPipeline {
             (widthPoints, heightPoints) = (c.widthPoints, c.heightPoints)
             touches = c.touches
             (dispatchDelay, duration) = (c.dispatchDelay, c.duration)
-            displayHz = c.displayHz
+            (displayHz, vsyncClock) = (c.displayHz, c.vsyncClock)
             (switchGrid, switchVsyncs) = (c.rate.switchGrid, c.rate.switchVsyncs)
         }
-
-        /// The display's vsyncs at its peak rate.
-        var vsyncClock: PeriodicClock { PeriodicClock(hz: displayHz) }
     }
 
     /// Every duration drawn in the run comes from this generator, in event order.
@@ -202,7 +200,7 @@ struct IOSPipeline: PlatformPipeline {
         app.handlerTime.ramp = ramp
         app.metalTime.ramp = ramp
         renderServer.gpuTime.ramp = ramp
-        configuration = Facts(c)
+        facts = Facts(c)
     }
 
     /// The kinds only some runs have are reported by those.
@@ -275,7 +273,7 @@ struct IOSPipeline: PlatformPipeline {
             log?.commits.append(.init(time: now, seq: waiting.seq, mainTouch: c.value.mainTouch.scan))
             if let force, let end = force.committed(run: waiting.handlerRun, now: now) { renderServer.animate(until: end) }
             if let metal = made.metalGPU {
-                if configuration.metalDirect {
+                if facts.metalDirect {
                     submitMetalDirect(commit: waiting.seq, gpu: metal, now, &s)
                 } else {
                     // through Core Animation: the Metal job joins the GPU queue
@@ -352,7 +350,7 @@ struct IOSPipeline: PlatformPipeline {
         let made = blinker.madeAt
         blinkTouch.removeAll()
         blinkTouch.append(Touch(scan: blinker.count - 1, time: made, windowStart: made, ready: made,
-                                position: TouchPoint(x: configuration.widthPoints / 2, y: configuration.heightPoints / 2),
+                                position: TouchPoint(x: facts.widthPoints / 2, y: facts.heightPoints / 2),
                                 began: false))
         let run = app.beginHandler(blinkTouch, now: now, rng: &rng)
         log?.handlers.append(.init(start: now, end: run.end, run: app.run, mainTouch: blinker.count - 1))
@@ -406,7 +404,7 @@ struct IOSPipeline: PlatformPipeline {
         // the touches are read in place: a copy would make the delivery's
         // queue copy itself when it is emptied
         let run = app.beginHandler(delivery.waiting, now: now, rng: &rng)
-        measurement.drew(delivery.waiting, use: configuration.touches)
+        measurement.drew(delivery.waiting, use: facts.touches)
         if app.predicts { measurement.predicted(run.prediction, strokeBegan: run.strokeBegan) }
         force?.delivered(delivery.waiting, run: app.run, now: now)
         if let log {
@@ -573,7 +571,7 @@ struct IOSPipeline: PlatformPipeline {
             chain.until(blinks ? c.mainTouch.time : b.windowEnd(of: c.mainTouch))
             chain.until(c.mainTouch.ready)
             if switching {
-                let d = configuration.dispatchDelay
+                let d = facts.dispatchDelay
                 let wait = delivery.policy == .perScan ? 0
                     : rate.rateWait(from: c.mainTouch.ready, actual: c.delivered - d, offset: -d, peakOffset: -d)
                 chain.until(c.mainTouch.ready + wait)
@@ -605,7 +603,7 @@ struct IOSPipeline: PlatformPipeline {
     mutating func finish(into m: inout Measurements) -> InvariantChecks {
         measurement.finish(into: &m, display: display, droppedFrames: display.droppedFrames, digitizer: digitizer,
                            work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
-        if switching { m.displayRate = rate.figures(until: configuration.duration) }
+        if switching { m.displayRate = rate.figures(until: facts.duration) }
         m.force = force?.finish()
         // asked first: `m.ink?.x = …` reads and writes the boxed ink figures
         // (a nil of 570 bytes copied about, in a run without ink)
@@ -640,7 +638,7 @@ extension IOSPipeline {
     @inline(never)
     mutating func evaluateRate(_ now: SimTime, _ s: inout EventScheduler<Event>) {
         guard let hz = rate.evaluate(at: now) else { return }
-        let r = configuration
+        let r = facts
         let current = display.vsyncs.clock
         let period = current.tick(1) - current.tick(0)
         let grid = r.switchGrid == .peak ? PeriodicClock(hz: r.displayHz, phase: current.phase) : current

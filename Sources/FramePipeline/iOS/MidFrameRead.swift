@@ -62,7 +62,7 @@ extension IOSPipeline {
     /// the read, at `max(handler end, V - lead)` with `V` the first vsync
     /// after the delivery.
     func midFrameCommit(lead: SimTime, delivered: SimTime, handlerEnd: SimTime) -> SimTime {
-        let clock = configuration.vsyncClock
+        let clock = facts.vsyncClock
         let vsync = clock.tick(clock.index(atOrBefore: delivered) + 1)
         return Swift.max(handlerEnd, vsync - lead)
     }
@@ -78,7 +78,7 @@ extension IOSPipeline {
         guard n > 0 else { return }
         var began = false
         let prediction = app.lateRead(delivery.waiting, count: n, strokeBegan: &began)
-        if configuration.touches == .coalesced {
+        if facts.touches == .coalesced {
             for i in 0..<n { measurement.drew(delivery.waiting[i]) }
         } else {
             measurement.drew(delivery.waiting[n - 1])
