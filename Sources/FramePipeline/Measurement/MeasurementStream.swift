@@ -2,10 +2,11 @@ import SimKernel
 
 extension Measurements {
     /// A latency stream of a run's measurements, by name: what a figure
-    /// declares it reads (Measures' `FigureCatalogue`). A stream is read
-    /// where the measurements hold it (``read(_:_:)``); handed out by
-    /// value, each of a sweep point's dozen figures had copied its stream
-    /// (161 bytes and three references) and a closure's context.
+    /// declares it reads (Measures' `FigureCatalogue`), lent by
+    /// ``read(_:_:)``. Handed out by a closure that returned it, each of a
+    /// sweep point's dozen figures had copied its stream three times (161
+    /// bytes and three references each); lent, it is copied once into the
+    /// argument, with no reference retained.
     public enum Stream: Sendable, CaseIterable {
         case touchToPhotonMs, pipelineFrames, effectiveMs, effectiveFrames, perSampleMs, frameToPhotonMs
         case tapToPhotonMs, touchDownMs, liftToPhotonMs, touchUpMs, firstTouchMs, steadyTouchMs
@@ -18,7 +19,7 @@ extension Measurements {
         case touchToPhotonAnimatingMs, touchToPhotonOtherwiseMs, forceErrorAtPhoton
     }
 
-    /// `body` of stream `s`, read in place; nil when the run has no such
+    /// `body` of stream `s`, lent; nil when the run has no such
     /// stream (a scroll, ink or force stream of a run without one).
     @_specialize(exported: true, where R == Double?)
     public func read<R>(_ s: Stream, _ body: (borrowing StreamingStats) -> R) -> R? {
