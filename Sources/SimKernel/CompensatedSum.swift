@@ -7,7 +7,7 @@ public struct CompensatedSum: Sendable, Hashable {
     @usableFromInline var compensation = 0.0
 
     /// An empty sum.
-    public init() {}
+    @inlinable public init() {}
 
     /// Adds `x`.
     @inlinable

@@ -13,16 +13,16 @@ public struct NumberedSlots<Element> {
         @usableFromInline let base: UnsafeMutablePointer<Element>
         @usableFromInline let count: Int
 
-        @usableFromInline
+        @inlinable
         init(count: Int, filledWith value: Element) {
             self.count = count
-            base = .allocate(capacity: count)
+            base = rawAllocate(Element.self, capacity: count)
             base.initialize(repeating: value, count: count)
         }
 
         deinit {
             base.deinitialize(count: count)
-            base.deallocate()
+            rawFree(base)
         }
     }
 

@@ -23,17 +23,17 @@ public struct Ring<Element> {
         @usableFromInline @exclusivity(unchecked) var head = 0
         @usableFromInline @exclusivity(unchecked) var count = 0
 
-        @usableFromInline
+        @inlinable
         init(capacity: Int) {
             var c = 4
             while c < capacity { c <<= 1 }
-            elements = .allocate(capacity: c)
+            elements = rawAllocate(Element.self, capacity: c)
             mask = c - 1
         }
 
         deinit {
             for i in 0..<count { (elements + ((head + i) & mask)).deinitialize(count: 1) }
-            elements.deallocate()
+            rawFree(elements)
         }
 
         /// Doubles the capacity, keeping the order: specialised for the
@@ -42,9 +42,9 @@ public struct Ring<Element> {
         @inlinable @inline(never)
         func grow() {
             let c = (mask + 1) * 2
-            let bigger = UnsafeMutablePointer<Element>.allocate(capacity: c)
+            let bigger = rawAllocate(Element.self, capacity: c)
             for i in 0..<count { (bigger + i).moveInitialize(from: elements + ((head + i) & mask), count: 1) }
-            elements.deallocate()
+            rawFree(elements)
             elements = bigger
             mask = c - 1
             head = 0

@@ -69,6 +69,11 @@ public struct StreamingStats: Sendable {
     ///   - resolution: recorded steps per unit of the value.
     ///   - highestValue: the largest magnitude tracked precisely (larger
     ///     values count at this value in percentiles; mean, min, max stay exact).
+    ///
+    /// Inlined, so that a stream is made in its place in the measurement
+    /// that keeps it: called, each was made aside and copied in (161 bytes,
+    /// some thirty streams a run).
+    @inlinable @inline(__always)
     public init(resolution: Double, highestValue: Double) {
         self.resolution = resolution
         highest = UInt64(Swift.max(2, (highestValue * resolution).rounded(.up)))
