@@ -128,24 +128,20 @@ public enum Sweep {
         // resolve this shard's points (every point of an unsplit sweep)
         // before running anything: a shard resolves its own points only
         let first = mine.lowerBound
-        let trajectories = TrajectoryCache()
         // the finger of a point whose axes leave it as the scenario's is
-        // made (and checked) once
-        let baseTrajectory = (baseConfiguration.trajectory, baseConfiguration.trajectoryParameters)
-        // (before any point, so that the points need no lock to share it;
-        // its error is thrown only by a point that uses it)
-        let baseChecked = Result { () throws(LatsimError) in _ = try trajectories.trajectory(for: baseConfiguration) }
+        // made (and checked) once, before any point, so that the points
+        // need no lock to share it; its error is thrown only by a point
+        // that uses it
+        let trajectories = TrajectoryCache(base: baseConfiguration)
         // each axis's key found once for every point
         let setter = base.setter(grid.axes.map { ($0.path, $0.source) })
-        // a point's configuration, its finger checked
-        // (`values` are its axes' values, ``SweepGrid/values(of:)``)
-        @Sendable func resolve(_ i: Int, _ values: [String]) throws(LatsimError) -> PipelineConfiguration {
-            let c = try setter.configuration(values: values)
-            if c.trajectory != baseTrajectory.0 || c.trajectoryParameters != baseTrajectory.1 {
-                _ = try trajectories.trajectory(for: c)
-            } else {
-                try baseChecked.get()
-            }
+        // a point's configuration, its finger checked (`values` are its
+        // axes' values, ``SweepGrid/values(of:)``); made again as it runs
+        // (`checked` true), the rules between keys it passed are not
+        // checked twice
+        @Sendable func resolve(_ i: Int, _ values: [String], checked: Bool) throws(LatsimError) -> PipelineConfiguration {
+            let c = try setter.configuration(values: values, checkingAcrossKeys: !checked)
+            if !checked { try trajectories.check(c) }
             return c
         }
         // what the checks need of each point; its configuration kept only
@@ -159,7 +155,7 @@ public enum Sweep {
         let checked = Parallel.map(mine.count, jobs: jobs) { r -> PreparedSweep.Point? in
             do throws(LatsimError) {
                 let values = grid.values(of: first + r)
-                let c = try resolve(first + r, values)
+                let c = try resolve(first + r, values, checked: false)
                 let events = WorkEstimate.events(c), production = Figure.Production(c), seed = c.seed
                 // the configuration's last use: kept without a copy
                 return PreparedSweep.Point(configuration: keeps ? PreparedSweep.Kept(c, values: values) : nil, events: events,
@@ -185,10 +181,10 @@ public enum Sweep {
         // (SweepPart.merge), the columns of the whole grid
         head.figures = Figure.shown(for: Set(points.map(\.production)), first: [headline])
         head.headline = headline
-        let configurations = keeps ? points.map { $0.configuration! } : nil
+        let configurations = keeps ? points.map { $0.configuration.unsafelyUnwrapped } : nil
         // the figures each production among the points produces, found once
-        var produced: [Figure.Production: Figure.Produced] = [:]
-        for p in points where produced[p.production] == nil { produced[p.production] = Figure.Produced(p.production) }
+        var produced = ProducedFigures()
+        for p in points where produced[p.production] == nil { produced.add(p.production) }
         return PreparedSweep(head: head, first: first, configurations: configurations, resolve: resolve,
                              trajectories: trajectories, produced: produced, start: start)
     }
@@ -209,10 +205,10 @@ public struct PreparedSweep: Sendable {
     /// Resolves a grid point's configuration again (checked by the
     /// preparation: it throws again only when a file a value names changed
     /// since).
-    let resolve: @Sendable (Int, [String]) throws(LatsimError) -> PipelineConfiguration
+    let resolve: @Sendable (Int, [String], _ checked: Bool) throws(LatsimError) -> PipelineConfiguration
     let trajectories: TrajectoryCache
     /// The figures each production among the points produces.
-    let produced: [Figure.Production: Figure.Produced]
+    let produced: ProducedFigures
     /// When the preparation started (the sweep's wall time counts from it).
     let start: UInt64
 
@@ -249,7 +245,7 @@ public struct PreparedSweep: Sendable {
             return (k.configuration, k.values)
         }
         let values = head.grid.values(of: point)
-        return (try resolve(point, values), values)
+        return (try resolve(point, values, true), values)
     }
 
     /// Runs every point, `head.seeds` times each, on `jobs` threads, and
@@ -340,8 +336,13 @@ public struct PreparedSweep: Sendable {
                 // 30 references)
                 do throws(LatsimError) {
                     let facts = Facts(p)
-                    let trajectory = try trajectories.trajectory(for: p)
-                    let run = try PipelineRun.run(consume p, trajectory: trajectory)
+                    let run: RunResult
+                    if try trajectories.usesBase(p) {
+                        run = try PipelineRun.run(consume p, trajectory: trajectories.base.unsafelyUnwrapped)
+                    } else {
+                        let trajectory = try trajectories.trajectory(for: p)
+                        run = try PipelineRun.run(consume p, trajectory: trajectory)
+                    }
                     state.finish(point: point, failure: nil)
                     order.complete(row(point, values, facts, runs: 1, invariantsHold: run.invariants.holds,
                                        figures: FigureValues(single: run, produced: produced[facts.production] ?? Figure.Produced(facts.production)),
@@ -462,20 +463,77 @@ final class RowOrder: @unchecked Sendable {
 /// synthetic motions (cheap) are made per run.
 final class TrajectoryCache: Sendable {
     private let cache = Locked([String: Trajectory]())
+    /// The base configuration's finger, made once (nil: it fails, and a
+    /// point that uses it fails as it would): most points use it, and
+    /// found by comparison it needs neither a lock nor a synthetic
+    /// trajectory made again.
+    private let baseName: String
+    private let baseParameters: TrajectoryParameters
+    /// The base configuration's finger (nil when it fails: ``usesBase(_:)`` throws).
+    let base: Trajectory?
+    private let baseError: LatsimError?
 
-    func trajectory(for c: PipelineConfiguration) throws(LatsimError) -> Trajectory {
+    init(base c: borrowing PipelineConfiguration) {
+        baseName = c.trajectory
+        baseParameters = c.trajectoryParameters
         do throws(LatsimError) {
-            if Trajectory.syntheticKinds.contains(c.trajectory) || c.trajectory == Trajectory.tapsName {
-                return try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters)
+            base = try Self.make(baseName, baseParameters, cache: nil)
+            baseError = nil
+        } catch {
+            base = nil
+            baseError = error
+        }
+    }
+
+    /// True when `c`'s finger is the base's (``base``: read in place, not
+    /// returned, as a trajectory is some 400 bytes and several references
+    /// copied); throws the base's error when it failed.
+    func usesBase(_ c: borrowing PipelineConfiguration) throws(LatsimError) -> Bool {
+        guard c.trajectory == baseName && c.trajectoryParameters == baseParameters else { return false }
+        if let baseError { throw baseError }
+        return true
+    }
+
+    /// Checks that the finger of `c` can be made (its error placed as a
+    /// run places it).
+    func check(_ c: borrowing PipelineConfiguration) throws(LatsimError) {
+        if try !usesBase(c) { _ = try trajectory(for: c) }
+    }
+
+    /// The finger of `c`, its error placed as a run places it.
+    func trajectory(for c: borrowing PipelineConfiguration) throws(LatsimError) -> Trajectory {
+        if try usesBase(c) { return base.unsafelyUnwrapped }
+        return try Self.make(c.trajectory, c.trajectoryParameters, cache: cache)
+    }
+
+    private static func make(_ name: String, _ parameters: TrajectoryParameters,
+                             cache: Locked<[String: Trajectory]>?) throws(LatsimError) -> Trajectory {
+        do throws(LatsimError) {
+            if Trajectory.syntheticKinds.contains(name) || name == Trajectory.tapsName {
+                return try Trajectory.make(name, parameters: parameters)
             }
-            let key = c.trajectory + "\u{0}" + String(describing: c.trajectoryParameters)
-            if let t = cache.withLock({ $0[key] }) { return t }
-            let t = try Trajectory.make(c.trajectory, parameters: c.trajectoryParameters)
-            cache.withLock { $0[key] = t }
+            let key = name + "\u{0}" + String(describing: parameters)
+            if let t = cache?.withLock({ $0[key] }) { return t }
+            let t = try Trajectory.make(name, parameters: parameters)
+            cache?.withLock { $0[key] = t }
             return t
         } catch {
-            throw error.about(key: "input.trajectory", value: c.trajectory)
+            throw error.about(key: "input.trajectory", value: name)
         }
+    }
+}
+
+/// The figures each production among a sweep's points produces
+/// (``Figure/Produced``), found by comparison: a sweep has a few
+/// productions, and hashing one cost more than comparing it with each.
+struct ProducedFigures: Sendable {
+    private var list: [(production: Figure.Production, produced: Figure.Produced)] = []
+
+    mutating func add(_ p: Figure.Production) { list.append((p, Figure.Produced(p))) }
+
+    subscript(p: Figure.Production) -> Figure.Produced? {
+        for e in list where e.production == p { return e.produced }
+        return nil
     }
 }
 

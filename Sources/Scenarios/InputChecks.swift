@@ -2,11 +2,11 @@ import FramePipeline
 import SimKernel
 
 // What the input keys must satisfy together (Docs/Devices.md, "Taps and
-// touch-downs"), and the scan rate the tool gives.
+// touch-downs"). The scan rate the tool gives is set by
+// `Settings.completeAcrossKeys`.
 extension Settings {
-    /// A tap must lift before the next slot can begin; the Pencil scans at
-    /// the device's Pencil rate when it has one.
-    func checkInput(_ c: inout PipelineConfiguration) throws(LatsimError) {
+    /// A tap must lift before the next slot can begin.
+    func checkInput(_ c: borrowing PipelineConfiguration) throws(LatsimError) {
         if c.tapHold + c.tapJitter >= c.tapInterval {
             let key = entries["input.tapJitter"] != nil ? "input.tapJitter"
                 : entries["input.tapHold"] != nil ? "input.tapHold" : "input.tapInterval"
@@ -34,6 +34,5 @@ extension Settings {
             throw error("app.scrolls", problem: "is set on a run whose finger taps (input.trajectory: taps): a tap never moves, so nothing scrolls",
                         expected: "a moving finger (input.trajectory: drags, line, strokes, ...), or app.scrolls: false")
         }
-        if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
     }
 }

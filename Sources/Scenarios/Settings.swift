@@ -145,8 +145,8 @@ public struct Settings: Sendable {
     func checkAcrossKeys(_ c: inout PipelineConfiguration) throws(LatsimError) {
         if c.platform == .android { try checkAndroid(c) }
         try checkDisplayRate(c)
-        try checkInput(&c)
-        c.devicePreset = devicePreset
+        try checkInput(c)
+        completeAcrossKeys(&c)
         try checkForce(c)
         try checkInk(c)
         if c.smoothing == .oneEuro, !c.predictor.isNone, c.predictor.withOneEuro == nil {
@@ -156,6 +156,14 @@ public struct Settings: Sendable {
                               problem: "\(c.predictor) has no 1€ filter",
                               expected: "smoothing none with \(c.predictor), or a latsim or Chromium predictor")
         }
+    }
+
+    /// What ``checkAcrossKeys(_:)`` sets besides checking (the checks after
+    /// it read neither): a pencil's own scan rate, and the device preset.
+    /// A point made again after it passed the checks sets only these.
+    func completeAcrossKeys(_ c: inout PipelineConfiguration) {
+        if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
+        c.devicePreset = devicePreset
     }
 
     /// The folder a value set in `file` reads the files it names from: the
@@ -286,9 +294,14 @@ public struct ResolvedSettings: Sendable {
     /// Each of `values` set by its setter into `c` (the parsed base), then
     /// the rules between keys; false when anything fails. In place: each
     /// hop of a configuration returned by value had copied it.
-    func quickSet(_ setters: [QuickSetter], values: [String], into c: inout PipelineConfiguration) -> Bool {
+    func quickSet(_ setters: [QuickSetter], values: [String], into c: inout PipelineConfiguration,
+                  checkingAcrossKeys: Bool = true) -> Bool {
         for (setter, value) in zip(setters, values) {
             do { try setter.apply(value, &c, setter.context) } catch { return false }
+        }
+        guard checkingAcrossKeys else {
+            settings.completeAcrossKeys(&c)
+            return true
         }
         do { try settings.checkAcrossKeys(&c) } catch { return false }
         return true
@@ -308,11 +321,14 @@ public struct ResolvedSettings: Sendable {
 
         /// The configuration with each key set to its value (`values[i]`
         /// is the `i`th key's), or the error ``ResolvedSettings/configuration(setting:)``
-        /// gives for the same assignments.
-        public func configuration(values: [String]) throws(LatsimError) -> PipelineConfiguration {
+        /// gives for the same assignments. Without `checkingAcrossKeys`
+        /// the rules between keys are not checked when each value is good:
+        /// for a point made again that passed them before (a sweep's
+        /// large grid, Docs/Engine.md).
+        public func configuration(values: [String], checkingAcrossKeys: Bool = true) throws(LatsimError) -> PipelineConfiguration {
             if let quick {
                 var c = resolved.parsed
-                if resolved.quickSet(quick, values: values, into: &c) { return c }
+                if resolved.quickSet(quick, values: values, into: &c, checkingAcrossKeys: checkingAcrossKeys) { return c }
             }
             return try resolved.configuration(setting: zip(keys, values).map {
                 Assignment(path: $0.path, value: $1, source: $0.source)

@@ -1,4 +1,5 @@
 @testable import Experiments
+import FramePipeline
 import Foundation
 import Scenarios
 import SimKernel
@@ -109,6 +110,25 @@ import Testing
             _ = try again.run(jobs: 2) { two.add($0) }
             #expect(one.values.count == 12 && one.values == two.values)
         }
+    }
+
+    /// A point made again is not checked again, but gets what the checks
+    /// set: the Pencil's own scan rate and the device preset. Run on a
+    /// device whose Pencil scans at 240 Hz, its rows are the kept points'.
+    @Test func pointsResolvedAgainKeepThePencilRateAndTheDevice() throws {
+        let s = try Scenario.named("pencil-drawing").applying(device: try DevicePreset.named("ipad-pro-2017"))
+        let axes = [try SweepAxis(parsing: "gpu.render=1ms...3ms:1ms")]
+        let a = try cli(duration: "300ms", seed: 2)
+        let kept = try Sweep.prepare(scenario: s, assignments: a, axes: axes, seeds: 1, jobs: 1, maxEvents: 1e9, shard: nil, keeping: 100)
+        let again = try Sweep.prepare(scenario: s, assignments: a, axes: axes, seeds: 1, jobs: 1, maxEvents: 1e9, shard: nil, keeping: 0)
+        let c = try #require(kept.configurations?.first?.configuration)
+        #expect(c.scanHz == Rational(240) && c.devicePreset != nil)
+        let (remade, _) = try again.configuration(0)
+        #expect(remade.scanHz == c.scanHz && remade.devicePreset == c.devicePreset)
+        let one = SweepStreamingTests.Received(), two = SweepStreamingTests.Received()
+        _ = try kept.run(jobs: 1) { one.add($0) }
+        _ = try again.run(jobs: 1) { two.add($0) }
+        #expect(one.values.count == 3 && one.values == two.values)
     }
 
     /// A file a point's value names, gone between the checks and the run:
