@@ -436,26 +436,37 @@ final class RowOrder: @unchecked Sendable {
     func complete(_ row: SweepRow) {
         turn.lock()
         guard row.index < failedAt else { return turn.unlock() }
-        waiting[row.index] = row
-        mostWaiting = max(mostWaiting, waiting.count)
-        guard !handing else { return turn.unlock() }
-        handing = true
-        while let due = waiting.removeValue(forKey: next) {
-            next += 1
-            turn.broadcast()
-            turn.unlock()
-            var thrown: (any Error)?
-            do { try each(due) } catch { thrown = error }
-            turn.lock()
-            if let thrown {
-                failure = thrown
-                failedAt = Int.min
-                waiting.removeAll()
-                turn.broadcast()
-            }
+        if row.index == next && !handing {
+            // the row due, and no thread handing rows over: handed over at
+            // once, without waiting in the table (one thread's every row)
+            mostWaiting = max(mostWaiting, waiting.count + 1)
+            handing = true
+            hand(row)
+        } else {
+            waiting[row.index] = row
+            mostWaiting = max(mostWaiting, waiting.count)
+            guard !handing else { return turn.unlock() }
+            handing = true
         }
+        while !waiting.isEmpty, let due = waiting.removeValue(forKey: next) { hand(due) }
         handing = false
         turn.unlock()
+    }
+
+    /// Hands the row due over, outside the lock (held on entry and on return).
+    private func hand(_ due: SweepRow) {
+        next += 1
+        turn.broadcast()
+        turn.unlock()
+        var thrown: (any Error)?
+        do { try each(due) } catch { thrown = error }
+        turn.lock()
+        if let thrown {
+            failure = thrown
+            failedAt = Int.min
+            waiting.removeAll()
+            turn.broadcast()
+        }
     }
 }
 

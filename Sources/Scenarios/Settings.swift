@@ -143,10 +143,17 @@ public struct Settings: Sendable {
     /// is checked where it is made (returned from here, it was copied
     /// again, about 1 KB each time).
     func checkAcrossKeys(_ c: inout PipelineConfiguration) throws(LatsimError) {
+        completeAcrossKeys(&c)
+        try checkAcrossKeys(lent: c)
+    }
+
+    /// The rules of ``checkAcrossKeys(_:)``, which read `c` alone: called
+    /// with it lent once (each rule given the configuration held `inout`
+    /// had been handed a copy of its 1 KB).
+    private func checkAcrossKeys(lent c: borrowing PipelineConfiguration) throws(LatsimError) {
         if c.platform == .android { try checkAndroid(c) }
         try checkDisplayRate(c)
         try checkInput(c)
-        completeAcrossKeys(&c)
         try checkForce(c)
         try checkInk(c)
         if c.smoothing == .oneEuro, !c.predictor.isNone, c.predictor.withOneEuro == nil {
@@ -158,9 +165,9 @@ public struct Settings: Sendable {
         }
     }
 
-    /// What ``checkAcrossKeys(_:)`` sets besides checking (the checks after
-    /// it read neither): a pencil's own scan rate, and the device preset.
-    /// A point made again after it passed the checks sets only these.
+    /// What ``checkAcrossKeys(_:)`` sets besides checking (the checks read
+    /// neither): a pencil's own scan rate, and the device preset. A point
+    /// made again after it passed the checks sets only these.
     func completeAcrossKeys(_ c: inout PipelineConfiguration) {
         if c.tool == .pencil, let pencil = c.pencilScanHz { c.scanHz = pencil }
         c.devicePreset = devicePreset

@@ -90,6 +90,13 @@ private func withDecimal<R>(_ x: Double, places: Int, fixed: Bool, _ body: (Unsa
     if x.isNaN { return text("nan") }
     if x.isInfinite { return text(x > 0 ? "inf" : "-inf") }
     let places = Swift.min(Swift.max(places, 0), 17)
+    if Swift.abs(x) < 1e15, Double(Int64(x)) == x {
+        // a whole number (counts, and many a sweep's figures): its digits,
+        // as the steps below would give them, without scaling or rounding
+        // (never "-0": Int64(-0.0) is 0 and not negative)
+        let n = Int64(x)
+        return pointed(n.magnitude, places: 0, negative: n < 0, pad: fixed ? places : 0, body)
+    }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
     if Swift.abs(x) * scale >= 9_007_199_254_740_992 { // 2^53: x * scale would not be exact

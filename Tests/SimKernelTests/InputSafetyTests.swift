@@ -50,6 +50,25 @@ import Testing
         #expect(checked > 10_000)
     }
 
+    /// A whole number below 10^15 is written from its integer digits,
+    /// however many places are asked for (past 2^53 units of the last
+    /// place it went through printf): the same text as printf's, trimmed
+    /// or padded, and never "-0".
+    @Test func wholeNumbersAreTheirDigitsAtAnyPlaces() {
+        var rng = SeededRandom(seed: 5, stream: 2)
+        var xs: [Double] = [0, -0.0, 1, -1, 7, 10, -100, 999_999_999_999_999, -999_999_999_999_999, 4_503_599_627_370_496, 123_456_789_012]
+        for _ in 0..<5_000 { xs.append(((rng.nextUnit() * 2 - 1) * pow(10, Double(rng.next() % 16))).rounded()) }
+        for x in xs where Swift.abs(x) < 1e15 {
+            for places in [0, 1, 3, 6, 17] {
+                let digits = String(format: "%.0f", x)
+                let plain = digits == "-0" ? "0" : digits
+                #expect(formatDecimal(x, places: places) == plain, "\(x), \(places) places")
+                let fixed = places == 0 ? plain : plain + "." + String(repeating: "0", count: places)
+                #expect(formatDecimal(x, places: places, fixed: true) == fixed, "\(x), \(places) places, fixed")
+            }
+        }
+    }
+
     /// Without `fixed`, a number is printf's digits with the zeros after its
     /// point dropped (then a bare point, and the sign of a zero): written
     /// as bytes, that is checked here against the plain definition on

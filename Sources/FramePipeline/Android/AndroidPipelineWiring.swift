@@ -338,8 +338,9 @@ extension AndroidPipeline {
 
     /// The figures of the finished run.
     mutating func finish(into m: inout Measurements) -> InvariantChecks {
-        measurement.finish(into: &m, display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
-                           work: (ui.deliveries, ui.handlerRuns, ui.wastedUpdates))
+        measurement.finish(into: &m)
+        m.count(display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
+                work: (ui.deliveries, ui.handlerRuns, ui.wastedUpdates))
         if switching { m.displayRate = rate.figures(until: configuration.duration) }
         var a = AndroidMeasurements()
         a.appDuration = timing.appDuration

@@ -491,8 +491,9 @@ struct FrontBufferedPipeline: PlatformPipeline {
     func reports(_ kind: FrontBufferedEvent) -> Bool { true }
 
     mutating func finish(into m: inout Measurements) -> InvariantChecks {
-        measurement.finish(into: &m, display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
-                           work: (ui.handlerRuns, ui.handlerRuns, renderer.merged))
+        measurement.finish(into: &m)
+        m.count(display: display, droppedFrames: timeline.counts[.dropped], digitizer: digitizer,
+                work: (ui.handlerRuns, ui.handlerRuns, renderer.merged))
         m.ink?.wetDraws = renderer.wetDraws
         m.ink?.tornDraws = tornDraws
         m.ink?.composedDraws = composedDraws

@@ -237,25 +237,6 @@ struct Measurement {
         ink!.shown(newest: newest, photon: photon, drawn: drawn, truth: pen)
     }
 
-    /// Writes the figures of a finished run into `m`, every platform's: the
-    /// streams settled, what the display showed (with `droppedFrames`, which
-    /// each platform counts its own way), what the digitizer made, and the
-    /// app's work.
-    mutating func finish<Shown>(into m: inout Measurements, display: Display<Shown>, droppedFrames: Int, digitizer: Digitizer,
-                                work: (deliveries: Int, handlerRuns: Int, wastedUpdates: Int)) {
-        finish(into: &m)
-        m.framesPresented = display.framesPresented
-        m.repeatedFrames = display.repeatedFrames
-        m.droppedFrames = droppedFrames
-        m.hitches = display.hitches
-        (m.deliveries, m.handlerRuns, m.wastedUpdates) = work
-        m.samples = digitizer.touchesMade
-        m.touchDownMs = digitizer.touchDownMs
-        m.touchDownMs.settle()
-        m.touchUpMs = digitizer.touchUpMs
-        m.touchUpMs.settle()
-    }
-
     /// The streams, settled; without prediction the effective figures are
     /// the measured ones (they were not recorded twice). The streams are
     /// moved into `m`, a run's measurements not written yet (swapped with
@@ -327,5 +308,28 @@ extension Measurement {
             perSampleMs.record(perSampleMemo.of(photon - d.time))
         }
         return measured
+    }
+}
+
+extension Measurements {
+    /// Writes what every platform's run counted besides its streams
+    /// (``Measurement/finish(into:)`` moves those): what the display showed
+    /// (with `droppedFrames`, which each platform counts its own way), what
+    /// the digitizer made, and the app's work. The display and the
+    /// digitizer are read where the model keeps them: passed beside the
+    /// measurement's own finish, which mutates the model, they were copied
+    /// (some 3 KB a run).
+    mutating func count<Shown>(display: borrowing Display<Shown>, droppedFrames: Int, digitizer: borrowing Digitizer,
+                               work: (deliveries: Int, handlerRuns: Int, wastedUpdates: Int)) {
+        framesPresented = display.framesPresented
+        repeatedFrames = display.repeatedFrames
+        self.droppedFrames = droppedFrames
+        hitches = display.hitches
+        (deliveries, handlerRuns, wastedUpdates) = work
+        samples = digitizer.touchesMade
+        touchDownMs = digitizer.touchDownMs
+        touchDownMs.settle()
+        touchUpMs = digitizer.touchUpMs
+        touchUpMs.settle()
     }
 }

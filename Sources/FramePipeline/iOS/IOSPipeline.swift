@@ -601,8 +601,9 @@ struct IOSPipeline: PlatformPipeline {
 
     /// The figures of the finished run.
     mutating func finish(into m: inout Measurements) -> InvariantChecks {
-        measurement.finish(into: &m, display: display, droppedFrames: display.droppedFrames, digitizer: digitizer,
-                           work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
+        measurement.finish(into: &m)
+        m.count(display: display, droppedFrames: display.droppedFrames, digitizer: digitizer,
+                work: (delivery.deliveries, app.handlerRuns, renderServer.wastedUpdates))
         if switching { m.displayRate = rate.figures(until: facts.duration) }
         m.force = force?.finish()
         // asked first: `m.ink?.x = …` reads and writes the boxed ink figures
