@@ -47,18 +47,23 @@ public struct SweepGrid: Sendable, Equatable {
 
     /// The value index on each axis of grid point `i`.
     public func indices(of i: Int) -> [Int] {
-        axes.count == 1 ? [i] : [i / axes[1].count, i % axes[1].count]
+        axes.indices.map { index(of: i, onAxis: $0) }
+    }
+
+    /// Axis `a`'s index at grid point `i` (the first axis is the outer).
+    @inline(__always) func index(of i: Int, onAxis a: Int) -> Int {
+        axes.count == 1 ? i : a == 0 ? i / axes[1].count : i % axes[1].count
     }
 
     /// The `--set` text of each axis at grid point `i`.
     public func values(of i: Int) -> [String] {
-        zip(axes, indices(of: i)).map { $0.value(at: $1) }
+        axes.indices.map { axes[$0].value(at: index(of: i, onAxis: $0)) }
     }
 
     /// Each axis's value at grid point `i` as a number in its unit, nil on
     /// an axis that is not numeric (``SweepAxis/number(at:)``).
     public func numbers(of i: Int) -> [Double?] {
-        zip(axes, indices(of: i)).map { $0.number(at: $1) }
+        axes.indices.map { axes[$0].number(at: index(of: i, onAxis: $0)) }
     }
 }
 

@@ -18,6 +18,9 @@ enum MeasuredDurations {
 
     /// True when `text` is the file form `empirical(@FILE:COLUMN)`.
     static func isFileForm(_ text: String) -> Bool {
+        // shorter than `empirical(@` it cannot be one (trimming only
+        // shortens it): a plain duration costs no trimming
+        guard text.utf8.count >= 11 else { return false }
         let t = text.trimmedWhitespace
         return t.hasPrefix("empirical(") && t.dropFirst("empirical(".count).hasPrefix("@")
     }

@@ -17,6 +17,12 @@ public enum DurationSyntax {
     /// - Throws: ``LatsimError`` (value set, no key) when `text` is not a
     ///   duration or does not fit in 64-bit nanoseconds (about 292 years).
     public static func parse(_ text: String, framePeriod: Rational) throws(LatsimError) -> SimTime {
+        if let ns = plainNanoseconds(text) { return ns }
+        return try parseInFull(text, framePeriod: framePeriod)
+    }
+
+    /// ``parse(_:framePeriod:)`` of any duration, through rationals.
+    static func parseInFull(_ text: String, framePeriod: Rational) throws(LatsimError) -> SimTime {
         // read as bytes; text beyond ASCII may hold a Unicode space, which
         // `trimmedWhitespace` trims at its ends and the number's
         var bytes = text.utf8.allSatisfy({ $0 < 0x80 }) ? text : text.trimmedWhitespace
@@ -45,6 +51,47 @@ public enum DurationSyntax {
         }
         if let value = Rational(decimal: text), value.numerator == 0 { return 0 }
         throw LatsimError(value: text, problem: "not a duration", expected: expected)
+    }
+
+    /// The nanoseconds of the plainest durations, digits with at most one
+    /// point between them and a unit of `ns`, `us`, `ms` or `s` (`4ms`,
+    /// `1.01ms`: a sweep's axis values), when they are a whole number of
+    /// nanoseconds; nil for anything else, which ``parse(_:framePeriod:)``
+    /// reads in full. The same value as its rational path gives, without
+    /// its fractions (a sweep parses a value at each grid point).
+    @inline(__always)
+    static func plainNanoseconds(_ text: String) -> SimTime? {
+        var text = text
+        return text.withUTF8 { b -> SimTime? in
+            guard b.count >= 2 && b.count <= 24 && b[b.count - 1] == UInt8(ascii: "s") else { return nil }
+            var end = b.count - 1
+            let scale: Int64
+            switch b[end - 1] {
+            case UInt8(ascii: "m"): scale = 1_000_000; end -= 1
+            case UInt8(ascii: "u"): scale = 1_000; end -= 1
+            case UInt8(ascii: "n"): scale = 1; end -= 1
+            default: scale = 1_000_000_000
+            }
+            var n: Int64 = 0, digits = 0, decimals = 0, point = -1
+            for i in 0..<end {
+                let c = b[i]
+                if c == UInt8(ascii: ".") && point < 0 && i > 0 {
+                    point = i
+                    continue
+                }
+                guard c &- UInt8(ascii: "0") < 10, digits < 17 else { return nil }
+                n = n * 10 + Int64(c &- UInt8(ascii: "0"))
+                digits += 1
+                if point >= 0 { decimals += 1 }
+            }
+            // a point needs digits on both sides, as "1.5"
+            guard digits > 0 && (point < 0 || decimals > 0) else { return nil }
+            let (ns, overflow) = n.multipliedReportingOverflow(by: scale)
+            guard !overflow else { return nil }
+            var d: Int64 = 1
+            for _ in 0..<decimals { d *= 10 }
+            return ns % d == 0 ? ns / d : nil
+        }
     }
 
     /// Formats nanoseconds compactly (`4ms`, `16.666667ms`, `1.5s`).

@@ -101,7 +101,7 @@ struct AndroidPipeline: PlatformPipeline {
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
         peakOfSeveral = c.rate.switches
-        rampOwner = FrequencyRamp(configuration: c)
+        rampOwner = FrequencyRamp.of(c)
         ramp = rampOwner.map { Unowned($0) }
         ui.handlerTime.ramp = ramp
         renderThread.commandTime.ramp = ramp

@@ -141,7 +141,7 @@ struct FrontBufferedPipeline: PlatformPipeline {
         display = Display(present: c.present, clock: c.vsyncClock)
         timeline = FrameTimeline(displayHz: c.displayHz)
         measurement = Measurement(configuration: c, trajectory: trajectory, predicts: ui.predicts)
-        rampOwner = FrequencyRamp(configuration: c)
+        rampOwner = FrequencyRamp.of(c)
         ramp = rampOwner.map { Unowned($0) }
         ui.handlerTime.ramp = ramp
         renderer.commandTime.ramp = ramp

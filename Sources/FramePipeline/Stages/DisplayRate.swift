@@ -70,7 +70,6 @@ struct DisplayRate {
         inForce = c.displayHz
         pendingHz = c.displayHz
         segments.append((0, c.displayHz))
-        residency.reserveCapacity(8)
     }
 
     /// Android's InputDispatcher pokes user activity at most once per

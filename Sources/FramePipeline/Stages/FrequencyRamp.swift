@@ -25,10 +25,16 @@ final class FrequencyRamp {
     /// The time it added, ns.
     private(set) var added: SimTime = 0
 
-    init?(configuration c: borrowing PipelineConfiguration) {
-        guard c.idleRamp != 1 else { return nil }
-        factor = c.idleRamp
-        window = c.idleRampWindow
+    /// The ramp of `c`; nil without one (`device.idleRamp` 1). Asked
+    /// before the object is made: a failable initialiser allocated it,
+    /// then freed it, in every run without a ramp.
+    static func of(_ c: borrowing PipelineConfiguration) -> FrequencyRamp? {
+        c.idleRamp == 1 ? nil : FrequencyRamp(factor: c.idleRamp, window: c.idleRampWindow)
+    }
+
+    private init(factor: Double, window: SimTime) {
+        self.factor = factor
+        self.window = window
     }
 
     /// A work duration `d` drawn now, as the ramp leaves it.

@@ -195,7 +195,7 @@ struct IOSPipeline: PlatformPipeline {
         rate = DisplayRate(configuration: c)
         geometryHz = c.displayHz
         midFrameLead = c.ink.midFrameLead
-        rampOwner = FrequencyRamp(configuration: c)
+        rampOwner = FrequencyRamp.of(c)
         ramp = rampOwner.map { Unowned($0) }
         app.handlerTime.ramp = ramp
         app.metalTime.ramp = ramp
