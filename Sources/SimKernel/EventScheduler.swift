@@ -105,13 +105,9 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
     /// `deinit` of its own (one would move the whole simulation, a model of
     /// several KB with it, to destroy it).
     @usableFromInline let handled: UnsafeMutablePointer<Int>
-    /// The model's event kinds: `within` and `handled` count each.
-    @usableFromInline let kinds: Int
 
     /// An empty scheduler with room for `capacity` pending events (it grows
-    /// when needed). Inlined, so that it is made for the model's own event
-    /// kind (unspecialised, it looked up its entry's type at each run).
-    @inlinable
+    /// when needed).
     public init(capacity: Int = 16) {
         // ``Entry/event`` takes a kind's code for its case index: checked in
         // debug builds (the tests run every model), not at each run's start
@@ -119,22 +115,21 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
         assert(Event.allCases.enumerated().allSatisfy { Int($0.element.rawValue) == $0.offset },
                "the event kinds' raw values are not 0, 1, 2, ... in declaration order")
         self.capacity = Swift.max(4, capacity)
-        heap = rawAllocate(Entry.self, capacity: self.capacity)
+        heap = .allocate(capacity: self.capacity)
         slotCount = Event.clocks
-        slots = rawAllocate(Entry.self, capacity: Swift.max(1, slotCount))
+        slots = .allocate(capacity: Swift.max(1, slotCount))
         slots.initialize(repeating: .empty, count: Swift.max(1, slotCount))
-        // both counts in one allocation, a count for each kind (a kind's
-        // code is below their number)
-        kinds = Event.allCases.count
-        within = rawAllocate(Int.self, capacity: 2 * kinds)
-        within.initialize(repeating: 0, count: 2 * kinds)
-        handled = within + kinds
+        within = .allocate(capacity: 256)
+        within.initialize(repeating: 0, count: 256)
+        handled = .allocate(capacity: 256)
+        handled.initialize(repeating: 0, count: 256)
     }
 
     deinit {
-        rawFree(heap)
-        rawFree(slots)
-        rawFree(within)
+        heap.deallocate()
+        slots.deallocate()
+        within.deallocate()
+        handled.deallocate()
     }
 
     /// The number of events pending.
@@ -322,9 +317,9 @@ public struct EventScheduler<Event: SimulationEvent>: ~Copyable {
 
     @usableFromInline
     mutating func grow() {
-        let bigger = rawAllocate(Entry.self, capacity: capacity * 2)
+        let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
         bigger.moveInitialize(from: heap, count: size)
-        rawFree(heap)
+        heap.deallocate()
         heap = bigger
         capacity *= 2
     }

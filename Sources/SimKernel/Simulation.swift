@@ -128,7 +128,7 @@ public struct Simulation<Model: SimulationModel>: ~Copyable {
             model.handle(e.event, payload: e.payload, &scheduler)
         }
         model.finishEvents(before: end, &scheduler)
-        for i in 0..<scheduler.kinds { counts[i] &+= scheduler.within[i] }
+        for i in 0..<256 { counts[i] &+= scheduler.within[i] }
         return EventCounts(counts)
     }
 }
