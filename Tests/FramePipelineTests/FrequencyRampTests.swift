@@ -13,7 +13,7 @@ import Testing
         var c = try Scenario.named("android-default").configuration(overrides: [], duration: "1s")
         c.idleRamp = factor
         c.idleRampWindow = window
-        return try #require(FrequencyRamp(configuration: c))
+        return try #require(FrequencyRamp.of(c))
     }
 
     /// Factor 2, window 10 ms, by hand: the run's first work (at 0, 4 ms)
@@ -44,7 +44,7 @@ import Testing
     /// Factor 1 is no ramp at all: nothing is installed.
     @Test func factorOneIsNoRamp() throws {
         let c = try Scenario.named("android-default").configuration(overrides: [], duration: "1s")
-        #expect(c.idleRamp == 1 && FrequencyRamp(configuration: c) == nil)
+        #expect(c.idleRamp == 1 && FrequencyRamp.of(c) == nil)
     }
 
     /// Taps on android-default (handler 4 ms, RenderThread 2 ms, GPU 4 ms,

@@ -40,8 +40,10 @@ import Testing
                 #expect("\(ns)" == full, "\(t)")
             }
         }
-        // most of these are plain: the shortcut is taken, not bypassed
-        #expect(shortcut > 10_000)
+        // half the random texts have a plain unit (ns, us, ms, s), and of
+        // those most are whole nanoseconds: the shortcut is taken, not
+        // bypassed (6,565 times with this seed)
+        #expect(shortcut > 5_000)
         #expect(DurationSyntax.plainNanoseconds("1.01ms") == 1_010_000)
         #expect(DurationSyntax.plainNanoseconds("0.5ns") == nil)
         #expect(DurationSyntax.plainNanoseconds(".5ms") == nil)
