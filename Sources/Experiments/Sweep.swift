@@ -181,7 +181,7 @@ public enum Sweep {
         // (SweepPart.merge), the columns of the whole grid
         head.figures = Figure.shown(for: Set(points.map(\.production)), first: [headline])
         head.headline = headline
-        let configurations = keeps ? points.map { $0.configuration.unsafelyUnwrapped } : nil
+        let configurations = keeps ? points.map { $0.configuration! } : nil
         // the figures each production among the points produces, found once
         var produced = ProducedFigures()
         for p in points where produced[p.production] == nil { produced.add(p.production) }

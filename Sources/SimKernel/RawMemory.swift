@@ -11,7 +11,7 @@ import Darwin
 /// ``rawFree(_:)``. `UnsafeMutablePointer.allocate(capacity:)` asks the
 /// runtime for the default alignment, which it serves through an aligned
 /// allocation (`posix_memalign` with glibc) that costs nearly twice a
-/// `malloc`: a run's model makes some fifteen of these.
+/// `malloc`: a run's rings make some ten of these.
 @inlinable @inline(__always)
 public func rawAllocate<T>(_: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
     guard MemoryLayout<T>.alignment <= 16 else { return .allocate(capacity: capacity) }
