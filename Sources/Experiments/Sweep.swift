@@ -340,7 +340,7 @@ public struct PreparedSweep: Sendable {
                     if try trajectories.usesBase(p) {
                         run = try PipelineRun.run(consume p, trajectory: trajectories.base.unsafelyUnwrapped)
                     } else {
-                        let trajectory = try trajectories.trajectory(for: p)
+                        let trajectory = try trajectories.notBase(p)
                         run = try PipelineRun.run(consume p, trajectory: trajectory)
                     }
                     state.finish(point: point, failure: nil)
@@ -474,15 +474,14 @@ final class RowOrder: @unchecked Sendable {
 /// synthetic motions (cheap) are made per run.
 final class TrajectoryCache: Sendable {
     private let cache = Locked([String: Trajectory]())
-    /// The base configuration's finger, made once (nil: it fails, and a
-    /// point that uses it fails as it would): most points use it, and
-    /// found by comparison it needs neither a lock nor a synthetic
-    /// trajectory made again.
-    private let baseName: String
-    private let baseParameters: TrajectoryParameters
-    /// The base configuration's finger (nil when it fails: ``usesBase(_:)`` throws).
+    /// The base configuration's finger, made once: most points use it,
+    /// and found by comparison (``usesBase(_:)``) it needs neither a lock
+    /// nor a synthetic trajectory made again. Nil when it fails, and a
+    /// point that uses it fails with its error, as a run would.
     let base: Trajectory?
     private let baseError: LatsimError?
+    private let baseName: String
+    private let baseParameters: TrajectoryParameters
 
     init(base c: borrowing PipelineConfiguration) {
         baseName = c.trajectory
@@ -508,13 +507,18 @@ final class TrajectoryCache: Sendable {
     /// Checks that the finger of `c` can be made (its error placed as a
     /// run places it).
     func check(_ c: borrowing PipelineConfiguration) throws(LatsimError) {
-        if try !usesBase(c) { _ = try trajectory(for: c) }
+        if try !usesBase(c) { _ = try notBase(c) }
     }
 
     /// The finger of `c`, its error placed as a run places it.
     func trajectory(for c: borrowing PipelineConfiguration) throws(LatsimError) -> Trajectory {
         if try usesBase(c) { return base.unsafelyUnwrapped }
-        return try Self.make(c.trajectory, c.trajectoryParameters, cache: cache)
+        return try notBase(c)
+    }
+
+    /// The finger of `c`, which ``usesBase(_:)`` said is not the base's.
+    func notBase(_ c: borrowing PipelineConfiguration) throws(LatsimError) -> Trajectory {
+        try Self.make(c.trajectory, c.trajectoryParameters, cache: cache)
     }
 
     private static func make(_ name: String, _ parameters: TrajectoryParameters,
