@@ -172,8 +172,13 @@ import Testing
             #expect(received.values == kept.rows)
         }
         // with room for every row, rows do wait for the slow point (the
-        // second thread runs all 60 short points while the first runs it)
-        let (_, most) = try prepared.run(jobs: 2, progress: nil, ahead: 1000) { _ in }
+        // second thread runs all 60 short points while the first runs it).
+        // A loaded machine may leave the second thread unscheduled for all
+        // of it (the whole suite on two cores once did): up to five tries
+        var most = 0
+        for _ in 0..<5 where most <= 3 {
+            most = try prepared.run(jobs: 2, progress: nil, ahead: 1000) { _ in }.mostWaiting
+        }
         #expect(most > 3, "\(most)")
     }
 }
